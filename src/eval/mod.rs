@@ -1,0 +1,87 @@
+//! The `Evaluator` seam: an optimizer (or any Rust tool) hands a design vector over and gets
+//! objectives and constraints back. Failures are values ([`Status`]), never panics.
+
+use serde::{Deserialize, Serialize};
+
+/// Names, bounds and baseline of the design variables.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DesignSpace {
+    pub names: Vec<String>,
+    pub lower: Vec<f64>,
+    pub upper: Vec<f64>,
+    pub baseline: Vec<f64>,
+}
+
+impl DesignSpace {
+    pub fn dim(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// Outcome of one evaluation. Everything but `Ok` carries its reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "reason", rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    InvalidGeometry(String),
+    MeshFailure(String),
+    Diverged(String),
+    NotConverged(String),
+    Failed(String),
+}
+
+impl Status {
+    pub fn is_ok(&self) -> bool {
+        matches!(self, Status::Ok)
+    }
+}
+
+/// Solver figures that come with an evaluation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostics {
+    pub iterations: usize,
+    pub residual_drop_orders: f64,
+    pub wall_s: f64,
+    pub backend: String,
+    pub scheme: String,
+    /// True when the result came from the evaluation cache.
+    pub cached: bool,
+}
+
+/// Objectives (minimized) and constraints (feasible when every `c <= 0`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    pub objectives: Vec<f64>,
+    pub constraints: Vec<f64>,
+    pub status: Status,
+    pub diagnostics: Diagnostics,
+}
+
+impl Evaluation {
+    pub fn failed(status: Status) -> Self {
+        Evaluation { objectives: vec![], constraints: vec![], status, diagnostics: Diagnostics::default() }
+    }
+    /// Sum of positive constraint values (0 when feasible); infinite for failed evaluations.
+    pub fn violation(&self) -> f64 {
+        if !self.status.is_ok() {
+            return f64::INFINITY;
+        }
+        self.constraints.iter().map(|c| c.max(0.0)).sum()
+    }
+    pub fn is_feasible(&self) -> bool {
+        self.status.is_ok() && self.violation() == 0.0
+    }
+}
+
+/// Scores designs. Implementations must be callable from several threads.
+pub trait Evaluator: Send + Sync {
+    fn space(&self) -> &DesignSpace;
+    fn objective_names(&self) -> Vec<String>;
+    fn constraint_names(&self) -> Vec<String>;
+    fn evaluate(&self, design: &[f64]) -> Evaluation;
+    /// Evaluate several designs; the default runs them one by one. CFD evaluators override it
+    /// to fill the hardware (all CPU cores, or several designs at once on one GPU).
+    fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
+        designs.iter().map(|d| self.evaluate(d)).collect()
+    }
+}

@@ -1,0 +1,37 @@
+//! Operating points: what the inlet and outlet boundaries impose.
+
+use serde::{Deserialize, Serialize};
+
+/// One operating point of a cascade (inlet total conditions, outlet static pressure).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OperatingPoint {
+    pub name: String,
+    /// Inlet total pressure P01 [Pa].
+    pub p01: f64,
+    /// Inlet total temperature T01 [K].
+    pub t01: f64,
+    /// Inlet flow angle from axial [deg] (positive towards +y).
+    pub alpha1_deg: f64,
+    /// Outlet static pressure p2 [Pa].
+    pub p2: f64,
+    /// Inlet turbulence: nu_tilde / nu (Spalart-Allmaras), 3-5 for fully turbulent runs.
+    #[serde(default = "default_nu_tilde_ratio")]
+    pub nu_tilde_ratio: f64,
+}
+
+fn default_nu_tilde_ratio() -> f64 {
+    3.0
+}
+
+impl OperatingPoint {
+    /// Exit isentropic Mach number from P01/p2 (thesis/DESIGN section 5 formula).
+    pub fn exit_isentropic_mach(&self, gamma: f64) -> f64 {
+        isentropic_mach(self.p01, self.p2, gamma)
+    }
+}
+
+/// Mis = sqrt(2/(gamma-1) ((P0/p)^((gamma-1)/gamma) - 1)).
+pub fn isentropic_mach(p0: f64, p: f64, gamma: f64) -> f64 {
+    let r = (p0 / p).powf((gamma - 1.0) / gamma) - 1.0;
+    (2.0 / (gamma - 1.0) * r.max(0.0)).sqrt()
+}

@@ -1,0 +1,6 @@
+//! The physical model, independent of hardware: gas, operating points, and the point-wise
+//! numerics (Roe flux, MUSCL + limiter, viscous flux, SA source) as pure functions. These pure
+//! functions are the CPU reference that GPU kernels are checked against.
+
+pub mod case;
+pub mod gas;

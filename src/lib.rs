@@ -1,0 +1,13 @@
+//! turbopt: CFD-driven turbomachinery cascade blade design.
+//!
+//! See README.md and ../shared/DESIGN.md for the layout: `geometry` -> `mesh` -> `flow`
+//! (physics, pure functions) -> `solver` (algorithms, written once) over `backend` (data-parallel
+//! kernels, CPU and CUDA) -> `eval` (the `Evaluator` seam) -> `optim` (DE, Kriging, campaigns).
+
+pub mod error;
+pub mod eval;
+pub mod flow;
+pub mod geometry;
+pub mod mesh;
+
+pub use error::{Error, Result};
