@@ -4,3 +4,4 @@
 
 pub mod case;
 pub mod gas;
+pub mod solution;
