@@ -9,5 +9,6 @@ pub mod eval;
 pub mod flow;
 pub mod geometry;
 pub mod mesh;
+pub mod report;
 
 pub use error::{Error, Result};
