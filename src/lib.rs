@@ -8,6 +8,7 @@ pub mod error;
 pub mod eval;
 pub mod flow;
 pub mod geometry;
+pub mod linalg;
 pub mod mesh;
 pub mod post;
 pub mod report;
