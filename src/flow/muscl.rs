@@ -38,14 +38,22 @@ pub enum Reconstruction {
 /// `a`, `b`: consecutive jumps of one variable; `epsilon` >= 0.
 #[inline]
 pub fn limited_slope(a: f64, b: f64, epsilon: f64) -> f64 {
-    todo!()
+    // (a + b)(ab + eps) is eq. 4.13's numerator a(b^2 + eps) + b(a^2 + eps) factored.
+    let denominator = a * a + b * b + 2.0 * epsilon;
+    if denominator > 0.0 {
+        (a + b) * ((a * b).max(0.0) + epsilon) / denominator
+    } else {
+        // a = b = eps = 0: uniform data, zero slope (the formula would give 0/0).
+        0.0
+    }
 }
 
 /// Limiter threshold eps = (k * reference_magnitude)^2: jumps smaller than about
 /// k * reference_magnitude pass unlimited.
 #[inline]
 pub fn limiter_epsilon(k: f64, reference_magnitude: f64) -> f64 {
-    todo!()
+    let s = k * reference_magnitude;
+    s * s
 }
 
 /// Venkatakrishnan's scaling eps = (k * dx / l_ref)^3 * q_ref^2: the cube of the
@@ -53,7 +61,7 @@ pub fn limiter_epsilon(k: f64, reference_magnitude: f64) -> f64 {
 /// switches off in smooth regions as the mesh is refined (Venkatakrishnan 1995, eq. 13).
 #[inline]
 pub fn venkatakrishnan_epsilon(k: f64, cell_size: f64, reference_length: f64, reference_magnitude: f64) -> f64 {
-    todo!()
+    (k * cell_size / reference_length).powi(3) * reference_magnitude * reference_magnitude
 }
 
 /// Left and right states of the face between `q_i` and `q_ip1` from the 4-cell stencil
@@ -68,7 +76,21 @@ pub fn muscl_face_states<const N: usize>(
     epsilon: &[f64; N],
     reconstruction: Reconstruction,
 ) -> ([f64; N], [f64; N]) {
-    todo!()
+    match reconstruction {
+        Reconstruction::FirstOrder => (*q_i, *q_ip1),
+        Reconstruction::SecondOrder => {
+            let mut left = *q_i;
+            let mut right = *q_ip1;
+            for k in 0..N {
+                let a = q_i[k] - q_im1[k];
+                let b = q_ip1[k] - q_i[k];
+                let c = q_ip2[k] - q_ip1[k];
+                left[k] += 0.5 * limited_slope(a, b, epsilon[k]);
+                right[k] -= 0.5 * limited_slope(b, c, epsilon[k]);
+            }
+            (left, right)
+        }
+    }
 }
 
 /// [`muscl_face_states`] on primitive `[rho, u, v, p]` with a positivity guard: when a
@@ -83,5 +105,11 @@ pub fn muscl_primitive_face_states(
     epsilon: &[f64; 4],
     reconstruction: Reconstruction,
 ) -> ([f64; 4], [f64; 4]) {
-    todo!()
+    let (left, right) = muscl_face_states(q_im1, q_i, q_ip1, q_ip2, epsilon, reconstruction);
+    let positive = |q: &[f64; 4]| q[0] > 0.0 && q[3] > 0.0;
+    if positive(&left) && positive(&right) {
+        (left, right)
+    } else {
+        (*q_i, *q_ip1)
+    }
 }

@@ -5,7 +5,7 @@
 //! conservative variable order `[mass, x-momentum, y-momentum, energy]`; the unit normal points
 //! from the left state to the right state.
 
-use super::state::Primitive;
+use super::state::{total_enthalpy, Primitive};
 
 /// Roe-averaged state at a face (Blazek eq. 4.89).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,7 +24,17 @@ pub struct RoeAverage {
 /// Roe average of two primitive states (density-square-root weighting, Blazek eq. 4.89).
 #[inline]
 pub fn roe_average(gamma: f64, left: &Primitive, right: &Primitive) -> RoeAverage {
-    todo!()
+    let sl = left[0].sqrt();
+    let sr = right[0].sqrt();
+    let wl = sl / (sl + sr);
+    let wr = 1.0 - wl;
+    let u = wl * left[1] + wr * right[1];
+    let v = wl * left[2] + wr * right[2];
+    let h = wl * total_enthalpy(gamma, left) + wr * total_enthalpy(gamma, right);
+    // The Roe-averaged sound speed is positive for physical L and R (Roe 1981), but round-off
+    // can push it through zero for near-vacuum data: clamp so the caller sees a finite flux.
+    let c2 = ((gamma - 1.0) * (h - 0.5 * (u * u + v * v))).max(0.0);
+    RoeAverage { rho: sl * sr, u, v, h, c: c2.sqrt() }
 }
 
 /// Harten's entropy fix (Blazek eq. 4.93): |lambda| when |lambda| > delta,
@@ -33,13 +43,26 @@ pub fn roe_average(gamma: f64, left: &Primitive, right: &Primitive) -> RoeAverag
 /// `delta <= 0` disables the fix.
 #[inline]
 pub fn harten_fixed_eigenvalue(lambda: f64, delta: f64) -> f64 {
-    todo!()
+    let a = lambda.abs();
+    if a > delta || delta <= 0.0 {
+        a
+    } else {
+        (lambda * lambda + delta * delta) / (2.0 * delta)
+    }
 }
 
 /// Physical convective flux density F_c(Q).n of thesis eq. 4.2 (2D, per unit face area).
 #[inline]
 pub fn physical_flux(gamma: f64, q: &Primitive, unit_normal: [f64; 2]) -> [f64; 4] {
-    todo!()
+    let [rho, u, v, p] = *q;
+    let vn = u * unit_normal[0] + v * unit_normal[1];
+    let mass = rho * vn;
+    [
+        mass,
+        mass * u + p * unit_normal[0],
+        mass * v + p * unit_normal[1],
+        mass * total_enthalpy(gamma, q),
+    ]
 }
 
 /// The Roe dissipation term |A_Roe| (W_R - W_L) per unit area, written with the primitive
@@ -48,7 +71,25 @@ pub fn physical_flux(gamma: f64, q: &Primitive, unit_normal: [f64; 2]) -> [f64; 
 /// Linear in `jump`; the implicit Jacobian reuses it to build the matrix |A_Roe|.
 #[inline]
 pub fn roe_dissipation(avg: &RoeAverage, jump: &[f64; 4], unit_normal: [f64; 2], abs_eigen: [f64; 3]) -> [f64; 4] {
-    todo!()
+    let [nx, ny] = unit_normal;
+    let [d_rho, d_u, d_v, d_p] = *jump;
+    let RoeAverage { rho, u, v, h, c } = *avg;
+    let vn = u * nx + v * ny;
+    let d_vn = d_u * nx + d_v * ny;
+    let c2 = c * c;
+    // Acoustic waves V -/+ c (Blazek eq. 4.91, Delta F_1 and Delta F_5).
+    let a_minus = abs_eigen[0] * (d_p - rho * c * d_vn) / (2.0 * c2);
+    let a_plus = abs_eigen[2] * (d_p + rho * c * d_vn) / (2.0 * c2);
+    // Entropy and shear waves at V (Delta F_234).
+    let entropy = abs_eigen[1] * (d_rho - d_p / c2);
+    let shear = abs_eigen[1] * rho;
+    let q2_half = 0.5 * (u * u + v * v);
+    [
+        a_minus + entropy + a_plus,
+        a_minus * (u - c * nx) + entropy * u + shear * (d_u - d_vn * nx) + a_plus * (u + c * nx),
+        a_minus * (v - c * ny) + entropy * v + shear * (d_v - d_vn * ny) + a_plus * (v + c * ny),
+        a_minus * (h - c * vn) + entropy * q2_half + shear * (u * d_u + v * d_v - vn * d_vn) + a_plus * (h + c * vn),
+    ]
 }
 
 /// Eigenvalue magnitudes (|V - c|, |V|, |V + c|) at the Roe average with Harten's fix
@@ -56,7 +97,13 @@ pub fn roe_dissipation(avg: &RoeAverage, jump: &[f64; 4], unit_normal: [f64; 2],
 /// local wave speed; 0.1 is a common choice, 0 turns the fix off).
 #[inline]
 pub fn roe_abs_eigenvalues(avg: &RoeAverage, unit_normal: [f64; 2], entropy_fix: f64) -> [f64; 3] {
-    todo!()
+    let vn = avg.u * unit_normal[0] + avg.v * unit_normal[1];
+    let delta = entropy_fix * (vn.abs() + avg.c);
+    [
+        harten_fixed_eigenvalue(vn - avg.c, delta),
+        harten_fixed_eigenvalue(vn, delta),
+        harten_fixed_eigenvalue(vn + avg.c, delta),
+    ]
 }
 
 /// Roe flux through one face, integrated over the face (thesis eq. 4.9):
@@ -77,7 +124,13 @@ pub fn roe_flux(
     face_area: f64,
     entropy_fix: f64,
 ) -> [f64; 4] {
-    todo!()
+    let avg = roe_average(gamma, left, right);
+    let abs_eigen = roe_abs_eigenvalues(&avg, unit_normal, entropy_fix);
+    let jump = [right[0] - left[0], right[1] - left[1], right[2] - left[2], right[3] - left[3]];
+    let diss = roe_dissipation(&avg, &jump, unit_normal, abs_eigen);
+    let fl = physical_flux(gamma, left, unit_normal);
+    let fr = physical_flux(gamma, right, unit_normal);
+    std::array::from_fn(|k| 0.5 * (fl[k] + fr[k] - diss[k]) * face_area)
 }
 
 /// Flux through a solid wall or symmetry face: V.n = 0, so eq. 4.2 reduces to the pressure
@@ -85,5 +138,5 @@ pub fn roe_flux(
 /// the pressure interpolated to the wall by the caller.
 #[inline]
 pub fn wall_flux(wall_pressure: f64, unit_normal: [f64; 2], face_area: f64) -> [f64; 4] {
-    todo!()
+    [0.0, wall_pressure * unit_normal[0] * face_area, wall_pressure * unit_normal[1] * face_area, 0.0]
 }

@@ -14,7 +14,12 @@ use crate::flow::gas::Gas;
 /// Works for any number of faces `F` (4 for the auxiliary quad of thesis Fig. 4.16).
 #[inline]
 pub fn green_gauss_gradient<const F: usize>(face_values: &[f64; F], face_vectors: &[[f64; 2]; F], volume: f64) -> [f64; 2] {
-    todo!()
+    let mut sum = [0.0; 2];
+    for (value, s) in face_values.iter().zip(face_vectors) {
+        sum[0] += value * s[0];
+        sum[1] += value * s[1];
+    }
+    [sum[0] / volume, sum[1] / volume]
 }
 
 /// Outward face vectors and area of a quadrilateral given its 4 vertices in counter-clockwise
@@ -22,7 +27,15 @@ pub fn green_gauss_gradient<const F: usize>(face_values: &[f64; F], face_vectors
 /// edge, length = edge length). Area by the shoelace formula.
 #[inline]
 pub fn quad_face_vectors_and_area(vertices: &[[f64; 2]; 4]) -> ([[f64; 2]; 4], f64) {
-    todo!()
+    let mut vectors = [[0.0; 2]; 4];
+    let mut twice_area = 0.0;
+    for m in 0..4 {
+        let [x0, y0] = vertices[m];
+        let [x1, y1] = vertices[(m + 1) % 4];
+        vectors[m] = [y1 - y0, -(x1 - x0)];
+        twice_area += x0 * y1 - x1 * y0;
+    }
+    (vectors, 0.5 * twice_area)
 }
 
 /// Gradient on an auxiliary quad given its 4 vertices (CCW) and the values at the vertices:
@@ -32,7 +45,9 @@ pub fn quad_face_vectors_and_area(vertices: &[[f64; 2]; 4]) -> ([[f64; 2]; 4], f
 /// of the four cells around each node ("diamond" volume, Blazek sec. 5.4.2).
 #[inline]
 pub fn quad_vertex_gradient(vertices: &[[f64; 2]; 4], vertex_values: &[f64; 4]) -> [f64; 2] {
-    todo!()
+    let (vectors, area) = quad_face_vectors_and_area(vertices);
+    let face_values: [f64; 4] = std::array::from_fn(|m| 0.5 * (vertex_values[m] + vertex_values[(m + 1) % 4]));
+    green_gauss_gradient(&face_values, &vectors, area)
 }
 
 /// Viscous stress components (tau_xx, tau_xy, tau_yy) of thesis eq. 4.6 with the Stokes
@@ -40,13 +55,18 @@ pub fn quad_vertex_gradient(vertices: &[[f64; 2]; 4], vertex_values: &[f64; 4]) 
 /// `mu_eff` = mu + mu_t [kg/(m s)], gradients in 1/s.
 #[inline]
 pub fn viscous_stress(mu_eff: f64, grad_u: [f64; 2], grad_v: [f64; 2]) -> [f64; 3] {
-    todo!()
+    let divergence = grad_u[0] + grad_v[1];
+    [
+        2.0 * mu_eff * (grad_u[0] - divergence / 3.0),
+        mu_eff * (grad_u[1] + grad_v[0]),
+        2.0 * mu_eff * (grad_v[1] - divergence / 3.0),
+    ]
 }
 
 /// Heat conductivity k = cp (mu/Pr + mu_t/Pr_t) [W/(m K)] (Boussinesq for the turbulent part).
 #[inline]
 pub fn heat_conductivity(gas: &Gas, mu_laminar: f64, mu_turbulent: f64) -> f64 {
-    todo!()
+    gas.cp() * (mu_laminar / gas.prandtl + mu_turbulent / gas.turbulent_prandtl)
 }
 
 /// Viscous flux through one face, integrated over the face (thesis eq. 4.3, 4.5, 4.6):
@@ -70,5 +90,17 @@ pub fn viscous_flux(
     unit_normal: [f64; 2],
     face_area: f64,
 ) -> [f64; 4] {
-    todo!()
+    let [rho, u, v, p] = *face_state;
+    let mu_laminar = gas.viscosity(p / (rho * gas.gas_constant));
+    let [txx, txy, tyy] = viscous_stress(mu_laminar + mu_turbulent, grad_u, grad_v);
+    let k = heat_conductivity(gas, mu_laminar, mu_turbulent);
+    let theta_x = u * txx + v * txy + k * grad_t[0];
+    let theta_y = u * txy + v * tyy + k * grad_t[1];
+    let [nx, ny] = unit_normal;
+    [
+        0.0,
+        (txx * nx + txy * ny) * face_area,
+        (txy * nx + tyy * ny) * face_area,
+        (theta_x * nx + theta_y * ny) * face_area,
+    ]
 }
