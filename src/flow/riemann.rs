@@ -28,7 +28,7 @@ pub enum Wave {
 /// Star-region values between the left and right waves.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StarState {
-    /// p* [Pa] (same on both sides of the contact).
+    /// p* in Pa (same on both sides of the contact).
     pub p: f64,
     /// u* [m/s], the contact speed.
     pub u: f64,

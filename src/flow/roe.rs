@@ -113,7 +113,7 @@ pub fn roe_abs_eigenvalues(avg: &RoeAverage, unit_normal: [f64; 2], entropy_fix:
 /// * `left`, `right`: primitive states `[rho, u, v, p]` on either side of the face
 ///   (MUSCL-reconstructed or cell values for first order);
 /// * `unit_normal`: unit face normal pointing from left to right;
-/// * `face_area`: face length in 2D [m] (times unit depth);
+/// * `face_area`: face length in 2D, m (times unit depth);
 /// * `entropy_fix`: Harten fix width as a fraction of the Roe-averaged |V| + c applied to all
 ///   three eigenvalues (0 turns it off, 0.1 is a sensible default).
 #[inline]

@@ -98,7 +98,7 @@ pub fn modified_vorticity(nu_tilde: f64, nu: f64, vorticity: f64, wall_distance:
 /// SA source terms per unit volume (see [`SaSource`]) for the state of one cell.
 ///
 /// * `rho`: density; `nu`: laminar kinematic viscosity; `nu_tilde`: SA variable (any sign);
-/// * `vorticity`: |dv/dx - du/dy| [1/s]; `wall_distance`: d > 0 [m];
+/// * `vorticity`: |dv/dx - du/dy| (1/s); `wall_distance`: d > 0 (m);
 /// * `grad_nu_tilde`: cell gradient of nu~ for the cb2 term (its derivative wrt the cell's own
 ///   nu~ is not included in `d_total_d_nu_tilde`).
 #[inline]

@@ -92,7 +92,7 @@ pub fn total_enthalpy(gamma: f64, q: &Primitive) -> f64 {
     gamma / (gamma - 1.0) * q[3] / q[0] + 0.5 * (q[1] * q[1] + q[2] * q[2])
 }
 
-/// Static temperature T = p / (rho R) [K], R the specific gas constant [J/(kg K)].
+/// Static temperature T = p / (rho R) in K, R the specific gas constant in J/(kg K).
 #[inline]
 pub fn temperature(gas_constant: f64, q: &Primitive) -> f64 {
     q[3] / (q[0] * gas_constant)
