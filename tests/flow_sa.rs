@@ -163,4 +163,12 @@ fn diffusion_and_convection_fluxes() {
     assert_eq!(sa_convective_flux(2.0, 1.0, 5.0), 2.0);
     assert_eq!(sa_convective_flux(-2.0, 1.0, 5.0), -10.0);
     assert_eq!(sa_convective_flux(3.0, 7.0, 7.0), 21.0);
+    // Its derivatives are the upwind weights, consistent with the flux for either sign.
+    for m in [2.5, -1.5] {
+        let (dl, dr) = sa_convective_flux_derivatives(m);
+        assert_eq!(dl * 1.0 + dr * 5.0, sa_convective_flux(m, 1.0, 5.0));
+    }
+    // Solid-body rotation u = -w y, v = w x has vorticity 2 w; pure shear u = g y has g.
+    assert_eq!(vorticity_magnitude([0.0, -3.0], [3.0, 0.0]), 6.0);
+    assert_eq!(vorticity_magnitude([0.0, 40.0], [0.0, 0.0]), 40.0);
 }

@@ -253,3 +253,18 @@ fn positive_production_destruction(
     let d_destruction = d_coefficient * nu_tilde * nu_tilde / d2 + coefficient * 2.0 * nu_tilde / d2;
     (production, d_production, destruction, d_destruction)
 }
+
+/// Vorticity magnitude Omega = |dv/dx - du/dy| (1/s) of a 2D velocity field from its gradients,
+/// the S of the SA production term.
+#[inline]
+pub fn vorticity_magnitude(grad_u: [f64; 2], grad_v: [f64; 2]) -> f64 {
+    (grad_v[0] - grad_u[1]).abs()
+}
+
+/// Derivatives of [`sa_convective_flux`] with respect to nu~ on the left and on the right of
+/// the face, at fixed mass flux: `(max(mass_flux, 0), min(mass_flux, 0))`. Divide by the side's
+/// density for derivatives with respect to rho nu~ (segregated implicit SA system).
+#[inline]
+pub fn sa_convective_flux_derivatives(mass_flux: f64) -> (f64, f64) {
+    (mass_flux.max(0.0), mass_flux.min(0.0))
+}
