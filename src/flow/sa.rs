@@ -11,7 +11,10 @@
 //!   d(rho nu~)/dt + div(rho nu~ V) = div((mu + rho nu~ f_n)/sigma grad nu~)
 //!                                    + rho [P - D + cb2/sigma |grad nu~|^2]
 //!
-//! with f_n = 1 for nu~ >= 0 (SA-neg's f_n otherwise). Units: nu, nu~ in m^2/s, vorticity in 1/s,
+//! with f_n = 1 for nu~ >= 0 (SA-neg's f_n otherwise). The density-gradient term
+//! -(nu + nu~ f_n)/sigma grad(rho) . grad(nu~) that appears when the diffusion of the
+//! incompressible model is carried over exactly to the rho nu~ form is not included (it vanishes
+//! for constant density; callers who need it have the face gradients to add it). Units: nu, nu~ in m^2/s, vorticity in 1/s,
 //! wall distance in m, source terms per unit volume in kg/(m s^2).
 
 /// cb1 = 0.1355.
