@@ -8,14 +8,17 @@
 //!
 //! Compressible conservative form solved for rho nu_tilde (NASA TMR "SA", compressible form):
 //!
-//!   d(rho nu~)/dt + div(rho nu~ V) = div((mu + rho nu~ f_n)/sigma grad nu~)
-//!                                    + rho [P - D + cb2/sigma |grad nu~|^2]
+//! ```text
+//! d(rho nu~)/dt + div(rho nu~ V) = div((mu + rho nu~ f_n)/sigma grad nu~)
+//!                                  + rho [P - D + cb2/sigma |grad nu~|^2]
+//! ```
 //!
 //! with f_n = 1 for nu~ >= 0 (SA-neg's f_n otherwise). The density-gradient term
-//! -(nu + nu~ f_n)/sigma grad(rho) . grad(nu~) that appears when the diffusion of the
-//! incompressible model is carried over exactly to the rho nu~ form is not included (it vanishes
-//! for constant density; callers who need it have the face gradients to add it). Units: nu, nu~ in m^2/s, vorticity in 1/s,
-//! wall distance in m, source terms per unit volume in kg/(m s^2).
+//! -(nu + nu~ f_n)/sigma grad(rho) . grad(nu~), which appears when the diffusion of the
+//! incompressible model is carried over exactly to the rho nu~ form, is not included (it vanishes
+//! for constant density; a caller who needs it has the face gradients to add it).
+//! Units: nu, nu~ in m^2/s, vorticity in 1/s, wall distance in m, source terms per unit volume in
+//! kg/(m s^2).
 
 /// cb1 = 0.1355.
 pub const CB1: f64 = 0.1355;
