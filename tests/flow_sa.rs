@@ -41,6 +41,8 @@ fn states() -> Vec<(f64, f64, f64)> {
         (50.0 * NU, 50.0, 0.02),
         (0.5 * NU, 1.0e5, 1e-5),
         (3.0 * NU, 1.0, 1e-4),
+        // Limited S~ branch with r below its cap (S_bar = -0.8 Omega, r ~ 2.3).
+        (3.0 * NU, 4.95e4, 1e-4),
         (200.0 * NU, 1.0e3, 1e-5),
         (-2.0 * NU, 3.0e3, 1e-3),
         (-0.01 * NU, 10.0, 1e-2),
