@@ -2,7 +2,7 @@
 //! approximate flux Jacobians.
 
 use turbopt::flow::jacobian::{convective_flux_jacobian, roe_abs_matrix, roe_flux_jacobians, rusanov_flux_jacobians, Block4};
-use turbopt::flow::roe::{physical_flux, roe_average, roe_dissipation, roe_abs_eigenvalues, roe_flux, wall_flux};
+use turbopt::flow::roe::{physical_flux, roe_abs_eigenvalues, roe_average, roe_dissipation, roe_flux, rusanov_flux, wall_flux};
 use turbopt::flow::state::*;
 
 const GAMMA: f64 = 1.4;
@@ -291,4 +291,30 @@ fn jacobian_pairs_sum_to_the_mean_flux_jacobian() {
     let lambda = vn(&l).max(vn(&r));
     assert!((dl[0][0] - 0.5 * (al[0][0] + lambda)).abs() < 1e-12 * lambda);
     assert!((dl[0][1] - 0.5 * al[0][1]).abs() < 1e-15);
+}
+
+#[test]
+fn rusanov_flux_is_consistent_and_its_jacobians_match_finite_differences() {
+    for q in sample_states() {
+        let n = unit(-20.0);
+        let f = rusanov_flux(GAMMA, &q, &q, n, 0.4);
+        let exact: Vec<f64> = physical_flux(GAMMA, &q, n).iter().map(|x| x * 0.4).collect();
+        assert_close(&f, &exact, 1e-14, "Rusanov F(U, U)");
+    }
+    // The frozen-lambda Jacobians miss only d(lambda)/dW (W_R - W_L), which vanishes for equal
+    // states (also at the kink of the max(), since it multiplies a zero jump).
+    let q = [1.2, 100.0, 20.0, 1.0e5];
+    let n = unit(15.0);
+    let (dl, dr) = rusanov_flux_jacobians(GAMMA, &q, &q, n, 0.7);
+    let fd_l = fd_jacobian(|s| rusanov_flux(GAMMA, s, &q, n, 0.7), &q);
+    let fd_r = fd_jacobian(|s| rusanov_flux(GAMMA, &q, s, n, 0.7), &q);
+    let scale = convective_flux_jacobian(GAMMA, &q, n).iter().flatten().fold(0.0f64, |m, x| m.max(0.7 * x.abs()));
+    let abs_diff = |a: &Block4, b: &Block4| a.iter().flatten().zip(b.iter().flatten()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
+    assert!(abs_diff(&dl, &fd_l) / scale < 1e-6 && abs_diff(&dr, &fd_r) / scale < 1e-6);
+    // Antisymmetry as for Roe.
+    let r = [0.9, 160.0, -20.0, 0.8e5];
+    let f = rusanov_flux(GAMMA, &q, &r, n, 1.0);
+    let g = rusanov_flux(GAMMA, &r, &q, [-n[0], -n[1]], 1.0);
+    let minus_g: Vec<f64> = g.iter().map(|x| -x).collect();
+    assert_close(&f, &minus_g, 1e-13, "Rusanov antisymmetry");
 }

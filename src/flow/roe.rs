@@ -6,7 +6,7 @@
 //! conservative variable order `[mass, x-momentum, y-momentum, energy]`; the unit normal points
 //! from the left state to the right state.
 
-use super::state::{total_enthalpy, Primitive};
+use super::state::{conservative_from_primitive, speed_of_sound, total_enthalpy, Primitive};
 
 /// Roe-averaged state at a face (Roe 1981).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -140,4 +140,20 @@ pub fn roe_flux(
 #[inline]
 pub fn wall_flux(wall_pressure: f64, unit_normal: [f64; 2], face_area: f64) -> [f64; 4] {
     [0.0, wall_pressure * unit_normal[0] * face_area, wall_pressure * unit_normal[1] * face_area, 0.0]
+}
+
+/// Rusanov (local Lax-Friedrichs) flux, integrated over the face:
+/// F = 1/2 [F_c(W_L) + F_c(W_R) - lambda (W_R - W_L)] * face_area with
+/// lambda = max(|V_L| + c_L, |V_R| + c_R). More dissipative than Roe's flux; it is the flux that
+/// [`super::jacobian::rusanov_flux_jacobians`] linearizes (lambda frozen), and a robust
+/// first-order fallback.
+#[inline]
+pub fn rusanov_flux(gamma: f64, left: &Primitive, right: &Primitive, unit_normal: [f64; 2], face_area: f64) -> [f64; 4] {
+    let wave_speed = |q: &Primitive| (q[1] * unit_normal[0] + q[2] * unit_normal[1]).abs() + speed_of_sound(gamma, q);
+    let lambda = wave_speed(left).max(wave_speed(right));
+    let wl = conservative_from_primitive(gamma, left);
+    let wr = conservative_from_primitive(gamma, right);
+    let fl = physical_flux(gamma, left, unit_normal);
+    let fr = physical_flux(gamma, right, unit_normal);
+    std::array::from_fn(|k| 0.5 * (fl[k] + fr[k] - lambda * (wr[k] - wl[k])) * face_area)
 }
