@@ -111,7 +111,8 @@ fn positivity_guard_falls_back_to_first_order() {
     let stencil = (q(1.0), q(1.0), q(0.1), q(1.0e3));
     let (_, r) = muscl_face_states(&stencil.0, &stencil.1, &stencil.2, &stencil.3, &eps, Reconstruction::SecondOrder);
     assert!(r[3] < 0.0, "set-up must produce a negative pressure, got {}", r[3]);
-    let (l, r) = muscl_primitive_face_states(&stencil.0, &stencil.1, &stencil.2, &stencil.3, &eps, Reconstruction::SecondOrder);
+    let (l, r) =
+        muscl_primitive_face_states(&stencil.0, &stencil.1, &stencil.2, &stencil.3, &eps, Reconstruction::SecondOrder);
     assert_eq!((l, r), (q(1.0), q(0.1)));
 }
 

@@ -11,7 +11,10 @@ fn sod() -> ExactRiemann {
 #[test]
 fn sod_star_state_matches_the_reference_values() {
     let s = sod();
-    eprintln!("Sod star: p {:.10} u {:.10} rho_L {:.10} rho_R {:.10} waves {:?}", s.star.p, s.star.u, s.star.rho_left, s.star.rho_right, s.right_wave);
+    eprintln!(
+        "Sod star: p {:.10} u {:.10} rho_L {:.10} rho_R {:.10} waves {:?}",
+        s.star.p, s.star.u, s.star.rho_left, s.star.rho_right, s.right_wave
+    );
     let close = |a: f64, b: f64| (a - b).abs() < 1e-7;
     assert!(close(s.star.p, 0.30313018), "p* = {}", s.star.p);
     assert!(close(s.star.u, 0.92745262), "u* = {}", s.star.u);
@@ -75,7 +78,10 @@ fn bad_data_gives_typed_errors() {
         ExactRiemann::solve(GAMMA, [-1.0, 0.0, 1.0], [1.0, 0.0, 1.0]),
         Err(RiemannError::NonPhysical { side: "left", .. })
     ));
-    assert!(matches!(ExactRiemann::solve(GAMMA, [1.0, 0.0, 1.0], [1.0, 0.0, f64::NAN]), Err(RiemannError::NonPhysical { side: "right", .. })));
+    assert!(matches!(
+        ExactRiemann::solve(GAMMA, [1.0, 0.0, 1.0], [1.0, 0.0, f64::NAN]),
+        Err(RiemannError::NonPhysical { side: "right", .. })
+    ));
     // Two strong rarefactions moving apart: vacuum.
     assert!(matches!(ExactRiemann::solve(GAMMA, [1.0, -20.0, 1.0], [1.0, 20.0, 1.0]), Err(RiemannError::Vacuum)));
 }

@@ -1,8 +1,12 @@
 //! Point-wise tests of the convective numerics: state conversions, Roe flux, wall flux and the
 //! approximate flux Jacobians.
 
-use turbopt::flow::jacobian::{convective_flux_jacobian, roe_abs_matrix, roe_flux_jacobians, rusanov_flux_jacobians, Block4};
-use turbopt::flow::roe::{physical_flux, roe_abs_eigenvalues, roe_average, roe_dissipation, roe_flux, rusanov_flux, wall_flux};
+use turbopt::flow::jacobian::{
+    convective_flux_jacobian, roe_abs_matrix, roe_flux_jacobians, rusanov_flux_jacobians, Block4,
+};
+use turbopt::flow::roe::{
+    physical_flux, roe_abs_eigenvalues, roe_average, roe_dissipation, roe_flux, rusanov_flux, wall_flux,
+};
 use turbopt::flow::state::*;
 
 const GAMMA: f64 = 1.4;
@@ -56,7 +60,10 @@ fn non_physical_states_are_typed_errors() {
     // Kinetic energy larger than the total energy: negative pressure.
     let w = [1.0, 100.0, 0.0, 1000.0];
     assert!(matches!(checked_primitive_from_conservative(GAMMA, &w), Err(StateError::Pressure { .. })));
-    assert!(matches!(checked_primitive_from_conservative(GAMMA, &[0.0, 0.0, 0.0, 1.0]), Err(StateError::Density { .. })));
+    assert!(matches!(
+        checked_primitive_from_conservative(GAMMA, &[0.0, 0.0, 0.0, 1.0]),
+        Err(StateError::Density { .. })
+    ));
     let q = [1.2, 10.0, 5.0, 1e5];
     assert_eq!(checked_primitive_from_conservative(GAMMA, &conservative_from_primitive(GAMMA, &q)).unwrap().len(), 4);
 }
@@ -249,7 +256,9 @@ fn roe_jacobians_match_finite_differences_for_equal_states() {
         let fd_r = fd_jacobian(|s| roe_flux(GAMMA, &q, s, n, 0.7, 0.1), &q);
         // Relative to the size of the full flux Jacobian: dF/dW_R vanishes on a supersonic face.
         let scale = convective_flux_jacobian(GAMMA, &q, n).iter().flatten().fold(0.0f64, |m, x| m.max(0.7 * x.abs()));
-        let abs_diff = |a: &Block4, b: &Block4| a.iter().flatten().zip(b.iter().flatten()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
+        let abs_diff = |a: &Block4, b: &Block4| {
+            a.iter().flatten().zip(b.iter().flatten()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+        };
         let (el, er) = (abs_diff(&dl, &fd_l) / scale, abs_diff(&dr, &fd_r) / scale);
         assert!(el < 1e-6 && er < 1e-6, "dF/dW_L err {el:e}, dF/dW_R err {er:e}");
     }
@@ -309,7 +318,9 @@ fn rusanov_flux_is_consistent_and_its_jacobians_match_finite_differences() {
     let fd_l = fd_jacobian(|s| rusanov_flux(GAMMA, s, &q, n, 0.7), &q);
     let fd_r = fd_jacobian(|s| rusanov_flux(GAMMA, &q, s, n, 0.7), &q);
     let scale = convective_flux_jacobian(GAMMA, &q, n).iter().flatten().fold(0.0f64, |m, x| m.max(0.7 * x.abs()));
-    let abs_diff = |a: &Block4, b: &Block4| a.iter().flatten().zip(b.iter().flatten()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
+    let abs_diff = |a: &Block4, b: &Block4| {
+        a.iter().flatten().zip(b.iter().flatten()).fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+    };
     assert!(abs_diff(&dl, &fd_l) / scale < 1e-6 && abs_diff(&dr, &fd_r) / scale < 1e-6);
     // Antisymmetry as for Roe.
     let r = [0.9, 160.0, -20.0, 0.8e5];

@@ -7,7 +7,19 @@ const NU: f64 = 1.5e-5;
 /// The 2012 paper's formulas written out once more, line by line, independently of the
 /// library's factoring (no shared helpers, no derivative bookkeeping).
 fn reference_source(rho: f64, nu: f64, nt: f64, omega: f64, d: f64, grad: [f64; 2], ft2_on: bool) -> f64 {
-    let (cb1, cb2, sigma, kappa, cw2, cw3, cv1, cv2, cv3, ct3, ct4): (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) = (0.1355, 0.622, 2.0 / 3.0, 0.41, 0.3, 2.0, 7.1, 0.7, 0.9, 1.2, 0.5);
+    let (cb1, cb2, sigma, kappa, cw2, cw3, cv1, cv2, cv3, ct3, ct4): (
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+        f64,
+    ) = (0.1355, 0.622, 2.0 / 3.0, 0.41, 0.3, 2.0, 7.1, 0.7, 0.9, 1.2, 0.5);
     let cw1 = cb1 / (kappa * kappa) + (1.0 + cb2) / sigma;
     let cb2_part = cb2 / sigma * (grad[0] * grad[0] + grad[1] * grad[1]);
     if nt < 0.0 {

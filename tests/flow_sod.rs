@@ -81,7 +81,9 @@ fn sod_shock_tube_converges_to_the_exact_solution() {
     let (first_200, drift_1, rise_1) = solve_sod(200, Reconstruction::FirstOrder);
     let (second_200, drift_2, rise_2) = solve_sod(200, Reconstruction::SecondOrder);
     let (second_400, _, rise_3) = solve_sod(400, Reconstruction::SecondOrder);
-    eprintln!("Sod L1(rho): first order N=200 {first_200:.3e}, MUSCL N=200 {second_200:.3e}, MUSCL N=400 {second_400:.3e}");
+    eprintln!(
+        "Sod L1(rho): first order N=200 {first_200:.3e}, MUSCL N=200 {second_200:.3e}, MUSCL N=400 {second_400:.3e}"
+    );
     eprintln!("largest density rise: {rise_1:.2e}, {rise_2:.2e}, {rise_3:.2e}");
     // Waves have not reached the ends: the mass is conserved to round-off.
     assert!(drift_1 < 1e-13 && drift_2 < 1e-13, "mass drift {drift_1:e} {drift_2:e}");

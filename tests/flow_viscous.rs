@@ -26,8 +26,11 @@ fn green_gauss_is_exact_for_linear_fields_on_a_distorted_quad() {
         let (a, b) = (tri[m], tri[(m + 1) % 3]);
         [b[1] - a[1], -(b[0] - a[0])]
     });
-    let tri_area = 0.5 * ((tri[1][0] - tri[0][0]) * (tri[2][1] - tri[0][1]) - (tri[2][0] - tri[0][0]) * (tri[1][1] - tri[0][1]));
-    let mid_values: [f64; 3] = std::array::from_fn(|m| linear([0.5 * (tri[m][0] + tri[(m + 1) % 3][0]), 0.5 * (tri[m][1] + tri[(m + 1) % 3][1])]));
+    let tri_area =
+        0.5 * ((tri[1][0] - tri[0][0]) * (tri[2][1] - tri[0][1]) - (tri[2][0] - tri[0][0]) * (tri[1][1] - tri[0][1]));
+    let mid_values: [f64; 3] = std::array::from_fn(|m| {
+        linear([0.5 * (tri[m][0] + tri[(m + 1) % 3][0]), 0.5 * (tri[m][1] + tri[(m + 1) % 3][1])])
+    });
     let g = green_gauss_gradient(&mid_values, &tri_vectors, tri_area);
     assert!((g[0] + 1.7).abs() < 1e-13 && (g[1] - 0.6).abs() < 1e-13, "triangle gradient {g:?}");
     // A constant field has zero gradient (free-stream preservation of the viscous terms).
@@ -115,8 +118,14 @@ fn spectral_radii_and_time_step_scale_with_the_cell_size() {
     let dt = |s: f64| {
         let (si, sj, vol) = ([s, 0.0], [0.0, s], s * s);
         let lc = [convective_spectral_radius(gas.gamma, &q, si), convective_spectral_radius(gas.gamma, &q, sj)];
-        let lv = [viscous_spectral_radius(&gas, q[0], mu, mu_t, si, vol), viscous_spectral_radius(&gas, q[0], mu, mu_t, sj, vol)];
-        (local_time_step(2.0, vol, lc, [0.0; 2], CELL_CENTRED_VISCOUS_FACTOR), local_time_step(2.0, vol, lc, lv, CELL_CENTRED_VISCOUS_FACTOR))
+        let lv = [
+            viscous_spectral_radius(&gas, q[0], mu, mu_t, si, vol),
+            viscous_spectral_radius(&gas, q[0], mu, mu_t, sj, vol),
+        ];
+        (
+            local_time_step(2.0, vol, lc, [0.0; 2], CELL_CENTRED_VISCOUS_FACTOR),
+            local_time_step(2.0, vol, lc, lv, CELL_CENTRED_VISCOUS_FACTOR),
+        )
     };
     // Inviscid: dt ~ s (acoustic CFL); viscous-dominated tiny cells: dt ~ s^2 (diffusion limit).
     let (inviscid_1, _) = dt(1e-3);
@@ -132,14 +141,20 @@ fn spectral_radii_and_time_step_scale_with_the_cell_size() {
 /// Gradient at the i-face between cells (0, 1) and (1, 1) of a 2 x 3 cell patch of the mapped
 /// mesh `map`, node spacing h, by the thesis auxiliary volume (recipe in the rustdoc of
 /// `green_gauss_gradient`), for the field `f` sampled at the cell centres (node means).
-fn thesis_box_gradient(map: impl Fn(f64, f64) -> [f64; 2], h: f64, f: impl Fn([f64; 2]) -> f64) -> ([f64; 2], [f64; 2]) {
+fn thesis_box_gradient(
+    map: impl Fn(f64, f64) -> [f64; 2],
+    h: f64,
+    f: impl Fn([f64; 2]) -> f64,
+) -> ([f64; 2], [f64; 2]) {
     let node = |i: usize, j: usize| map(i as f64 * h, j as f64 * h);
     let centre = |i: usize, j: usize| {
         let n = [node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)];
         [0.25 * n.iter().map(|p| p[0]).sum::<f64>(), 0.25 * n.iter().map(|p| p[1]).sum::<f64>()]
     };
     let value = |i: usize, j: usize| f(centre(i, j));
-    let volume = |i: usize, j: usize| quad_face_vectors_and_area(&[node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)]).1;
+    let volume = |i: usize, j: usize| {
+        quad_face_vectors_and_area(&[node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)]).1
+    };
     // i-face at node column i (from node (i, j) up to (i, j + 1)), pointing +i.
     let s_i = |i: usize, j: usize| {
         let (a, b) = (node(i, j), node(i, j + 1));

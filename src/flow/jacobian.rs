@@ -35,7 +35,13 @@ pub fn convective_flux_jacobian(gamma: f64, q: &Primitive, unit_normal: [f64; 2]
 /// (`entropy_fix` as in [`super::roe::roe_flux`]), per unit area: |A| dW equals the dissipation
 /// term of the Roe flux for an infinitesimal conservative jump dW.
 #[inline]
-pub fn roe_abs_matrix(gamma: f64, left: &Primitive, right: &Primitive, unit_normal: [f64; 2], entropy_fix: f64) -> Block4 {
+pub fn roe_abs_matrix(
+    gamma: f64,
+    left: &Primitive,
+    right: &Primitive,
+    unit_normal: [f64; 2],
+    entropy_fix: f64,
+) -> Block4 {
     let avg = roe_average(gamma, left, right);
     let abs_eigen = roe_abs_eigenvalues(&avg, unit_normal, entropy_fix);
     let q2_half = 0.5 * (avg.u * avg.u + avg.v * avg.v);
@@ -82,13 +88,21 @@ pub fn roe_flux_jacobians(
 /// with lambda = max(|V_L| + c_L, |V_R| + c_R): cheaper and more diagonally dominant than the
 /// Roe version (the spectral-radius splitting of Blazek 2005, ch. 6).
 #[inline]
-pub fn rusanov_flux_jacobians(gamma: f64, left: &Primitive, right: &Primitive, unit_normal: [f64; 2], face_area: f64) -> (Block4, Block4) {
+pub fn rusanov_flux_jacobians(
+    gamma: f64,
+    left: &Primitive,
+    right: &Primitive,
+    unit_normal: [f64; 2],
+    face_area: f64,
+) -> (Block4, Block4) {
     let wave_speed = |q: &Primitive| (q[1] * unit_normal[0] + q[2] * unit_normal[1]).abs() + speed_of_sound(gamma, q);
     let lambda = wave_speed(left).max(wave_speed(right));
     let a_left = convective_flux_jacobian(gamma, left, unit_normal);
     let a_right = convective_flux_jacobian(gamma, right, unit_normal);
     let identity = |r: usize, c: usize| if r == c { 1.0 } else { 0.0 };
-    let d_left = std::array::from_fn(|r| std::array::from_fn(|c| 0.5 * (a_left[r][c] + lambda * identity(r, c)) * face_area));
-    let d_right = std::array::from_fn(|r| std::array::from_fn(|c| 0.5 * (a_right[r][c] - lambda * identity(r, c)) * face_area));
+    let d_left =
+        std::array::from_fn(|r| std::array::from_fn(|c| 0.5 * (a_left[r][c] + lambda * identity(r, c)) * face_area));
+    let d_right =
+        std::array::from_fn(|r| std::array::from_fn(|c| 0.5 * (a_right[r][c] - lambda * identity(r, c)) * face_area));
     (d_left, d_right)
 }

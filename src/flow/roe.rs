@@ -58,12 +58,7 @@ pub fn physical_flux(gamma: f64, q: &Primitive, unit_normal: [f64; 2]) -> [f64; 
     let [rho, u, v, p] = *q;
     let vn = u * unit_normal[0] + v * unit_normal[1];
     let mass = rho * vn;
-    [
-        mass,
-        mass * u + p * unit_normal[0],
-        mass * v + p * unit_normal[1],
-        mass * total_enthalpy(gamma, q),
-    ]
+    [mass, mass * u + p * unit_normal[0], mass * v + p * unit_normal[1], mass * total_enthalpy(gamma, q)]
 }
 
 /// The Roe dissipation term |A_Roe| (W_R - W_L) per unit area, written with the primitive
@@ -148,7 +143,13 @@ pub fn wall_flux(wall_pressure: f64, unit_normal: [f64; 2], face_area: f64) -> [
 /// [`super::jacobian::rusanov_flux_jacobians`] linearizes (lambda frozen), and a robust
 /// first-order fallback.
 #[inline]
-pub fn rusanov_flux(gamma: f64, left: &Primitive, right: &Primitive, unit_normal: [f64; 2], face_area: f64) -> [f64; 4] {
+pub fn rusanov_flux(
+    gamma: f64,
+    left: &Primitive,
+    right: &Primitive,
+    unit_normal: [f64; 2],
+    face_area: f64,
+) -> [f64; 4] {
     let wave_speed = |q: &Primitive| (q[1] * unit_normal[0] + q[2] * unit_normal[1]).abs() + speed_of_sound(gamma, q);
     let lambda = wave_speed(left).max(wave_speed(right));
     let wl = conservative_from_primitive(gamma, left);

@@ -30,9 +30,17 @@ pub fn convective_spectral_radius(gamma: f64, q: &[f64; 4], face_vector: [f64; 2
 /// (Delta S)^2 / Omega (Blazek p. 189), with Delta S = |face_vector| and `volume` the cell
 /// area in 2D.
 #[inline]
-pub fn viscous_spectral_radius(gas: &Gas, rho: f64, mu_laminar: f64, mu_turbulent: f64, face_vector: [f64; 2], volume: f64) -> f64 {
+pub fn viscous_spectral_radius(
+    gas: &Gas,
+    rho: f64,
+    mu_laminar: f64,
+    mu_turbulent: f64,
+    face_vector: [f64; 2],
+    volume: f64,
+) -> f64 {
     let area_sq = face_vector[0] * face_vector[0] + face_vector[1] * face_vector[1];
-    let diffusivity = (4.0 / (3.0 * rho)).max(gas.gamma / rho) * (mu_laminar / gas.prandtl + mu_turbulent / gas.turbulent_prandtl);
+    let diffusivity =
+        (4.0 / (3.0 * rho)).max(gas.gamma / rho) * (mu_laminar / gas.prandtl + mu_turbulent / gas.turbulent_prandtl);
     diffusivity * area_sq / volume
 }
 

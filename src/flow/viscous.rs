@@ -22,7 +22,11 @@ use crate::flow::gas::Gas;
 /// [`quad_vertex_gradient`] on the "diamond" through the two centres and the two end nodes is
 /// exact for linear fields on any cells.
 #[inline]
-pub fn green_gauss_gradient<const F: usize>(face_values: &[f64; F], face_vectors: &[[f64; 2]; F], volume: f64) -> [f64; 2] {
+pub fn green_gauss_gradient<const F: usize>(
+    face_values: &[f64; F],
+    face_vectors: &[[f64; 2]; F],
+    volume: f64,
+) -> [f64; 2] {
     let mut sum = [0.0; 2];
     for (value, s) in face_values.iter().zip(face_vectors) {
         sum[0] += value * s[0];
