@@ -197,3 +197,18 @@ fn thesis_auxiliary_volume_recipe_is_exact_on_parallelograms_and_consistent_on_c
     let order = (e1 / e2).log2();
     assert!(e1 < 5e-3 && order > 1.8, "errors {e1:e}, {e2:e}, order {order}");
 }
+
+#[test]
+fn adiabatic_wall_flux_carries_only_the_shear_stress() {
+    let gas = Gas::default();
+    let (rho, t) = (1.1, 290.0);
+    let wall = [rho, 5.0, -2.0, rho * gas.gas_constant * t];
+    let (grad_u, grad_v) = ([10.0, 4.0e3], [-3.0, 20.0]);
+    let n = [0.0, -1.0];
+    let f = adiabatic_wall_viscous_flux(&gas, &wall, grad_u, grad_v, 0.0, n, 0.02);
+    let [txx, txy, tyy] = viscous_stress(gas.viscosity(t), grad_u, grad_v);
+    assert_eq!(f[0], 0.0);
+    assert_eq!(f[3], 0.0);
+    assert!((f[1] - (txx * n[0] + txy * n[1]) * 0.02).abs() < 1e-15 * txy.abs());
+    assert!((f[2] - (txy * n[0] + tyy * n[1]) * 0.02).abs() < 1e-15 * txy.abs());
+}

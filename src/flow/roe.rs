@@ -8,6 +8,10 @@
 
 use super::state::{conservative_from_primitive, speed_of_sound, total_enthalpy, Primitive};
 
+/// Harten entropy-fix width used unless a case says otherwise: delta = 0.1 (|V| + c) at the Roe
+/// average (a tenth of the fastest local wave speed).
+pub const DEFAULT_ENTROPY_FIX: f64 = 0.1;
+
 /// Roe-averaged state at a face (Roe 1981).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RoeAverage {

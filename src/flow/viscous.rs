@@ -117,3 +117,25 @@ pub fn viscous_flux(
         (theta_x * nx + theta_y * ny) * face_area,
     ]
 }
+
+/// Viscous flux through an adiabatic no-slip wall face, integrated over the face: the wall
+/// velocity is zero (so the work of the stresses vanishes) and so is the heat flux, leaving
+/// `[0, tau_xx n_x + tau_xy n_y, tau_xy n_x + tau_yy n_y, 0] * face_area`. `wall_state` is the
+/// primitive state at the wall (its velocity is ignored; rho and p give T for Sutherland's law),
+/// `grad_u`, `grad_v` the velocity gradients at the wall face.
+#[inline]
+pub fn adiabatic_wall_viscous_flux(
+    gas: &Gas,
+    wall_state: &[f64; 4],
+    grad_u: [f64; 2],
+    grad_v: [f64; 2],
+    mu_turbulent: f64,
+    unit_normal: [f64; 2],
+    face_area: f64,
+) -> [f64; 4] {
+    let [rho, _, _, p] = *wall_state;
+    let no_slip = [rho, 0.0, 0.0, p];
+    let mut flux = viscous_flux(gas, &no_slip, grad_u, grad_v, [0.0; 2], mu_turbulent, unit_normal, face_area);
+    flux[3] = 0.0;
+    flux
+}
