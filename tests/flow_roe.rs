@@ -329,3 +329,26 @@ fn rusanov_flux_is_consistent_and_its_jacobians_match_finite_differences() {
     let minus_g: Vec<f64> = g.iter().map(|x| -x).collect();
     assert_close(&f, &minus_g, 1e-13, "Rusanov antisymmetry");
 }
+
+#[test]
+fn roe_matrix_is_the_absolute_value_of_the_roe_averaged_jacobian() {
+    // |A| = R |Lambda| R^-1 satisfies |A|^2 = A^2, |A| A = A |A| and tr |A| = sum |lambda_k|; check
+    // these against A evaluated at the Roe-averaged state (fix off, mixed-sign eigenvalues).
+    let mul = |a: &Block4, b: &Block4| -> Block4 {
+        std::array::from_fn(|i| std::array::from_fn(|j| (0..4).map(|k| a[i][k] * b[k][j]).sum()))
+    };
+    let l = [1.2, 100.0, 20.0, 1.0e5];
+    let r = [0.9, 160.0, -20.0, 0.8e5];
+    let n = unit(40.0);
+    let avg = roe_average(GAMMA, &l, &r);
+    let p_avg = avg.rho * (avg.h - 0.5 * (avg.u * avg.u + avg.v * avg.v)) * (GAMMA - 1.0) / GAMMA;
+    let a = convective_flux_jacobian(GAMMA, &[avg.rho, avg.u, avg.v, p_avg], n);
+    let abs_a = roe_abs_matrix(GAMMA, &l, &r, n, 0.0);
+    let squares = (max_rel_diff(&mul(&abs_a, &abs_a), &mul(&a, &a)), max_rel_diff(&mul(&abs_a, &a), &mul(&a, &abs_a)));
+    assert!(squares.0 < 1e-12 && squares.1 < 1e-12, "|A|^2 - A^2: {:e}, commutator: {:e}", squares.0, squares.1);
+    let vn = avg.u * n[0] + avg.v * n[1];
+    let trace: f64 = (0..4).map(|k| abs_a[k][k]).sum();
+    let expected = (vn - avg.c).abs() + 2.0 * vn.abs() + (vn + avg.c).abs();
+    assert!((trace - expected).abs() < 1e-12 * expected, "trace {trace} vs {expected}");
+    assert!(vn.abs() < avg.c, "the check needs mixed-sign eigenvalues");
+}
