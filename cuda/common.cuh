@@ -20,14 +20,14 @@ __device__ __forceinline__ double total_enthalpy(double gamma, const Prim& q) {
     return gamma / (gamma - 1.0) * q.p / q.rho + 0.5 * (q.u * q.u + q.v * q.v);
 }
 
-// Harten's entropy fix (Blazek eq. 4.93).
+// Harten's entropy fix (Harten & Hyman 1983; Blazek p. 90).
 __device__ __forceinline__ double harten_fixed_eigenvalue(double lambda, double delta) {
     double a = fabs(lambda);
     if (a > delta || delta <= 0.0) return a;
     return (lambda * lambda + delta * delta) / (2.0 * delta);
 }
 
-// Roe flux integrated over the face (thesis eq. 4.9; Blazek eq. 4.89-4.91).
+// Roe flux integrated over the face (thesis eq. 4.9; Blazek 2005 ch. 4, Roe scheme with primitive jumps).
 __device__ Flux roe_flux(double gamma, const Prim& l, const Prim& r, double nx, double ny, double area, double entropy_fix) {
     // Roe average
     double sl = sqrt(l.rho), sr = sqrt(r.rho);
