@@ -6,6 +6,8 @@
 
 use rayon::prelude::*;
 
+use super::rows_per_task;
+
 use super::geometry::BlockGeometry;
 use crate::backend::{ConvectiveScheme, Reconstruction, NFLOW, NGHOST};
 use crate::flow::muscl::muscl_primitive_face_states;
@@ -19,7 +21,7 @@ pub(super) fn block_residual(bg: &BlockGeometry, gamma: f64, scheme: &Convective
     let (ni, nj, np, stride) = (l.ni, l.nj, l.n_padded(), l.stride());
 
     let mut q = vec![[0.0; 4]; np];
-    q.par_chunks_mut(stride).enumerate().for_each(|(jp, row)| {
+    q.par_chunks_mut(stride).enumerate().with_min_len(rows_per_task(stride)).for_each(|(jp, row)| {
         for (ip, qc) in row.iter_mut().enumerate() {
             let p = ip + stride * jp;
             *qc = primitive_from_conservative(gamma, &[w[p], w[np + p], w[2 * np + p], w[3 * np + p]]);
@@ -28,7 +30,7 @@ pub(super) fn block_residual(bg: &BlockGeometry, gamma: f64, scheme: &Convective
 
     // i-faces: face i of row j separates cells (i-1, j) and (i, j).
     let mut fi = vec![[0.0; 4]; (ni + 1) * nj];
-    fi.par_chunks_mut(ni + 1).enumerate().for_each(|(j, row)| {
+    fi.par_chunks_mut(ni + 1).enumerate().with_min_len(rows_per_task(ni + 1)).for_each(|(j, row)| {
         let j = j as isize;
         for (i, f) in row.iter_mut().enumerate() {
             let ii = i as isize;
@@ -40,7 +42,7 @@ pub(super) fn block_residual(bg: &BlockGeometry, gamma: f64, scheme: &Convective
 
     // j-faces: face j of column i separates cells (i, j-1) and (i, j).
     let mut fj = vec![[0.0; 4]; ni * (nj + 1)];
-    fj.par_chunks_mut(ni).enumerate().for_each(|(j, row)| {
+    fj.par_chunks_mut(ni).enumerate().with_min_len(rows_per_task(ni)).for_each(|(j, row)| {
         let jj = j as isize;
         for (i, f) in row.iter_mut().enumerate() {
             let ii = i as isize;
@@ -55,7 +57,7 @@ pub(super) fn block_residual(bg: &BlockGeometry, gamma: f64, scheme: &Convective
     let mut vars: Vec<&mut [f64]> = flow_vars.chunks_mut(np).collect();
     // Gather per cell, one variable at a time (rows in parallel).
     for (v, rv) in vars.iter_mut().enumerate() {
-        rv.par_chunks_mut(stride).enumerate().for_each(|(jp, row)| {
+        rv.par_chunks_mut(stride).enumerate().with_min_len(rows_per_task(stride)).for_each(|(jp, row)| {
             if jp < NGHOST || jp >= nj + NGHOST {
                 row.fill(0.0);
                 return;

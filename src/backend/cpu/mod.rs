@@ -55,6 +55,13 @@ impl CpuBackend {
     }
 }
 
+/// Grid lines per rayon task: enough cells (about 4096) per task that scheduling costs stay
+/// small against the work on small meshes.
+#[inline]
+pub(crate) fn rows_per_task(row_len: usize) -> usize {
+    (4096 / row_len.max(1)).max(1)
+}
+
 /// Mutable views of the variables of one block: `vars[v]` is variable `v`, padded.
 pub(crate) fn split_vars(block: &mut [f64], n_padded: usize) -> Vec<&mut [f64]> {
     block.chunks_mut(n_padded).collect()
@@ -137,7 +144,7 @@ impl Backend for CpuBackend {
     fn axpy_field(&self, a: f64, x: &CpuField, y: &mut CpuField) {
         self.pool.install(|| {
             y.blocks.par_iter_mut().zip(&x.blocks).for_each(|(yb, xb)| {
-                yb.par_iter_mut().zip(xb.par_iter()).for_each(|(yv, xv)| *yv += a * xv);
+                yb.par_iter_mut().zip(xb.par_iter()).with_min_len(4096).for_each(|(yv, xv)| *yv += a * xv);
             });
         });
     }
@@ -160,7 +167,7 @@ impl Backend for CpuBackend {
             dt.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((dtb, wb), bg)| {
                 let l = bg.layout;
                 let np = l.n_padded();
-                dtb.par_chunks_mut(l.ni).enumerate().for_each(|(j, row)| {
+                dtb.par_chunks_mut(l.ni).enumerate().with_min_len(rows_per_task(l.ni)).for_each(|(j, row)| {
                     for (i, dt_cell) in row.iter_mut().enumerate() {
                         let p = l.interior(i, j);
                         let cons = [wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]];
@@ -195,7 +202,7 @@ impl Backend for CpuBackend {
                 let np = l.n_padded();
                 let (w0b, rb, dtb) = (&w0.blocks[b], &r.blocks[b], &dt.blocks[b]);
                 for (v, wv) in split_vars(wb, np).into_iter().enumerate().take(nvar) {
-                    wv.par_chunks_mut(l.stride()).enumerate().skip(super::NGHOST).take(l.nj).for_each(|(jp, row)| {
+                    wv.par_chunks_mut(l.stride()).enumerate().with_min_len(rows_per_task(l.stride())).skip(super::NGHOST).take(l.nj).for_each(|(jp, row)| {
                         let j = jp - super::NGHOST;
                         for i in 0..l.ni {
                             let p = l.interior(i, j);

@@ -5,6 +5,8 @@
 
 use rayon::prelude::*;
 
+use super::rows_per_task;
+
 use crate::backend::BlockLayout;
 
 pub(super) fn smooth_block(l: BlockLayout, nvar: usize, epsilon: [f64; 2], r: &mut [f64]) {
@@ -13,7 +15,7 @@ pub(super) fn smooth_block(l: BlockLayout, nvar: usize, epsilon: [f64; 2], r: &m
     for rv in r.chunks_mut(np).take(nvar) {
         if epsilon[0] > 0.0 {
             // i-lines are contiguous rows.
-            rv.par_chunks_mut(stride).enumerate().skip(crate::backend::NGHOST).take(l.nj).for_each(|(_, row)| {
+            rv.par_chunks_mut(stride).enumerate().with_min_len(rows_per_task(stride)).skip(crate::backend::NGHOST).take(l.nj).for_each(|(_, row)| {
                 let line = &mut row[crate::backend::NGHOST..crate::backend::NGHOST + l.ni];
                 let mut scratch = vec![0.0; l.ni];
                 thomas_constant(epsilon[0], line, &mut scratch);
@@ -22,7 +24,7 @@ pub(super) fn smooth_block(l: BlockLayout, nvar: usize, epsilon: [f64; 2], r: &m
         if epsilon[1] > 0.0 {
             // j-lines are strided: copy each column out, solve, copy back.
             let columns: Vec<Vec<f64>> = (0..l.ni)
-                .into_par_iter()
+                .into_par_iter().with_min_len(rows_per_task(l.nj))
                 .map(|i| {
                     let mut line: Vec<f64> = (0..l.nj).map(|j| rv[l.interior(i, j)]).collect();
                     let mut scratch = vec![0.0; l.nj];
