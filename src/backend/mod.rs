@@ -114,4 +114,15 @@ pub trait Backend: Send + Sync {
 
     /// Root mean square over all interior cells of `r / vol` per variable.
     fn residual_norms(&self, geometry: &Self::Geometry, r: &Self::Field) -> [f64; NVAR];
+
+    /// Multigrid restriction of the state (FAS, Blazek sec. 9.3): each coarse cell gets the
+    /// volume-weighted mean of its 2 x 2 fine cells. Block `b` of `coarse` is block `b` of `fine`
+    /// agglomerated 2 x 2.
+    fn restrict_state(&self, fine: &Self::Geometry, coarse: &Self::Geometry, w_fine: &Self::Field, w_coarse: &mut Self::Field);
+    /// Multigrid restriction of a residual: residuals are volume integrals, so each coarse cell
+    /// gets the sum over its 2 x 2 fine cells.
+    fn restrict_residual(&self, fine: &Self::Geometry, coarse: &Self::Geometry, r_fine: &Self::Field, r_coarse: &mut Self::Field);
+    /// Multigrid prolongation of the coarse-grid correction by injection:
+    /// `w_fine += w_coarse - w_coarse_start` on the 2 x 2 fine cells of each coarse cell.
+    fn prolong_correction(&self, coarse: &Self::Geometry, fine: &Self::Geometry, w_coarse: &Self::Field, w_coarse_start: &Self::Field, w_fine: &mut Self::Field);
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::multigrid::Multigrid;
 use crate::backend::Reconstruction;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
@@ -68,6 +69,9 @@ pub struct SolverConfig {
     pub rk: RkScheme,
     pub time_stepping: TimeStepping,
     pub smoothing: Option<ResidualSmoothing>,
+    /// FAS multigrid (steady runs with local time stepping only); `None`: single grid.
+    pub multigrid: Option<Multigrid>,
+    /// Iterations (multigrid: cycles) at most.
     pub max_iterations: usize,
     /// Converged when the density residual dropped this many orders below its first value.
     pub convergence_orders: f64,
@@ -89,6 +93,7 @@ impl Default for SolverConfig {
             rk: RkScheme::Blazek5Upwind,
             time_stepping: TimeStepping::Local,
             smoothing: None,
+            multigrid: None,
             max_iterations: 20_000,
             convergence_orders: 6.0,
             divergence_factor: 1e5,
@@ -139,6 +144,14 @@ impl Case {
         if let Some(sm) = s.smoothing {
             if sm.epsilon.iter().any(|e| !(e.is_finite() && *e >= 0.0)) {
                 return Err(Error::Other(format!("invalid case: smoothing epsilon {:?} must be finite and >= 0", sm.epsilon)));
+            }
+        }
+        if let Some(mg) = s.multigrid {
+            if !(1..=4).contains(&mg.levels) {
+                return Err(Error::Other(format!("invalid case: multigrid levels = {} must be 1 to 4", mg.levels)));
+            }
+            if mg.levels > 1 && s.time_stepping != TimeStepping::Local {
+                return Err(Error::Other("invalid case: multigrid needs local time stepping (steady runs)".into()));
             }
         }
         if s.max_iterations == 0 {

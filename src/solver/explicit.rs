@@ -1,12 +1,14 @@
 //! The explicit solver, written once against [`Backend`]: low-storage m-stage Runge-Kutta
-//! (thesis eq. 4.8) with local or global time stepping and optional implicit residual
-//! smoothing.
+//! (thesis eq. 4.8) with local or global time stepping, optional implicit residual smoothing
+//! (thesis eq. 4.15) and FAS multigrid (Blazek sec. 9.3) with the Runge-Kutta scheme as the
+//! smoother on every level.
 
 use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use crate::backend::{Backend, BoundaryData, ConvectiveScheme, NFLOW};
+use super::multigrid::coarsen;
+use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW, NVAR};
 use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
@@ -20,31 +22,40 @@ pub struct SolveOutcome {
     /// Steady runs: the density residual dropped the configured orders. Time-accurate runs:
     /// the final time was reached.
     pub converged: bool,
+    /// Iterations (multigrid cycles) done.
     pub iterations: usize,
     /// Physical time reached (time-accurate runs; 0 otherwise).
     pub time: f64,
 }
 
-/// An explicit flow solver on one mesh and one backend. Holds the three state-sized buffers of
-/// the low-storage scheme (W0, W, R), the time steps and an optional source term.
-pub struct ExplicitSolver<'b, B: Backend> {
-    backend: &'b B,
+/// One grid of the multigrid hierarchy (the only one without multigrid) with its buffers:
+/// W0, W and R of the low-storage scheme, the time steps, the forcing term (FAS forcing on
+/// coarse grids, minus the source term on the fine grid) and the restricted state W_c^0 that
+/// the coarse-grid correction is measured from.
+struct Level<B: Backend> {
     geometry: B::Geometry,
-    case: Case,
-    boundary: BoundaryData,
     scheme: ConvectiveScheme,
     w0: B::Field,
     w: B::Field,
     r: B::Field,
     dt: B::Scalars,
-    source: Option<B::Field>,
+    forcing: Option<B::Field>,
+    w_start: Option<B::Field>,
+}
+
+/// An explicit flow solver on one mesh and one backend.
+pub struct ExplicitSolver<'b, B: Backend> {
+    backend: &'b B,
+    case: Case,
+    boundary: BoundaryData,
+    levels: Vec<Level<B>>,
 }
 
 impl<'b, B: Backend> ExplicitSolver<'b, B> {
-    /// Validates the case and uploads the mesh geometry to the backend.
+    /// Validates the case, builds the coarse meshes (multigrid) and uploads every level's
+    /// geometry to the backend.
     pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
         case.validate()?;
-        let geometry = backend.upload_geometry(mesh)?;
         let gas = &case.gas;
         let op = &case.operating_point;
         let alpha = op.alpha1_deg.to_radians();
@@ -60,14 +71,27 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let rho01 = op.p01 / (gas.gas_constant * op.t01);
         let c01 = (gas.gamma * gas.gas_constant * op.t01).sqrt();
         let k = case.solver.limiter_k;
-        let scheme = ConvectiveScheme {
+        let fine_scheme = ConvectiveScheme {
             reconstruction: case.solver.reconstruction,
             entropy_fix: case.solver.entropy_fix,
             limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
         };
-        let (w0, w, r) = (backend.new_field(&geometry), backend.new_field(&geometry), backend.new_field(&geometry));
-        let dt = backend.new_scalars(&geometry);
-        Ok(ExplicitSolver { backend, geometry, case, boundary, scheme, w0, w, r, dt, source: None })
+        let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
+        let mut levels = Vec::with_capacity(n_levels);
+        let mut level_mesh = mesh.clone();
+        for l in 0..n_levels {
+            if l > 0 {
+                level_mesh = coarsen(&level_mesh)?;
+            }
+            // Coarse grids only carry corrections: first order is cheaper and more robust.
+            let scheme = if l == 0 { fine_scheme } else { ConvectiveScheme { reconstruction: Reconstruction::FirstOrder, ..fine_scheme } };
+            let geometry = backend.upload_geometry(&level_mesh)?;
+            let (w0, w, r) = (backend.new_field(&geometry), backend.new_field(&geometry), backend.new_field(&geometry));
+            let dt = backend.new_scalars(&geometry);
+            let (forcing, w_start) = if l > 0 { (Some(backend.new_field(&geometry)), Some(backend.new_field(&geometry))) } else { (None, None) };
+            levels.push(Level { geometry, scheme, w0, w, r, dt, forcing, w_start });
+        }
+        Ok(ExplicitSolver { backend, case, boundary, levels })
     }
 
     pub fn case(&self) -> &Case {
@@ -77,17 +101,20 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     /// Adds a constant source: the residual becomes `R(W) - S`, with `S` given per cell as
     /// volume-integrated conservative quantities (manufactured solutions). Shapes must match.
     pub fn set_source(&mut self, source: &Solution) -> Result<()> {
-        self.source = Some(self.backend.upload_state(&self.geometry, source)?);
+        let fine = &mut self.levels[0];
+        let s = self.backend.upload_state(&fine.geometry, source)?;
+        let mut forcing = self.backend.new_field(&fine.geometry);
+        self.backend.axpy_field(-1.0, &s, &mut forcing);
+        fine.forcing = Some(forcing);
         Ok(())
     }
 
     /// Marches `initial` until convergence, the final time, `max_iterations`, or an observer's
     /// stop. NaN/Inf or residual blow-up end in [`Error::Diverged`] naming the iteration.
     pub fn solve(&mut self, initial: &Solution, observer: &mut dyn Observer) -> Result<SolveOutcome> {
-        let backend = self.backend;
-        self.w = backend.upload_state(&self.geometry, initial)?;
+        self.levels[0].w = self.backend.upload_state(&self.levels[0].geometry, initial)?;
         let config = self.case.solver.clone();
-        let alphas = config.rk.coefficients();
+        let visits = config.multigrid.map_or(1, |mg| mg.cycle.visits());
         let mut monitor = Monitor::new(config.convergence_orders, config.divergence_factor);
         let mut history = ConvergenceHistory::default();
         let start = Instant::now();
@@ -97,30 +124,14 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
 
         for iteration in 1..=config.max_iterations {
             iterations = iteration;
-            backend.copy_field(&self.w, &mut self.w0);
-            self.apply_boundary_conditions_to_w();
-            backend.local_time_step(&self.geometry, &self.case.gas, config.cfl, &self.w, &mut self.dt);
-            if let TimeStepping::Global { final_time } = config.time_stepping {
-                let dt = backend.min_scalar(&self.dt).min(final_time - time);
-                if !(dt.is_finite() && dt > 0.0) {
-                    return Err(Error::Diverged { iteration, reason: format!("global time step is {dt}") });
-                }
-                backend.fill_scalars(&mut self.dt, dt);
-                time += dt;
-            }
-            let mut residuals = [0.0; crate::backend::NVAR];
-            for (stage, alpha) in alphas.iter().enumerate() {
-                if stage > 0 {
-                    self.apply_boundary_conditions_to_w();
-                }
-                self.residual();
-                if stage == 0 {
-                    residuals = backend.residual_norms(&self.geometry, &self.r);
-                }
-                if let Some(sm) = config.smoothing {
-                    backend.smooth_residual(&self.geometry, NFLOW, sm.epsilon, &mut self.r);
-                }
-                backend.rk_stage_update(&self.geometry, NFLOW, *alpha, &self.w0, &self.r, &self.dt, &mut self.w);
+            let global_step = match config.time_stepping {
+                TimeStepping::Local => None,
+                TimeStepping::Global { final_time } => Some(final_time - time),
+            };
+            let (residuals, dt) = self.rk_iteration(0, global_step, iteration)?;
+            time += dt;
+            if self.levels.len() > 1 {
+                self.coarse_grid_correction(0, visits, iteration)?;
             }
             let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time };
             let steady_converged = monitor.check(iteration, &residuals)?;
@@ -135,21 +146,91 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             }
         }
 
-        let solution = backend.download_state(&self.geometry, &self.w);
+        let fine = &self.levels[0];
+        let solution = self.backend.download_state(&fine.geometry, &fine.w);
         check_finite(&solution, iterations)?;
         Ok(SolveOutcome { solution, history, converged, iterations, time })
     }
 
-    fn apply_boundary_conditions_to_w(&mut self) {
-        self.backend.apply_boundary_conditions(&self.geometry, &self.case.gas, &self.boundary, &mut self.w);
+    /// One Runge-Kutta iteration on level `l` (thesis eq. 4.8). With `global_step = Some(t_left)`
+    /// every cell takes the smallest stable step, at most `t_left`. Returns the residual norms of
+    /// the first stage (the residual of the state the iteration started from) and the global
+    /// step taken (0 with local time stepping).
+    fn rk_iteration(&mut self, l: usize, global_step: Option<f64>, iteration: usize) -> Result<([f64; NVAR], f64)> {
+        let backend = self.backend;
+        let config = &self.case.solver;
+        let alphas = config.rk.coefficients();
+        let level = &mut self.levels[l];
+        backend.copy_field(&level.w, &mut level.w0);
+        backend.apply_boundary_conditions(&level.geometry, &self.case.gas, &self.boundary, &mut level.w);
+        backend.local_time_step(&level.geometry, &self.case.gas, config.cfl, &level.w, &mut level.dt);
+        let mut step = 0.0;
+        if let Some(time_left) = global_step {
+            step = backend.min_scalar(&level.dt).min(time_left);
+            if !(step.is_finite() && step > 0.0) {
+                return Err(Error::Diverged { iteration, reason: format!("global time step is {step}") });
+            }
+            backend.fill_scalars(&mut level.dt, step);
+        }
+        let mut norms = [0.0; NVAR];
+        for (stage, alpha) in alphas.iter().enumerate() {
+            if stage > 0 {
+                backend.apply_boundary_conditions(&level.geometry, &self.case.gas, &self.boundary, &mut level.w);
+            }
+            residual(backend, &self.case, level);
+            if stage == 0 {
+                norms = backend.residual_norms(&level.geometry, &level.r);
+            }
+            if let Some(sm) = config.smoothing {
+                backend.smooth_residual(&level.geometry, NFLOW, sm.epsilon, &mut level.r);
+            }
+            backend.rk_stage_update(&level.geometry, NFLOW, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
+        }
+        Ok((norms, step))
     }
 
-    /// R(W) - S.
-    fn residual(&mut self) {
-        self.backend.convective_residual(&self.geometry, &self.case.gas, &self.scheme, &self.w, &mut self.r);
-        if let Some(source) = &self.source {
-            self.backend.axpy_field(-1.0, source, &mut self.r);
+    /// FAS coarse-grid correction of level `l` (Blazek sec. 9.3): restrict the state and the
+    /// full residual, set the forcing P_c = I R_f - R_c(I W_f) so that the coarse problem
+    /// starts from the fine residual, smooth there (recursively `visits` times: 1 = V-cycle,
+    /// 2 = W-cycle), and add the prolonged correction W_c - I W_f to the fine state.
+    fn coarse_grid_correction(&mut self, l: usize, visits: usize, iteration: usize) -> Result<()> {
+        let backend = self.backend;
+        let (fine_levels, coarse_levels) = self.levels.split_at_mut(l + 1);
+        let (fine, coarse) = (&mut fine_levels[l], &mut coarse_levels[0]);
+
+        backend.apply_boundary_conditions(&fine.geometry, &self.case.gas, &self.boundary, &mut fine.w);
+        residual(backend, &self.case, fine);
+        let forcing = coarse.forcing.as_mut().expect("coarse levels carry a forcing buffer");
+        backend.restrict_residual(&fine.geometry, &coarse.geometry, &fine.r, forcing);
+        backend.restrict_state(&fine.geometry, &coarse.geometry, &fine.w, &mut coarse.w);
+        backend.apply_boundary_conditions(&coarse.geometry, &self.case.gas, &self.boundary, &mut coarse.w);
+        // R_c(I W_f) without forcing, into the coarse residual buffer.
+        backend.convective_residual(&coarse.geometry, &self.case.gas, &coarse.scheme, &coarse.w, &mut coarse.r);
+        backend.axpy_field(-1.0, &coarse.r, forcing);
+        let w_start = coarse.w_start.as_mut().expect("coarse levels carry a start-state buffer");
+        backend.copy_field(&coarse.w, w_start);
+
+        for _ in 0..visits {
+            self.rk_iteration(l + 1, None, iteration)?;
+            if l + 2 < self.levels.len() {
+                self.coarse_grid_correction(l + 1, visits, iteration)?;
+            }
         }
+
+        let (fine_levels, coarse_levels) = self.levels.split_at_mut(l + 1);
+        let (fine, coarse) = (&mut fine_levels[l], &coarse_levels[0]);
+        let w_start = coarse.w_start.as_ref().expect("coarse levels carry a start-state buffer");
+        backend.prolong_correction(&coarse.geometry, &fine.geometry, &coarse.w, w_start, &mut fine.w);
+        Ok(())
+    }
+}
+
+/// R(W) + P on one level: the convective residual plus the level's forcing (FAS forcing on
+/// coarse grids, minus the source on the fine grid). Ghosts of `w` must be filled.
+fn residual<B: Backend>(backend: &B, case: &Case, level: &mut Level<B>) {
+    backend.convective_residual(&level.geometry, &case.gas, &level.scheme, &level.w, &mut level.r);
+    if let Some(forcing) = &level.forcing {
+        backend.axpy_field(1.0, forcing, &mut level.r);
     }
 }
 

@@ -5,6 +5,7 @@ mod boundary;
 mod convective;
 pub mod geometry;
 mod smoothing;
+mod transfer;
 
 use rayon::prelude::*;
 
@@ -218,6 +219,30 @@ impl Backend for CpuBackend {
     fn smooth_residual(&self, g: &CpuGeometry, nvar: usize, epsilon: [f64; 2], r: &mut CpuField) {
         self.pool.install(|| {
             r.blocks.par_iter_mut().zip(&g.blocks).for_each(|(rb, bg)| smoothing::smooth_block(bg.layout, nvar, epsilon, rb));
+        });
+    }
+
+    fn restrict_state(&self, fine: &CpuGeometry, coarse: &CpuGeometry, w_fine: &CpuField, w_coarse: &mut CpuField) {
+        self.pool.install(|| {
+            w_coarse.blocks.par_iter_mut().enumerate().for_each(|(b, wc)| {
+                transfer::restrict_state_block(&fine.blocks[b], &coarse.blocks[b], &w_fine.blocks[b], wc);
+            });
+        });
+    }
+
+    fn restrict_residual(&self, fine: &CpuGeometry, coarse: &CpuGeometry, r_fine: &CpuField, r_coarse: &mut CpuField) {
+        self.pool.install(|| {
+            r_coarse.blocks.par_iter_mut().enumerate().for_each(|(b, rc)| {
+                transfer::restrict_residual_block(&fine.blocks[b], &coarse.blocks[b], &r_fine.blocks[b], rc);
+            });
+        });
+    }
+
+    fn prolong_correction(&self, coarse: &CpuGeometry, fine: &CpuGeometry, w_coarse: &CpuField, w_coarse_start: &CpuField, w_fine: &mut CpuField) {
+        self.pool.install(|| {
+            w_fine.blocks.par_iter_mut().enumerate().for_each(|(b, wf)| {
+                transfer::prolong_block(&coarse.blocks[b], &fine.blocks[b], &w_coarse.blocks[b], &w_coarse_start.blocks[b], wf);
+            });
         });
     }
 
