@@ -10,6 +10,12 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod connect;
+pub mod metrics;
+pub mod quality;
+pub mod simple;
+pub mod yplus;
+
 /// One face of a structured block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Face {
