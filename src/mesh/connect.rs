@@ -86,6 +86,17 @@ pub fn donor_offset(patch: &Patch, conn: &Connection, f: usize) -> usize {
     }
 }
 
+/// Node pairs (node offset along this face, node offset along the donor face) of the patch
+/// cell at face offset `f`: nodes f, f+1 face donor nodes m, m+1, swapped when reversed.
+pub fn node_partners(patch: &Patch, conn: &Connection, f: usize) -> [(usize, usize); 2] {
+    let m = donor_offset(patch, conn, f);
+    if conn.reversed {
+        [(f, m + 1), (f + 1, m)]
+    } else {
+        [(f, m), (f + 1, m + 1)]
+    }
+}
+
 /// The patch of `block` covering face offset `f` of `face` (first match).
 pub fn patch_at(block: &Block, face: Face, f: usize) -> Option<&Patch> {
     block.patches.iter().find(|p| p.face == face && p.start <= f && f < p.end)

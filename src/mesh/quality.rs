@@ -20,7 +20,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::mesh::connect::{donor_offset, inner_cell, validate};
+use crate::mesh::connect::{donor_offset, inner_cell, node_partners, validate};
 use crate::mesh::metrics::{face_edge_nodes, face_node, MeshMetrics};
 use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 
@@ -217,9 +217,7 @@ impl QualityReport {
                     let g = ratio(normal_extent(b, patch.face, c), normal_extent(conn.donor_block, conn.donor_face, d));
                     self.max_growth_ratio = self.max_growth_ratio.max(g);
 
-                    // Face nodes f, f+1 pair with donor nodes m, m+1 (swapped when reversed).
-                    let partners = if conn.reversed { [(f, m + 1), (f + 1, m)] } else { [(f, m), (f + 1, m + 1)] };
-                    for (nf, nm) in partners {
+                    for (nf, nm) in node_partners(patch, conn, f) {
                         let (pi, pj) = face_node(blk, patch.face, nf);
                         let (qi, qj) = face_node(donor, conn.donor_face, nm);
                         let p = point(blk, pi, pj);
