@@ -1,5 +1,5 @@
 //! First-order approximate Jacobians of the convective face flux for the implicit solver
-//! (Blazek 2005, sec. 6.2.4 and 10.3: "Roe matrix frozen"), and a Rusanov-type alternative.
+//! (Blazek 2005, ch. 6, implicit schemes: the Roe matrix is frozen), and a Rusanov-type alternative.
 //!
 //! For the face flux F(W_L, W_R) = 1/2 [F_c(W_L) + F_c(W_R) - |A| (W_R - W_L)] * area, freezing
 //! |A| gives dF/dW_L = 1/2 (A(W_L) + |A|) * area and dF/dW_R = 1/2 (A(W_R) - |A|) * area.
@@ -13,7 +13,7 @@ use super::state::{speed_of_sound, total_enthalpy, Primitive};
 pub type Block4 = [[f64; 4]; 4];
 
 /// Exact convective flux Jacobian A = dF_c.n/dW of thesis eq. 4.2 at a state (per unit area;
-/// Blazek App. A.9 in 2D).
+/// Blazek 2005, App. A, in 2D).
 #[inline]
 pub fn convective_flux_jacobian(gamma: f64, q: &Primitive, unit_normal: [f64; 2]) -> Block4 {
     let [_, u, v, _] = *q;
@@ -80,7 +80,7 @@ pub fn roe_flux_jacobians(
 
 /// Rusanov-type Jacobians (dF/dW_L, dF/dW_R) = 1/2 (A(W_L) + lambda I, A(W_R) - lambda I) * area
 /// with lambda = max(|V_L| + c_L, |V_R| + c_R): cheaper and more diagonally dominant than the
-/// Roe version (Blazek sec. 6.2.4, "spectral radius" splitting).
+/// Roe version (the spectral-radius splitting of Blazek 2005, ch. 6).
 #[inline]
 pub fn rusanov_flux_jacobians(gamma: f64, left: &Primitive, right: &Primitive, unit_normal: [f64; 2], face_area: f64) -> (Block4, Block4) {
     let wave_speed = |q: &Primitive| (q[1] * unit_normal[0] + q[2] * unit_normal[1]).abs() + speed_of_sound(gamma, q);

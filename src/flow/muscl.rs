@@ -58,7 +58,7 @@ pub fn limiter_epsilon(k: f64, reference_magnitude: f64) -> f64 {
 
 /// Venkatakrishnan's scaling eps = (k * dx / l_ref)^3 * q_ref^2: the cube of the
 /// non-dimensional cell size times the square of the reference magnitude, so that the limiter
-/// switches off in smooth regions as the mesh is refined (Venkatakrishnan 1995, eq. 13).
+/// switches off in smooth regions as the mesh is refined (Venkatakrishnan 1995).
 #[inline]
 pub fn venkatakrishnan_epsilon(k: f64, cell_size: f64, reference_length: f64, reference_magnitude: f64) -> f64 {
     (k * cell_size / reference_length).powi(3) * reference_magnitude * reference_magnitude

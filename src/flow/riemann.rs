@@ -10,7 +10,7 @@ use thiserror::Error;
 pub enum RiemannError {
     #[error("non-physical {side} state: rho = {rho}, p = {p} (both must be finite and positive)")]
     NonPhysical { side: &'static str, rho: f64, p: f64 },
-    #[error("the data generate vacuum (pressure positivity condition violated, Toro eq. 4.82)")]
+    #[error("the data generate vacuum (pressure positivity condition violated, Toro sec. 4.6)")]
     Vacuum,
     #[error("Newton iteration for the star pressure did not converge")]
     NoConvergence,
@@ -51,7 +51,7 @@ pub struct ExactRiemann {
 
 impl ExactRiemann {
     /// Solves for the star state by Newton iteration on the pressure function
-    /// f(p) = f_L(p) + f_R(p) + u_R - u_L = 0 (Toro eq. 4.5-4.7), relative tolerance 1e-14.
+    /// f(p) = f_L(p) + f_R(p) + u_R - u_L = 0 (Toro sec. 4.2), relative tolerance 1e-14.
     pub fn solve(gamma: f64, left: [f64; 3], right: [f64; 3]) -> Result<Self, RiemannError> {
     for (side, state) in [("left", left), ("right", right)] {
         let [rho, u, p] = state;
@@ -61,14 +61,14 @@ impl ExactRiemann {
     }
     let c_left = (gamma * left[2] / left[0]).sqrt();
     let c_right = (gamma * right[2] / right[0]).sqrt();
-    // Pressure positivity condition (Toro eq. 4.40): otherwise the two rarefactions open a vacuum.
+    // Pressure positivity condition (Toro sec. 4.6): otherwise the two rarefactions open a vacuum.
     if 2.0 * (c_left + c_right) / (gamma - 1.0) <= right[1] - left[1] {
         return Err(RiemannError::Vacuum);
     }
     let p = star_pressure(gamma, &left, &right, c_left, c_right)?;
     let (f_left, _) = pressure_function(gamma, p, &left, c_left);
     let (f_right, _) = pressure_function(gamma, p, &right, c_right);
-    // Toro eq. 4.9.
+    // Toro sec. 4.2: u* from the two pressure functions.
     let u = 0.5 * (left[1] + right[1]) + 0.5 * (f_right - f_left);
     let (rho_left, left_wave) = star_side(gamma, p, u, &left, c_left, -1.0);
     let (rho_right, right_wave) = star_side(gamma, p, u, &right, c_right, 1.0);
@@ -113,7 +113,7 @@ impl ExactRiemann {
     }
 }
 
-/// f_K(p) and f_K'(p) of Toro eq. 4.6-4.7 and 4.37 for the side state `[rho, u, p]`.
+/// f_K(p) and f_K'(p) (Toro sec. 4.2-4.3) for the side state `[rho, u, p]`.
 fn pressure_function(gamma: f64, p: f64, side: &[f64; 3], c: f64) -> (f64, f64) {
     let [rho, _, p_side] = *side;
     if p > p_side {
@@ -134,7 +134,7 @@ fn pressure_function(gamma: f64, p: f64, side: &[f64; 3], c: f64) -> (f64, f64) 
 }
 
 /// Newton iteration for p* (Toro sec. 4.3.1), started from the two-rarefaction guess
-/// (Toro eq. 4.46), which is exact when both waves are rarefactions and never negative.
+/// (Toro sec. 4.3.2), which is exact when both waves are rarefactions and never negative.
 fn star_pressure(gamma: f64, left: &[f64; 3], right: &[f64; 3], c_left: f64, c_right: f64) -> Result<f64, RiemannError> {
     const TOLERANCE: f64 = 1e-14;
     const MAX_ITERATIONS: usize = 100;
@@ -163,20 +163,20 @@ fn star_side(gamma: f64, p_star: f64, u_star: f64, side: &[f64; 3], c: f64, sign
     let [rho, u, p] = *side;
     let ratio = p_star / p;
     if ratio > 1.0 {
-        // Shock: Rankine-Hugoniot density (Toro eq. 4.50) and shock speed (eq. 4.52, 4.59).
+        // Shock: Rankine-Hugoniot density (Toro sec. 4.4.1) and shock speed.
         let g = (gamma - 1.0) / (gamma + 1.0);
         let rho_star = rho * (ratio + g) / (g * ratio + 1.0);
         let speed = u + sign * c * ((gamma + 1.0) / (2.0 * gamma) * ratio + (gamma - 1.0) / (2.0 * gamma)).sqrt();
         (rho_star, Wave::Shock { speed })
     } else {
-        // Rarefaction: isentropic density (Toro eq. 4.53) and fan head/tail (eq. 4.55-4.56).
+        // Rarefaction: isentropic density (Toro sec. 4.4.1) and fan head/tail.
         let rho_star = rho * ratio.powf(1.0 / gamma);
         let c_star = c * ratio.powf((gamma - 1.0) / (2.0 * gamma));
         (rho_star, Wave::Rarefaction { head: u + sign * c, tail: u_star + sign * c_star })
     }
 }
 
-/// State inside a rarefaction fan at xi (Toro eq. 4.56 for the left fan, 4.63 for the right one;
+/// State inside a rarefaction fan at xi (Toro sec. 4.5;
 /// `sign` = -1 left, +1 right).
 fn rarefaction_fan(gamma: f64, side: &[f64; 3], sign: f64, xi: f64) -> [f64; 3] {
     let [rho, u, p] = *side;

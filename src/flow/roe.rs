@@ -1,5 +1,6 @@
-//! Roe flux-difference splitting for the 2D Euler flux (thesis eq. 4.9; Blazek 2005, sec. 4.3.3,
-//! eq. 4.89-4.91), Harten's entropy fix, the physical flux of eq. 4.2 and the wall flux.
+//! Roe flux-difference splitting for the 2D Euler flux (thesis eq. 4.9; Roe 1981, written with
+//! the primitive jumps as in Blazek 2005, ch. 4, Roe's scheme), Harten's entropy fix (Blazek p. 90),
+//! the physical flux of thesis eq. 4.2 and the wall flux.
 //!
 //! All fluxes returned here are *integrated over the face*: flux density times face area, in the
 //! conservative variable order `[mass, x-momentum, y-momentum, energy]`; the unit normal points
@@ -7,7 +8,7 @@
 
 use super::state::{total_enthalpy, Primitive};
 
-/// Roe-averaged state at a face (Blazek eq. 4.89).
+/// Roe-averaged state at a face (Roe 1981).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RoeAverage {
     /// rho_bar = sqrt(rho_L rho_R).
@@ -21,7 +22,7 @@ pub struct RoeAverage {
     pub c: f64,
 }
 
-/// Roe average of two primitive states (density-square-root weighting, Blazek eq. 4.89).
+/// Roe average of two primitive states (square-root-of-density weighting, Roe 1981).
 #[inline]
 pub fn roe_average(gamma: f64, left: &Primitive, right: &Primitive) -> RoeAverage {
     let sl = left[0].sqrt();
@@ -37,7 +38,7 @@ pub fn roe_average(gamma: f64, left: &Primitive, right: &Primitive) -> RoeAverag
     RoeAverage { rho: sl * sr, u, v, h, c: c2.sqrt() }
 }
 
-/// Harten's entropy fix (Blazek eq. 4.93): |lambda| when |lambda| > delta,
+/// Harten's entropy fix (Harten & Hyman 1983; Blazek p. 90): |lambda| when |lambda| > delta,
 /// (lambda^2 + delta^2)/(2 delta) otherwise. It keeps the Roe dissipation from vanishing at
 /// sonic points (expansion shocks) and at stagnation (carbuncle-prone zero contact speed).
 /// `delta <= 0` disables the fix.
@@ -66,7 +67,7 @@ pub fn physical_flux(gamma: f64, q: &Primitive, unit_normal: [f64; 2]) -> [f64; 
 }
 
 /// The Roe dissipation term |A_Roe| (W_R - W_L) per unit area, written with the primitive
-/// jumps (Delta rho, Delta u, Delta v, Delta p) at the Roe average (Blazek eq. 4.91), with the
+/// jumps (Delta rho, Delta u, Delta v, Delta p) at the Roe average (Blazek 2005, Roe scheme), with the
 /// three eigenvalue magnitudes |V - c|, |V|, |V + c| passed in (possibly entropy-fixed).
 /// Linear in `jump`; the implicit Jacobian reuses it to build the matrix |A_Roe|.
 #[inline]
@@ -77,7 +78,7 @@ pub fn roe_dissipation(avg: &RoeAverage, jump: &[f64; 4], unit_normal: [f64; 2],
     let vn = u * nx + v * ny;
     let d_vn = d_u * nx + d_v * ny;
     let c2 = c * c;
-    // Acoustic waves V -/+ c (Blazek eq. 4.91, Delta F_1 and Delta F_5).
+    // Acoustic waves V -/+ c (Blazek's Delta F_1 and Delta F_5).
     let a_minus = abs_eigen[0] * (d_p - rho * c * d_vn) / (2.0 * c2);
     let a_plus = abs_eigen[2] * (d_p + rho * c * d_vn) / (2.0 * c2);
     // Entropy and shear waves at V (Delta F_234).
@@ -133,7 +134,7 @@ pub fn roe_flux(
     std::array::from_fn(|k| 0.5 * (fl[k] + fr[k] - diss[k]) * face_area)
 }
 
-/// Flux through a solid wall or symmetry face: V.n = 0, so eq. 4.2 reduces to the pressure
+/// Flux through a solid wall or symmetry face: V.n = 0, so thesis eq. 4.2 reduces to the pressure
 /// term (thesis, text after eq. 4.13): `[0, p n_x, p n_y, 0] * face_area`, with `wall_pressure`
 /// the pressure interpolated to the wall by the caller.
 #[inline]

@@ -85,10 +85,11 @@ pub fn eddy_viscosity(rho: f64, nu_tilde: f64, nu: f64) -> f64 {
     }
 }
 
-/// Modified vorticity S~ of Allmaras et al. (2012, eq. 11-12): S_bar = nu~ fv2/(kappa^2 d^2),
+/// Modified vorticity S~ of Allmaras et al. (2012): S_bar = nu~ fv2/(kappa^2 d^2),
 /// S~ = Omega + S_bar if S_bar >= -cv2 Omega, else
-/// Omega + Omega (cv2^2 Omega + cv3 S_bar)/((cv3 - 2 cv2) Omega - S_bar); never below
-/// (1 - ...) Omega > 0 for Omega > 0. Valid for nu~ >= 0.
+/// Omega + Omega (cv2^2 Omega + cv3 S_bar)/((cv3 - 2 cv2) Omega - S_bar), which stays positive for
+/// Omega > 0 where fv2 < 0 would otherwise drive S~ through zero (0 when Omega = 0). Valid for
+/// nu~ >= 0.
 #[inline]
 pub fn modified_vorticity(nu_tilde: f64, nu: f64, vorticity: f64, wall_distance: f64) -> f64 {
     modified_vorticity_and_derivative(nu_tilde, nu, vorticity, wall_distance).0
@@ -116,7 +117,7 @@ pub fn sa_source(
     let (p, dp, d, dd) = if nu_tilde >= 0.0 {
         positive_production_destruction(nu, nu_tilde, vorticity, wall_distance, options)
     } else {
-        // SA-neg (Allmaras et al. 2012, eq. 21-22): production with ft2 frozen at its chi = 0
+        // SA-neg (Allmaras et al. 2012): production with ft2 frozen at its chi = 0
         // value ct3 and the vorticity itself, destruction of opposite sign so that negative
         // nu~ decays back towards zero.
         let p = CB1 * (1.0 - CT3) * vorticity * nu_tilde;
@@ -187,7 +188,7 @@ fn fv2_and_derivative(chi: f64) -> (f64, f64) {
     (fv2, dfv2)
 }
 
-/// S~ (Allmaras et al. 2012, eq. 11-12) and dS~/dnu~ for nu~ >= 0.
+/// S~ (Allmaras et al. 2012) and dS~/dnu~ for nu~ >= 0.
 #[inline]
 fn modified_vorticity_and_derivative(nu_tilde: f64, nu: f64, vorticity: f64, wall_distance: f64) -> (f64, f64) {
     let kd2 = KAPPA * KAPPA * wall_distance * wall_distance;

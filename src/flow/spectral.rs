@@ -1,12 +1,12 @@
 //! Spectral radii of the convective and viscous flux Jacobians of one cell per grid direction
-//! (Blazek 2005, eq. 6.21-6.22, p. 189) and the local time step (Blazek eq. 6.18-6.20). The
+//! (Blazek 2005, sec. 6.1.4, p. 189) and the local time step (Blazek p. 188-189). The
 //! thesis uses the same radii for the implicit residual smoothing coefficients (eq. 4.16).
 
 use crate::flow::gas::Gas;
 use crate::flow::state::speed_of_sound;
 
 /// Constant C in front of the viscous radii in the time step for a cell-centred scheme
-/// (Blazek eq. 6.20: C = 4).
+/// (Blazek p. 189: C = 4).
 pub const CELL_CENTRED_VISCOUS_FACTOR: f64 = 4.0;
 
 /// Face vector of a cell in one grid direction: the mean of the two opposite face vectors,
@@ -18,7 +18,7 @@ pub fn mean_face_vector(s_minus: [f64; 2], s_plus: [f64; 2]) -> [f64; 2] {
 }
 
 /// Convective spectral radius Lambda_c = (|v . n| + c) Delta S [m^3/s in 3D, m^2/s in 2D]
-/// (Blazek eq. 6.21), with `face_vector` = n Delta S from [`mean_face_vector`] and `q` the
+/// (Blazek p. 189), with `face_vector` = n Delta S from [`mean_face_vector`] and `q` the
 /// primitive cell state `[rho, u, v, p]`.
 #[inline]
 pub fn convective_spectral_radius(gamma: f64, q: &[f64; 4], face_vector: [f64; 2]) -> f64 {
@@ -27,7 +27,7 @@ pub fn convective_spectral_radius(gamma: f64, q: &[f64; 4], face_vector: [f64; 2
 }
 
 /// Viscous spectral radius Lambda_v = max(4/(3 rho), gamma/rho) (mu/Pr + mu_t/Pr_t)
-/// (Delta S)^2 / Omega (Blazek eq. 6.22), with Delta S = |face_vector| and `volume` the cell
+/// (Delta S)^2 / Omega (Blazek p. 189), with Delta S = |face_vector| and `volume` the cell
 /// area in 2D.
 #[inline]
 pub fn viscous_spectral_radius(gas: &Gas, rho: f64, mu_laminar: f64, mu_turbulent: f64, face_vector: [f64; 2], volume: f64) -> f64 {
@@ -36,7 +36,7 @@ pub fn viscous_spectral_radius(gas: &Gas, rho: f64, mu_laminar: f64, mu_turbulen
     diffusivity * area_sq / volume
 }
 
-/// Local time step dt = CFL Omega / (Lc_I + Lc_J + C (Lv_I + Lv_J)) (Blazek eq. 6.18-6.20),
+/// Local time step dt = CFL Omega / (Lc_I + Lc_J + C (Lv_I + Lv_J)) (Blazek p. 188-189),
 /// `viscous_factor` = C ([`CELL_CENTRED_VISCOUS_FACTOR`]; inviscid runs pass zero radii).
 #[inline]
 pub fn local_time_step(cfl: f64, volume: f64, convective: [f64; 2], viscous: [f64; 2], viscous_factor: f64) -> f64 {

@@ -6,7 +6,7 @@
 //! - the Spalart-Allmaras working variable is carried alongside as a 5th variable:
 //!   conservative `rho nu_tilde`, primitive `nu_tilde` [m^2/s].
 //!
-//! Perfect gas relations (Blazek 2005, eq. 2.9-2.11): p = (gamma - 1) rho (E - |v|^2/2),
+//! Perfect gas relations (Blazek 2005, ch. 2): p = (gamma - 1) rho (E - |v|^2/2),
 //! H = E + p/rho, c^2 = gamma p / rho, T = p / (rho R).
 
 use thiserror::Error;

@@ -1,6 +1,5 @@
 //! Central viscous flux through one face (thesis eq. 4.3, 4.5, 4.6; Stokes hypothesis) and the
-//! Green-Gauss gradient on an auxiliary control volume (thesis eq. 4.14, Blazek p. 120 and
-//! sec. 5.4).
+//! Green-Gauss gradient on an auxiliary control volume (thesis eq. 4.14, Blazek p. 120).
 //!
 //! Sign convention: the returned flux is F_v . n * face_area, with n pointing from the left to
 //! the right cell; the residual of the left cell is R += F_c - F_v (thesis eq. 4.1).
@@ -11,7 +10,17 @@ use crate::flow::gas::Gas;
 /// grad U = 1/Omega sum_m U_m S_m, with `face_values[m]` the value of U on face m (e.g. the
 /// average of its two end points or of the two cells it separates), `face_vectors[m]` the
 /// outward face normal times face length, `volume` the area of the control volume in 2D.
-/// Works for any number of faces `F` (4 for the auxiliary quad of thesis Fig. 4.16).
+/// Works for any number of faces `F`.
+///
+/// The auxiliary volume of thesis Fig. 4.16 for the i-face between cells I and I+1 has 4 faces:
+/// through the centre of I with vector -(S_{i-1/2} + S_{i+1/2})/2 and value U_I; through the
+/// centre of I+1 with vector (S_{i+1/2} + S_{i+3/2})/2 and value U_{I+1}; north and south half
+/// faces with vectors +-(S_{j+-1/2,I} + S_{j+-1/2,I+1})/2 and the values at the end nodes of the
+/// face (mean of the four cells around each node); its volume is (Omega_I + Omega_{I+1})/2.
+/// (All S oriented towards +i or +j.) The face vectors close exactly; the gradient is exact for
+/// linear fields on a uniform parallelogram mesh and consistent on smooth curvilinear meshes.
+/// [`quad_vertex_gradient`] on the "diamond" through the two centres and the two end nodes is
+/// exact for linear fields on any cells.
 #[inline]
 pub fn green_gauss_gradient<const F: usize>(face_values: &[f64; F], face_vectors: &[[f64; 2]; F], volume: f64) -> [f64; 2] {
     let mut sum = [0.0; 2];
@@ -42,7 +51,7 @@ pub fn quad_face_vectors_and_area(vertices: &[[f64; 2]; 4]) -> ([[f64; 2]; 4], f
 /// eq. 4.14 with each face value the mean of its two end-point values (trapezoidal rule, exact
 /// for linear fields on any quad). For the auxiliary volume of face i+1/2 the vertices are the
 /// two cell centres (I, I+1) and the two end nodes of the face, the node values being averages
-/// of the four cells around each node ("diamond" volume, Blazek sec. 5.4.2).
+/// of the four cells around each node ("diamond" volume).
 #[inline]
 pub fn quad_vertex_gradient(vertices: &[[f64; 2]; 4], vertex_values: &[f64; 4]) -> [f64; 2] {
     let (vectors, area) = quad_face_vectors_and_area(vertices);
