@@ -1,13 +1,13 @@
 //! Metrics, boundary descriptors and interface donor tables of the CPU backend.
 //!
-//! Face vectors follow the cell-centred finite-volume convention of Blazek ch. 4: the i-face at
-//! node line `i` runs from node `(i, j)` to node `(i, j+1)` and its vector `S = (dy, -dx)`
-//! points towards increasing i; the j-face at node line `j` runs from `(i, j)` to `(i+1, j)`
-//! with `S = (-dy, dx)` pointing towards increasing j. Their length is the face area (per unit
-//! depth). Cell volumes are quadrilateral areas (shoelace formula); a block whose cells have
-//! non-positive area (left-handed or folded) is rejected.
+//! Volumes, centroids, face vectors and wall distances come from `mesh::metrics` (i-face
+//! vectors point towards +i, j-face vectors towards +j); interface donor tables from
+//! `mesh::connect::GhostExchange`, re-indexed into this backend's per-block padded arrays. A
+//! block whose cells have non-positive area (left-handed or folded) is rejected.
 
 use crate::backend::layout::BlockLayout;
+use crate::mesh::connect::GhostExchange;
+use crate::mesh::metrics::{BlockMetrics, MeshMetrics};
 use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 use crate::{Error, Result};
 
@@ -54,6 +54,10 @@ pub struct BlockGeometry {
     pub layout: BlockLayout,
     /// Cell volumes (areas), interior cells, `i + ni*j`.
     pub volume: Vec<f64>,
+    /// Cell centroids, interior cells.
+    pub centre: Vec<[f64; 2]>,
+    /// Distance from each cell centroid to the nearest no-slip wall (infinite without walls).
+    pub wall_distance: Vec<f64>,
     /// i-face vectors, `(ni+1)*nj`.
     pub si: Vec<[f64; 2]>,
     /// j-face vectors, `ni*(nj+1)`.
@@ -77,66 +81,47 @@ impl CpuGeometry {
         if mesh.blocks.is_empty() {
             return Err(Error::Mesh("mesh has no blocks".into()));
         }
-        let blocks = mesh
+        let metrics = MeshMetrics::new(mesh)?;
+        let exchange = GhostExchange::new(mesh)?;
+        let mut blocks = mesh
             .blocks
             .iter()
+            .zip(&metrics.blocks)
             .enumerate()
-            .map(|(b, block)| block_geometry(mesh, b, block))
+            .map(|(b, (block, m))| block_geometry(b, block, m))
             .collect::<Result<Vec<_>>>()?;
+        for (g, d) in exchange.ghost_cell.iter().zip(&exchange.donor_cell) {
+            let donor = blocks[d.block].layout.idx(d.i, d.j);
+            let target = &mut blocks[g.block];
+            let ghost = target.layout.idx(g.i, g.j);
+            target.donors.push(DonorEntry { ghost, donor_block: d.block, donor });
+        }
         Ok(CpuGeometry { blocks })
     }
 }
 
-fn block_geometry(mesh: &Mesh, b: usize, block: &Block) -> Result<BlockGeometry> {
+fn block_geometry(b: usize, block: &Block, m: &BlockMetrics) -> Result<BlockGeometry> {
     let (ni, nj) = (block.ni, block.nj);
-    if ni == 0 || nj == 0 {
-        return Err(Error::Mesh(format!("block {b} ('{}') has no cells", block.name)));
-    }
-    let n_nodes = (ni + 1) * (nj + 1);
-    if block.x.len() != n_nodes || block.y.len() != n_nodes {
+    let layout = BlockLayout { ni, nj };
+    if let Some(c) = m.volume.iter().position(|v| !(*v > 0.0)) {
         return Err(Error::Mesh(format!(
-            "block {b} ('{}'): {} x / {} y coordinates for {n_nodes} nodes",
+            "block {b} ('{}'): cell ({}, {}) has non-positive area {:e} (left-handed or folded)",
             block.name,
-            block.x.len(),
-            block.y.len()
+            c % ni,
+            c / ni,
+            m.volume[c]
         )));
     }
-    let layout = BlockLayout { ni, nj };
-    let p = |i: usize, j: usize| [block.x[block.node(i, j)], block.y[block.node(i, j)]];
-
-    let mut volume = vec![0.0; ni * nj];
-    for j in 0..nj {
-        for i in 0..ni {
-            let (a, bb, c, d) = (p(i, j), p(i + 1, j), p(i + 1, j + 1), p(i, j + 1));
-            // Shoelace over the diagonals: area = 1/2 (AC x BD).
-            let area = 0.5 * ((c[0] - a[0]) * (d[1] - bb[1]) - (c[1] - a[1]) * (d[0] - bb[0]));
-            if !(area > 0.0) {
-                return Err(Error::Mesh(format!(
-                    "block {b} ('{}'): cell ({i}, {j}) has non-positive area {area:e} (left-handed or folded)",
-                    block.name
-                )));
-            }
-            volume[i + ni * j] = area;
-        }
-    }
-    let mut si = vec![[0.0; 2]; (ni + 1) * nj];
-    for j in 0..nj {
-        for i in 0..=ni {
-            let (a, c) = (p(i, j), p(i, j + 1));
-            si[layout.i_face(i, j)] = [c[1] - a[1], -(c[0] - a[0])];
-        }
-    }
-    let mut sj = vec![[0.0; 2]; ni * (nj + 1)];
-    for j in 0..=nj {
-        for i in 0..ni {
-            let (a, c) = (p(i, j), p(i + 1, j));
-            sj[layout.j_face(i, j)] = [-(c[1] - a[1]), c[0] - a[0]];
-        }
-    }
+    let volume = m.volume.clone();
+    let centre = m.centre_x.iter().zip(&m.centre_y).map(|(x, y)| [*x, *y]).collect();
+    let si = m.i_face_x.iter().zip(&m.i_face_y).map(|(x, y)| [*x, *y]).collect();
+    let sj = m.j_face_x.iter().zip(&m.j_face_y).map(|(x, y)| [*x, *y]).collect();
 
     let mut geometry = BlockGeometry {
         layout,
         volume,
+        centre,
+        wall_distance: m.wall_distance.clone(),
         si,
         sj,
         wall_i: vec![false; (ni + 1) * nj],
@@ -165,10 +150,8 @@ fn block_geometry(mesh: &Mesh, b: usize, block: &Block) -> Result<BlockGeometry>
             BoundaryKind::InviscidWall | BoundaryKind::Symmetry => PhysicalBc::SlipWall,
             BoundaryKind::Inlet => PhysicalBc::Inlet,
             BoundaryKind::Outlet => PhysicalBc::Outlet,
-            BoundaryKind::Interface(conn) => {
-                add_donors(mesh, b, block, patch.face, patch.start, patch.end, conn, &mut geometry.donors)?;
-                continue;
-            }
+            // Filled through the GhostExchange donor tables.
+            BoundaryKind::Interface(_) => continue,
         };
         if matches!(physical, PhysicalBc::Wall | PhysicalBc::SlipWall) {
             for k in patch.start..patch.end {
@@ -236,49 +219,4 @@ fn boundary_cell(g: &BlockGeometry, face: Face, k: usize) -> BoundaryCell {
         interior: [at(1, true), at(2.min(depth_max), true)],
         normal: [sign * s[0] / area, sign * s[1] / area],
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn add_donors(
-    mesh: &Mesh,
-    b: usize,
-    block: &Block,
-    face: Face,
-    start: usize,
-    end: usize,
-    conn: &crate::mesh::Connection,
-    donors: &mut Vec<DonorEntry>,
-) -> Result<()> {
-    let donor_block = mesh.blocks.get(conn.donor_block).ok_or_else(|| {
-        Error::Mesh(format!("block {b} ('{}'): interface donor block {} does not exist", block.name, conn.donor_block))
-    })?;
-    let donor_len = donor_block.face_len(conn.donor_face);
-    let len = end - start;
-    if conn.donor_start + len > donor_len {
-        return Err(Error::Mesh(format!(
-            "block {b} ('{}'): interface on {face:?} needs donor cells [{}, {}) of face {:?} of block {} which has {donor_len}",
-            block.name,
-            conn.donor_start,
-            conn.donor_start + len,
-            conn.donor_face,
-            conn.donor_block
-        )));
-    }
-    let layout = BlockLayout { ni: block.ni, nj: block.nj };
-    let donor_layout = BlockLayout { ni: donor_block.ni, nj: donor_block.nj };
-    let donor_depth_max = match conn.donor_face {
-        Face::IMin | Face::IMax => donor_block.ni,
-        Face::JMin | Face::JMax => donor_block.nj,
-    };
-    for k in start..end {
-        let offset = if conn.reversed { len - 1 - (k - start) } else { k - start };
-        let m = conn.donor_start + offset;
-        for d in 1..=2 {
-            let (gi, gj) = cell_at_depth(&layout, face, k, d, false);
-            // A donor block thinner than two cells wraps onto its own first layer.
-            let (di, dj) = cell_at_depth(&donor_layout, conn.donor_face, m, d.min(donor_depth_max), true);
-            donors.push(DonorEntry { ghost: layout.idx(gi, gj), donor_block: conn.donor_block, donor: donor_layout.idx(di, dj) });
-        }
-    }
-    Ok(())
 }
