@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::flow::gas::Gas;
 pub use crate::flow::muscl::Reconstruction;
+pub use crate::flow::sa::SaSourceOptions;
 use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::Result;
@@ -28,6 +29,35 @@ pub const NVAR: usize = 5;
 /// Number of mean-flow (Euler / Navier-Stokes) variables.
 pub const NFLOW: usize = 4;
 
+/// Physical model: which residual terms exist and how many variables are marched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Physics {
+    /// Inviscid Euler equations (no-slip walls act as slip walls).
+    Euler,
+    /// Laminar Navier-Stokes (Sutherland viscosity).
+    Laminar,
+    /// Reynolds-averaged Navier-Stokes with the Spalart-Allmaras model (`flow::sa`).
+    SpalartAllmaras,
+}
+
+impl Physics {
+    pub fn is_viscous(&self) -> bool {
+        !matches!(self, Physics::Euler)
+    }
+    pub fn is_turbulent(&self) -> bool {
+        matches!(self, Physics::SpalartAllmaras)
+    }
+    /// Variables the time integration updates (4 mean-flow, plus rho nu_tilde with SA).
+    pub fn n_marched(&self) -> usize {
+        if self.is_turbulent() {
+            NVAR
+        } else {
+            NFLOW
+        }
+    }
+}
+
 /// Parameters of the convective residual: everything but the state and the metrics.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConvectiveScheme {
@@ -35,6 +65,8 @@ pub struct ConvectiveScheme {
     pub reconstruction: Reconstruction,
     /// Harten entropy fix width as a fraction of the Roe-averaged |V| + c.
     pub entropy_fix: f64,
+    /// Also convect rho nu_tilde (first-order upwind with the Roe mass flux, `flow::sa`).
+    pub convect_nu_tilde: bool,
     /// Absolute limiter epsilon of thesis eq. 4.13 for the primitive variables
     /// `[rho, u, v, p]` (units squared; see `flow::muscl::limiter_epsilon`).
     pub limiter_epsilon: [f64; 4],
@@ -93,12 +125,19 @@ pub trait Backend: Send + Sync {
 
     /// Convective residual: `r = sum over faces of F_c . S` (outward), Roe flux on MUSCL
     /// states, pressure-only flux on wall and symmetry faces (thesis eq. 4.2, 4.9-4.13).
-    /// Input: the state with filled ghosts and the metrics. Output: `r` overwritten (mean-flow
-    /// variables; the SA slot is zeroed).
+    /// Input: the state with filled ghosts and the metrics. Output: `r` overwritten (the SA slot
+    /// holds the upwind convection of rho nu_tilde when `scheme.convect_nu_tilde`, else zero).
     fn convective_residual(&self, geometry: &Self::Geometry, gas: &Gas, scheme: &ConvectiveScheme, w: &Self::Field, r: &mut Self::Field);
 
-    /// Local time step `dt = cfl * vol / (Lambda_c^I + Lambda_c^J)` (Blazek eq. 6.18).
-    fn local_time_step(&self, geometry: &Self::Geometry, gas: &Gas, cfl: f64, w: &Self::Field, dt: &mut Self::Scalars);
+    /// Viscous residual, added to `r`: central viscous fluxes with face gradients from
+    /// Green-Gauss on auxiliary face-centred volumes (thesis 4.2.2, eq. 4.14), laminar plus eddy
+    /// viscosity; with SA also the diffusion and source terms of rho nu_tilde (thesis eq. 4.1:
+    /// R = sum (F_c - F_v) . S - Omega Q). Does nothing for [`Physics::Euler`].
+    fn viscous_residual(&self, geometry: &Self::Geometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &Self::Field, r: &mut Self::Field);
+
+    /// Local time step `dt = cfl * vol / (Lambda_c^I + Lambda_c^J + 4 (Lambda_v^I + Lambda_v^J))`
+    /// (Blazek eq. 6.18-6.22; viscous radii only for viscous physics).
+    fn local_time_step(&self, geometry: &Self::Geometry, gas: &Gas, physics: Physics, cfl: f64, w: &Self::Field, dt: &mut Self::Scalars);
     /// Smallest value of a scalar buffer (global time step for time-accurate runs).
     fn min_scalar(&self, s: &Self::Scalars) -> f64;
     /// Sets every entry to `value`.

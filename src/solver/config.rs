@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::multigrid::Multigrid;
-use crate::backend::Reconstruction;
+use crate::backend::{Reconstruction, SaSourceOptions};
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::{Error, Result};
@@ -43,13 +43,8 @@ pub enum TimeStepping {
     Global { final_time: f64 },
 }
 
-/// Physical model of the run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FlowModel {
-    /// Inviscid (Euler equations). Viscous walls act as slip walls for the convective flux.
-    Euler,
-}
+/// Physical model of the run (inviscid, laminar, Spalart-Allmaras).
+pub type FlowModel = crate::backend::Physics;
 
 /// Central implicit residual smoothing (thesis eq. 4.15) with constant coefficients.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,6 +59,8 @@ pub struct ResidualSmoothing {
 #[serde(default)]
 pub struct SolverConfig {
     pub model: FlowModel,
+    /// Spalart-Allmaras source options (ft2 on/off).
+    pub sa: SaSourceOptions,
     pub reconstruction: Reconstruction,
     pub cfl: f64,
     pub rk: RkScheme,
@@ -88,6 +85,7 @@ impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
             model: FlowModel::Euler,
+            sa: SaSourceOptions::default(),
             reconstruction: Reconstruction::SecondOrder,
             cfl: 1.5,
             rk: RkScheme::Blazek5Upwind,
@@ -134,6 +132,9 @@ impl Case {
             return Err(bad("entropy_fix", s.entropy_fix));
         }
         positive("limiter_k", s.limiter_k)?;
+        if s.model.is_turbulent() && !(op.nu_tilde_ratio.is_finite() && op.nu_tilde_ratio >= 0.0) {
+            return Err(Error::Other(format!("invalid case: nu_tilde_ratio = {} must be finite and >= 0", op.nu_tilde_ratio)));
+        }
         let alphas = s.rk.coefficients();
         if alphas.is_empty() || alphas.iter().any(|a| !(a.is_finite() && *a > 0.0)) || alphas.last() != Some(&1.0) {
             return Err(Error::Other(format!("invalid case: RK coefficients {alphas:?} must be positive and end with 1")));

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
 use super::multigrid::coarsen;
-use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW, NVAR};
+use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
 use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
@@ -64,7 +64,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             t01: op.t01,
             inlet_direction: [alpha.cos(), alpha.sin()],
             p2: op.p2,
-            inlet_nu_tilde: 0.0,
+            inlet_nu_tilde: if case.solver.model.is_turbulent() { op.nu_tilde_ratio * inlet_kinematic_viscosity(&case) } else { 0.0 },
         };
         // Limiter reference magnitudes: inlet total density, total speed of sound (for both
         // velocity components) and total pressure.
@@ -74,6 +74,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let fine_scheme = ConvectiveScheme {
             reconstruction: case.solver.reconstruction,
             entropy_fix: case.solver.entropy_fix,
+            convect_nu_tilde: case.solver.model.is_turbulent(),
             limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
         };
         let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
@@ -163,7 +164,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let level = &mut self.levels[l];
         backend.copy_field(&level.w, &mut level.w0);
         backend.apply_boundary_conditions(&level.geometry, &self.case.gas, &self.boundary, &mut level.w);
-        backend.local_time_step(&level.geometry, &self.case.gas, config.cfl, &level.w, &mut level.dt);
+        backend.local_time_step(&level.geometry, &self.case.gas, config.model, config.cfl, &level.w, &mut level.dt);
         let mut step = 0.0;
         if let Some(time_left) = global_step {
             step = backend.min_scalar(&level.dt).min(time_left);
@@ -172,6 +173,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             }
             backend.fill_scalars(&mut level.dt, step);
         }
+        let nvar = config.model.n_marched();
         let mut norms = [0.0; NVAR];
         for (stage, alpha) in alphas.iter().enumerate() {
             if stage > 0 {
@@ -182,9 +184,9 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
                 norms = backend.residual_norms(&level.geometry, &level.r);
             }
             if let Some(sm) = config.smoothing {
-                backend.smooth_residual(&level.geometry, NFLOW, sm.epsilon, &mut level.r);
+                backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r);
             }
-            backend.rk_stage_update(&level.geometry, NFLOW, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
+            backend.rk_stage_update(&level.geometry, nvar, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
         }
         Ok((norms, step))
     }
@@ -205,7 +207,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         backend.restrict_state(&fine.geometry, &coarse.geometry, &fine.w, &mut coarse.w);
         backend.apply_boundary_conditions(&coarse.geometry, &self.case.gas, &self.boundary, &mut coarse.w);
         // R_c(I W_f) without forcing, into the coarse residual buffer.
-        backend.convective_residual(&coarse.geometry, &self.case.gas, &coarse.scheme, &coarse.w, &mut coarse.r);
+        physical_residual(backend, &self.case, &coarse.geometry, &coarse.scheme, &coarse.w, &mut coarse.r);
         backend.axpy_field(-1.0, &coarse.r, forcing);
         let w_start = coarse.w_start.as_mut().expect("coarse levels carry a start-state buffer");
         backend.copy_field(&coarse.w, w_start);
@@ -225,13 +227,27 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     }
 }
 
-/// R(W) + P on one level: the convective residual plus the level's forcing (FAS forcing on
+/// R(W) + P on one level: the physical residual plus the level's forcing (FAS forcing on
 /// coarse grids, minus the source on the fine grid). Ghosts of `w` must be filled.
 fn residual<B: Backend>(backend: &B, case: &Case, level: &mut Level<B>) {
-    backend.convective_residual(&level.geometry, &case.gas, &level.scheme, &level.w, &mut level.r);
+    physical_residual(backend, case, &level.geometry, &level.scheme, &level.w, &mut level.r);
     if let Some(forcing) = &level.forcing {
         backend.axpy_field(1.0, forcing, &mut level.r);
     }
+}
+
+/// R(W): convective plus viscous (and SA) residual (thesis eq. 4.1).
+fn physical_residual<B: Backend>(backend: &B, case: &Case, geometry: &B::Geometry, scheme: &ConvectiveScheme, w: &B::Field, r: &mut B::Field) {
+    backend.convective_residual(geometry, &case.gas, scheme, w, r);
+    backend.viscous_residual(geometry, &case.gas, case.solver.model, &case.solver.sa, w, r);
+}
+
+/// Laminar kinematic viscosity at the inlet total conditions [m^2/s] (reference for the inlet
+/// nu_tilde = ratio * nu).
+fn inlet_kinematic_viscosity(case: &Case) -> f64 {
+    let op = &case.operating_point;
+    let rho01 = op.p01 / (case.gas.gas_constant * op.t01);
+    case.gas.viscosity(op.t01) / rho01
 }
 
 /// The last update is not seen by a residual norm; a non-finite or non-physical state must

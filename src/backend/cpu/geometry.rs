@@ -56,6 +56,12 @@ pub struct BlockGeometry {
     pub volume: Vec<f64>,
     /// Cell centroids, interior cells.
     pub centre: Vec<[f64; 2]>,
+    /// Cell centroids in the padded layout: interior cells and the first ghost layer (mirror
+    /// images of the adjacent interior centroids across the boundary face), used by the
+    /// auxiliary control volumes of the viscous face gradients. Other ghosts hold zeros.
+    pub centre_padded: Vec<[f64; 2]>,
+    /// Node coordinates, `(ni+1)*(nj+1)`, i fastest (as `mesh::Block`).
+    pub nodes: Vec<[f64; 2]>,
     /// Distance from each cell centroid to the nearest no-slip wall (infinite without walls).
     pub wall_distance: Vec<f64>,
     /// i-face vectors, `(ni+1)*nj`.
@@ -113,13 +119,15 @@ fn block_geometry(b: usize, block: &Block, m: &BlockMetrics) -> Result<BlockGeom
         )));
     }
     let volume = m.volume.clone();
-    let centre = m.centre_x.iter().zip(&m.centre_y).map(|(x, y)| [*x, *y]).collect();
+    let centre: Vec<[f64; 2]> = m.centre_x.iter().zip(&m.centre_y).map(|(x, y)| [*x, *y]).collect();
     let si = m.i_face_x.iter().zip(&m.i_face_y).map(|(x, y)| [*x, *y]).collect();
     let sj = m.j_face_x.iter().zip(&m.j_face_y).map(|(x, y)| [*x, *y]).collect();
 
     let mut geometry = BlockGeometry {
         layout,
         volume,
+        centre_padded: padded_centres(block, layout, &centre),
+        nodes: block.x.iter().zip(&block.y).map(|(x, y)| [*x, *y]).collect(),
         centre,
         wall_distance: m.wall_distance.clone(),
         si,
@@ -219,4 +227,34 @@ fn boundary_cell(g: &BlockGeometry, face: Face, k: usize) -> BoundaryCell {
         interior: [at(1, true), at(2.min(depth_max), true)],
         normal: [sign * s[0] / area, sign * s[1] / area],
     }
+}
+
+/// Interior centroids plus first-layer ghost centroids reflected across their boundary face.
+fn padded_centres(block: &Block, l: BlockLayout, centre: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut out = vec![[0.0; 2]; l.n_padded()];
+    for j in 0..l.nj {
+        for i in 0..l.ni {
+            out[l.interior(i, j)] = centre[i + l.ni * j];
+        }
+    }
+    let node = |i: usize, j: usize| [block.x[block.node(i, j)], block.y[block.node(i, j)]];
+    for face in Face::ALL {
+        for k in 0..block.face_len(face) {
+            let (a, b) = match face {
+                Face::IMin => (node(0, k), node(0, k + 1)),
+                Face::IMax => (node(l.ni, k), node(l.ni, k + 1)),
+                Face::JMin => (node(k, 0), node(k + 1, 0)),
+                Face::JMax => (node(k, l.nj), node(k + 1, l.nj)),
+            };
+            let (gi, gj) = cell_at_depth(&l, face, k, 1, false);
+            let (ii, ij) = cell_at_depth(&l, face, k, 1, true);
+            let c = out[l.idx(ii, ij)];
+            let (tx, ty) = (b[0] - a[0], b[1] - a[1]);
+            let len = (tx * tx + ty * ty).sqrt();
+            let n = [ty / len, -tx / len];
+            let dist = (c[0] - a[0]) * n[0] + (c[1] - a[1]) * n[1];
+            out[l.idx(gi, gj)] = [c[0] - 2.0 * dist * n[0], c[1] - 2.0 * dist * n[1]];
+        }
+    }
+    out
 }

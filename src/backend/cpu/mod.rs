@@ -6,13 +6,17 @@ mod convective;
 pub mod geometry;
 mod smoothing;
 mod transfer;
+mod viscous;
 
 use rayon::prelude::*;
 
-use super::{Backend, BoundaryData, ConvectiveScheme, NFLOW, NVAR};
+use super::{Backend, BoundaryData, ConvectiveScheme, Physics, SaSourceOptions, NFLOW, NVAR};
 use crate::flow::gas::Gas;
 use crate::flow::solution::{BlockSolution, Solution};
-use crate::flow::spectral::{convective_spectral_radius, local_time_step as spectral_time_step, mean_face_vector, CELL_CENTRED_VISCOUS_FACTOR};
+use crate::flow::sa::eddy_viscosity;
+use crate::flow::spectral::{
+    convective_spectral_radius, local_time_step as spectral_time_step, mean_face_vector, viscous_spectral_radius, CELL_CENTRED_VISCOUS_FACTOR,
+};
 use crate::flow::state::primitive_from_conservative;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
@@ -162,7 +166,18 @@ impl Backend for CpuBackend {
         });
     }
 
-    fn local_time_step(&self, g: &CpuGeometry, gas: &Gas, cfl: f64, w: &CpuField, dt: &mut CpuScalars) {
+    fn viscous_residual(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &CpuField, r: &mut CpuField) {
+        if !physics.is_viscous() {
+            return;
+        }
+        self.pool.install(|| {
+            r.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((rb, wb), bg)| {
+                viscous::block_residual(bg, gas, physics.is_turbulent(), sa, wb, rb);
+            });
+        });
+    }
+
+    fn local_time_step(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &CpuField, dt: &mut CpuScalars) {
         let gamma = gas.gamma;
         self.pool.install(|| {
             dt.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((dtb, wb), bg)| {
@@ -173,12 +188,23 @@ impl Backend for CpuBackend {
                         let p = l.interior(i, j);
                         let cons = [wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]];
                         let q = primitive_from_conservative(gamma, &cons);
-                        // Convective spectral radii over the mean face vectors of each grid
-                        // direction (Blazek eq. 6.18, 6.21); inviscid time step.
+                        // Convective and viscous spectral radii over the mean face vectors of each
+                        // grid direction (Blazek eq. 6.18-6.22).
                         let s_i = mean_face_vector(bg.si[l.i_face(i, j)], bg.si[l.i_face(i + 1, j)]);
                         let s_j = mean_face_vector(bg.sj[l.j_face(i, j)], bg.sj[l.j_face(i, j + 1)]);
+                        let volume = bg.volume[i + l.ni * j];
                         let radii = [convective_spectral_radius(gamma, &q, s_i), convective_spectral_radius(gamma, &q, s_j)];
-                        *dt_cell = spectral_time_step(cfl, bg.volume[i + l.ni * j], radii, [0.0, 0.0], CELL_CENTRED_VISCOUS_FACTOR);
+                        let viscous = if physics.is_viscous() {
+                            let mu = gas.viscosity(q[3] / (q[0] * gas.gas_constant));
+                            let mu_t = if physics.is_turbulent() { eddy_viscosity(q[0], wb[NFLOW * np + p] / q[0], mu / q[0]) } else { 0.0 };
+                            [
+                                viscous_spectral_radius(gas, q[0], mu, mu_t, s_i, volume),
+                                viscous_spectral_radius(gas, q[0], mu, mu_t, s_j, volume),
+                            ]
+                        } else {
+                            [0.0, 0.0]
+                        };
+                        *dt_cell = spectral_time_step(cfl, volume, radii, viscous, CELL_CENTRED_VISCOUS_FACTOR);
                     }
                 });
             });
