@@ -43,11 +43,21 @@ __device__ Flux face_flux(double gamma, const Prim* st, double sx, double sy, in
     return roe_flux(gamma, l, r, nx, ny, area, entropy_fix);
 }
 
-struct Scheme { int second_order; double entropy_fix; double eps[4]; };
+struct Scheme { int second_order; int convect_nu_tilde; double entropy_fix; double eps[4]; };
+
+// First-order upwind flux of rho nu_tilde with the face mass flux (flow/sa.rs sa_convective_flux).
+__device__ __forceinline__ double sa_convective_flux(double mass_flux, double nt_left, double nt_right) {
+    return mass_flux >= 0.0 ? mass_flux * nt_left : mass_flux * nt_right;
+}
+
+__device__ __forceinline__ double nu_tilde_of(const double* w, int np, int p, int on) {
+    return on ? w[4 * np + p] / w[p] : 0.0;
+}
 
 // i-face at node line i (0..ni) of row j separates cells (i-1, j) and (i, j); (ni+1)*nj faces.
-// s: face vectors, interleaved (sx, sy); wall: 1 on wall/slip/symmetry faces. f: 4 SoA arrays.
-extern "C" __global__ void i_face_fluxes(int ni, int nj, double gamma, Scheme sc, const double* __restrict__ q,
+// s: face vectors, interleaved (sx, sy); wall: 1 on wall/slip/symmetry faces. f: 5 SoA arrays
+// (mean flow, then the upwind rho nu_tilde flux).
+extern "C" __global__ void i_face_fluxes(int ni, int nj, double gamma, Scheme sc, const double* __restrict__ w, const double* __restrict__ q,
                                          const double* __restrict__ s, const unsigned char* __restrict__ wall,
                                          double* __restrict__ f) {
     int face = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,10 +69,13 @@ extern "C" __global__ void i_face_fluxes(int ni, int nj, double gamma, Scheme sc
     for (int k = 0; k < 4; ++k) st[k] = load_prim(q, np, pidx(stride, i - 2 + k, j));
     Flux fl = face_flux(gamma, st, s[2 * face], s[2 * face + 1], wall[face], i == 0, sc.second_order, sc.eps, sc.entropy_fix);
     for (int k = 0; k < 4; ++k) f[k * nf + face] = fl.f[k];
+    f[4 * nf + face] = wall[face] ? 0.0
+        : sa_convective_flux(fl.f[0], nu_tilde_of(w, np, pidx(stride, i - 1, j), sc.convect_nu_tilde),
+                             nu_tilde_of(w, np, pidx(stride, i, j), sc.convect_nu_tilde));
 }
 
 // j-face at node line j (0..nj) of column i separates cells (i, j-1) and (i, j); ni*(nj+1) faces.
-extern "C" __global__ void j_face_fluxes(int ni, int nj, double gamma, Scheme sc, const double* __restrict__ q,
+extern "C" __global__ void j_face_fluxes(int ni, int nj, double gamma, Scheme sc, const double* __restrict__ w, const double* __restrict__ q,
                                          const double* __restrict__ s, const unsigned char* __restrict__ wall,
                                          double* __restrict__ f) {
     int face = blockIdx.x * blockDim.x + threadIdx.x;
@@ -74,9 +87,12 @@ extern "C" __global__ void j_face_fluxes(int ni, int nj, double gamma, Scheme sc
     for (int k = 0; k < 4; ++k) st[k] = load_prim(q, np, pidx(stride, i, j - 2 + k));
     Flux fl = face_flux(gamma, st, s[2 * face], s[2 * face + 1], wall[face], j == 0, sc.second_order, sc.eps, sc.entropy_fix);
     for (int k = 0; k < 4; ++k) f[k * nf + face] = fl.f[k];
+    f[4 * nf + face] = wall[face] ? 0.0
+        : sa_convective_flux(fl.f[0], nu_tilde_of(w, np, pidx(stride, i, j - 1), sc.convect_nu_tilde),
+                             nu_tilde_of(w, np, pidx(stride, i, j), sc.convect_nu_tilde));
 }
 
-// r (5 variables, padded) = sum of outward face fluxes per interior cell; ghosts and the SA slot 0.
+// r (5 variables, padded) = sum of outward face fluxes per interior cell; ghosts 0.
 extern "C" __global__ void gather_residual(int ni, int nj, const double* __restrict__ fi, const double* __restrict__ fj,
                                            double* __restrict__ r) {
     int stride = ni + 2 * NG, np = stride * (nj + 2 * NG);
@@ -86,7 +102,7 @@ extern "C" __global__ void gather_residual(int ni, int nj, const double* __restr
     int i = ip - NG, j = jp - NG;
     bool interior = i >= 0 && i < ni && j >= 0 && j < nj;
     int nfi = (ni + 1) * nj, nfj = ni * (nj + 1);
-    for (int v = 0; v < 4; ++v) {
+    for (int v = 0; v < 5; ++v) {
         double val = 0.0;
         if (interior) {
             double east = fi[v * nfi + (i + 1) + (ni + 1) * j] - fi[v * nfi + i + (ni + 1) * j];
@@ -95,5 +111,4 @@ extern "C" __global__ void gather_residual(int ni, int nj, const double* __restr
         }
         r[v * np + p] = val;
     }
-    r[4 * np + p] = 0.0;
 }

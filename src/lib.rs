@@ -9,6 +9,7 @@ pub mod error;
 pub mod eval;
 pub mod flow;
 pub mod geometry;
+pub mod gpu;
 pub mod linalg;
 pub mod mesh;
 pub mod post;

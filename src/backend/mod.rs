@@ -11,6 +11,8 @@
 //! The conservative variables are `rho, rho*u, rho*v, rho*E, rho*nu_tilde` ([`NVAR`]).
 
 pub mod cpu;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod layout;
 
 use serde::{Deserialize, Serialize};
@@ -97,6 +99,13 @@ pub trait Backend: Send + Sync {
 
     /// Human-readable backend name (for diagnostics), e.g. "cpu (8 threads)".
     fn name(&self) -> String;
+
+    /// Reports a failure of the backend itself (a device error in an earlier operation) and
+    /// waits for queued work. Operations return nothing, so asynchronous backends keep their
+    /// first error for this call; the solver calls it at every monitoring step.
+    fn check(&self) -> Result<()> {
+        Ok(())
+    }
 
     /// Computes cell volumes, face vectors, boundary face tags and interface donor tables for
     /// `mesh` and stores them in the backend. Fails on inconsistent patches or connections.

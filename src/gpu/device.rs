@@ -42,7 +42,9 @@ impl GpuDevice {
         let src: String = headers.iter().copied().chain(std::iter::once(source)).collect::<Vec<_>>().join("\n");
         let opts = CompileOptions {
             options: vec![format!("--gpu-architecture=sm_{major}{minor}")],
-            // Keep IEEE division/sqrt so kernels match their CPU twins to round-off.
+            // Keep IEEE division/sqrt and no fused multiply-add contraction: the kernels repeat
+            // their CPU twins operation by operation, so results agree to the last bit.
+            fmad: Some(false),
             prec_div: Some(true),
             prec_sqrt: Some(true),
             ftz: Some(false),

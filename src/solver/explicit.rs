@@ -134,6 +134,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             if self.levels.len() > 1 {
                 self.coarse_grid_correction(0, visits, iteration)?;
             }
+            self.backend.check()?;
             let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time };
             let steady_converged = monitor.check(iteration, &residuals)?;
             let control = observer.on_iteration(&record);
