@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod connect;
 pub mod metrics;
+pub mod picture;
 pub mod plot3d;
 pub mod quality;
 pub mod simple;
