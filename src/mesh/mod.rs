@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod coarsen;
 pub mod connect;
 pub mod metrics;
 pub mod picture;
