@@ -252,3 +252,32 @@ fn bad_blocks_and_patches_give_errors() {
     assert!(simple::wavy_channel(8, 8, 1.0, 1.0, 0.5, Sides::inviscid_channel()).unwrap_err().to_string().contains("folded"));
     assert!(simple::channel(0, 4, 1.0, 1.0, Sides::inviscid_channel()).is_err());
 }
+
+#[test]
+fn quality_points_at_the_worst_cells() {
+    // Move one interior node of a uniform 4 x 4 box: only the four cells around it distort.
+    let mut mesh = simple::channel(4, 4, 1.0, 1.0, Sides::inviscid_channel()).unwrap();
+    let n = mesh.blocks[0].node(2, 2);
+    mesh.blocks[0].x[n] += 0.08;
+    mesh.blocks[0].y[n] += 0.05;
+    let q = QualityReport::new(&mesh, &MeshMetrics::new(&mesh).unwrap()).unwrap();
+    let around = |l: Option<turbopt::mesh::quality::CellLocation>| {
+        let l = l.unwrap();
+        l.block == 0 && (1..=2).contains(&l.i) && (1..=2).contains(&l.j)
+    };
+    let w = &q.worst;
+    assert!(around(w.min_volume) && around(w.min_orthogonality) && around(w.max_skewness));
+    assert!(around(w.max_aspect_ratio) && around(w.max_volume_ratio) && around(w.max_growth_ratio));
+    assert!(q.to_string().contains("at block 0 cell ("), "{q}");
+}
+
+#[test]
+fn quality_yplus_estimate_for_an_operating_point() {
+    let mesh = simple::tmr_flat_plate(FlatPlateGrid::N69x49).unwrap();
+    let mut q = QualityReport::new(&mesh, &MeshMetrics::new(&mesh).unwrap()).unwrap();
+    let op = OperatingPoint { name: "MUR47".into(), p01: 159600.0, t01: 420.0, alpha1_deg: 0.0, p2: 82350.0, nu_tilde_ratio: 3.0 };
+    q.estimate_yplus(&op, &Gas::default(), 0.067647).unwrap();
+    let expected = yplus::yplus_estimate(q.max_first_cell_height.unwrap(), &op, &Gas::default(), 0.067647).unwrap();
+    assert_eq!(q.first_cell_yplus_estimate, Some(expected));
+    assert_eq!(q.worst.min_wall_orthogonality.map(|l| l.j), Some(0));
+}
