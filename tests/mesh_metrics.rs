@@ -281,3 +281,22 @@ fn quality_yplus_estimate_for_an_operating_point() {
     assert_eq!(q.first_cell_yplus_estimate, Some(expected));
     assert_eq!(q.worst.min_wall_orthogonality.map(|l| l.j), Some(0));
 }
+
+#[test]
+fn wall_distance_tree_equals_brute_force() {
+    use turbopt::mesh::metrics::{wall_distance_brute_force, wall_segments};
+    // Bump channel with both walls no-slip: curved lower wall, straight upper wall.
+    let mut mesh = simple::gaussian_bump_channel(96, 32).unwrap();
+    for p in &mut mesh.blocks[0].patches {
+        if p.kind == BoundaryKind::InviscidWall {
+            p.kind = BoundaryKind::Wall;
+        }
+    }
+    let walls = wall_segments(&mesh);
+    assert_eq!(walls.len(), 192);
+    let m = &MeshMetrics::new(&mesh).unwrap().blocks[0];
+    for c in 0..m.volume.len() {
+        let p = [m.centre_x[c], m.centre_y[c]];
+        assert_eq!(m.wall_distance[c], wall_distance_brute_force(p, &walls), "cell {c}");
+    }
+}
