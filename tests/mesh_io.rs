@@ -80,7 +80,11 @@ fn vtk_multiblock_with_cell_data() {
     let block_id: Vec<Vec<f64>> = mesh.blocks.iter().enumerate().map(|(b, blk)| vec![b as f64; blk.n_cells()]).collect();
     let vtm = write_vtk(dir.join("flow.vtm"), &mesh, &[("volume", &volume), ("block", &block_id)]).unwrap();
     let index = std::fs::read_to_string(&vtm).unwrap();
-    assert_eq!(index.matches("<DataSet ").count(), 3);
+    assert_eq!(index.matches("<DataSet ").count(), 4, "3 blocks + boundaries");
+    let boundaries = std::fs::read_to_string(dir.join("flow_blocks").join("boundaries.vtp")).unwrap();
+    // Boundary faces: inlet 6 + outlet 6 + periodic 2 x 12 + 1-to-1 4 x 6.
+    assert_eq!(data_array(&boundaries, "kind").len(), 60);
+    assert_eq!(data_array(&boundaries, "kind").iter().filter(|&&k| k == 5.0).count(), 24);
     let vts = dir.join("flow_blocks").join("1_wavy_b_a.vts");
     let xml = std::fs::read_to_string(&vts).unwrap();
     assert!(index.contains("file=\"flow_blocks/1_wavy_b_a.vts\""), "{index}");

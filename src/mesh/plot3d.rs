@@ -6,8 +6,9 @@
 //!   (`{:e}`), so write -> read reproduces every coordinate bit for bit. Fortran `D` exponents
 //!   are accepted on reading.
 //! - Binary: the "C binary" flavour (no Fortran record markers), little-endian, `i32` counts and
-//!   `f64` coordinates; ParaView reads it with "Binary File", "Multi Grid", "2D Geometry" on
-//!   and "Has Byte Count" off.
+//!   `f64` coordinates; ParaView (VTK's PLOT3D reader) reads it with "Binary File", "Multi
+//!   Grid", "2D Geometry", "Double Precision" on, "Has Byte Count" and "IBlanking" off, little
+//!   endian (checked with VTK 9.7).
 
 use std::fs;
 use std::io::Write;
