@@ -157,7 +157,12 @@ fn flat_plate_grid_family() {
         let wall = b.patches.iter().find(|p| p.kind == BoundaryKind::Wall).unwrap();
         let i_le = ni * 96 / 544;
         assert_eq!((wall.face, wall.start, wall.end), (Face::JMin, i_le, ni));
-        assert_eq!(b.x[i_le], 0.0);
+        assert_eq!(b.x[i_le].to_bits(), 0.0f64.to_bits());
+        // Uniform streamwise spacing from x = 0.970084 (node 448 of 544 on the finest grid).
+        let i_u = ni * 448 / 544;
+        assert_eq!(b.x[i_u], 0.970084048409);
+        let h = b.x[ni] - b.x[ni - 1];
+        assert!((i_u..ni).all(|i| ((b.x[i + 1] - b.x[i]) - h).abs() < 1e-12));
     }
     // Nested: the 273 x 193 grid is every other node of the 545 x 385 one.
     let fine = simple::tmr_flat_plate(FlatPlateGrid::N545x385).unwrap();
@@ -189,7 +194,10 @@ fn flat_plate_273_wall_resolution_and_smoothness() {
     q.first_cell_yplus_estimate = Some(WallUnits::from_flow(1.0, 2e-7, 1.0).unwrap().yplus(q.max_first_cell_height.unwrap()));
     println!("{q}\nmax local y+ along the plate: {worst:.3}");
     assert!(worst < 1.0, "y+ {worst}");
-    assert!((q.min_first_cell_height.unwrap() - 1.0e-6).abs() < 0.02e-6);
+    // The 273 x 193 grid's first wall spacing is two cells of the finest distribution.
+    let finest_normal = simple::sinh_stretching(384, 5e-7).unwrap();
+    assert!((q.min_first_cell_height.unwrap() - finest_normal[2]).abs() < 1e-20);
+    assert!((q.max_first_cell_height.unwrap() - finest_normal[2]).abs() < 1e-20);
     assert!((q.min_wall_orthogonality_deg.unwrap() - 90.0).abs() < 1e-9);
     assert_eq!(q.non_positive_volumes, 0);
     assert!(q.max_growth_ratio < 1.2, "growth {}", q.max_growth_ratio);
@@ -299,4 +307,26 @@ fn wall_distance_tree_equals_brute_force() {
         let p = [m.centre_x[c], m.centre_y[c]];
         assert_eq!(m.wall_distance[c], wall_distance_brute_force(p, &walls), "cell {c}");
     }
+}
+
+#[test]
+fn stretching_functions_meet_their_end_spacings() {
+    // Two-sided Vinokur: end slopes exact, so end intervals within the local growth (~1 %).
+    for (n, first, last) in [(352, 1.03e-3, 1.04e-2), (384, 4.29e-7, 3.19e-2), (96, 2.7e-3, 3.7e-2), (10, 0.1, 0.1)] {
+        let s = simple::vinokur_two_sided(n, first, last).unwrap();
+        assert_eq!((s[0], s[n]), (0.0, 1.0));
+        assert!(s.windows(2).all(|w| w[1] > w[0]), "monotone");
+        let (d0, d1) = (s[1] - s[0], s[n] - s[n - 1]);
+        assert!((d0 / first - 1.0).abs() < 0.02 && (d1 / last - 1.0).abs() < 0.04, "n {n}: {d0:e} vs {first:e}, {d1:e} vs {last:e}");
+    }
+    for s in [simple::one_sided_tanh(192, 1e-6).unwrap(), simple::sinh_stretching(192, 1e-6).unwrap()] {
+        assert!(((s[1] - s[0]) / 1e-6 - 1.0).abs() < 1e-9 && s[192] == 1.0);
+        assert!(s.windows(2).all(|w| w[1] > w[0]), "monotone");
+    }
+    // sinh: geometric far from the wall, ratio exp(b/n) with sinh(b/n)/sinh(b) = first.
+    let s = simple::sinh_stretching(48, 4.04e-6).unwrap();
+    let r = (s[48] - s[47]) / (s[47] - s[46]);
+    assert!((r - 1.276).abs() < 0.01, "outer ratio {r}");
+    assert!(simple::vinokur_two_sided(10, 0.0, 0.1).is_err() && simple::one_sided_tanh(0, 0.1).is_err());
+    assert!(simple::sinh_stretching(10, 0.2).is_err());
 }
