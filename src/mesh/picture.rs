@@ -143,6 +143,20 @@ fn equal_aspect(w: Window, pixels: (u32, u32)) -> Window {
     ([cx - 0.5 * dx, cx + 0.5 * dx], [cy - 0.5 * dy, cy + 0.5 * dy])
 }
 
+/// Tick-label formatter for an axis spanning `range`: enough decimals for ~6 distinct ticks,
+/// and no "-0.0".
+fn tick_format(range: f64) -> impl Fn(&f64) -> String {
+    let decimals = (-(range / 6.0).log10().floor()).clamp(0.0, 12.0) as usize;
+    move |v: &f64| {
+        let text = format!("{v:.decimals$}");
+        if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+            text.trim_start_matches('-').to_string()
+        } else {
+            text
+        }
+    }
+}
+
 /// The polygon clipped to the window (Sutherland-Hodgman, one window side at a time).
 fn clip_polygon(w: &Window, points: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
     let sides: [(usize, f64, f64); 4] = [(0, w.0[0], 1.0), (0, w.0[1], -1.0), (1, w.1[0], 1.0), (1, w.1[1], -1.0)];
@@ -211,11 +225,14 @@ fn draw_panel(
         .y_label_area_size(label_y)
         .build_cartesian_2d(win.0[0]..win.0[1], win.1[0]..win.1[1])
         .map_err(|e| err(&e))?;
+    let (x_ticks, y_ticks) = (tick_format(win.0[1] - win.0[0]), tick_format(win.1[1] - win.1[0]));
     chart
         .configure_mesh()
         .disable_mesh()
         .x_desc("x [m]")
         .y_desc("y [m]")
+        .x_label_formatter(&x_ticks)
+        .y_label_formatter(&y_ticks)
         .label_style(("sans-serif", 14))
         .x_labels(6)
         .y_labels(6)
