@@ -27,16 +27,16 @@ pub struct BlockMetrics {
     pub nj: usize,
     /// Signed cell area [m^2] (volume per unit span), `ni*nj`; positive for right-handed cells.
     pub volume: Vec<f64>,
-    /// Cell centroid [m], `ni*nj`.
+    /// Cell centroid \[m\], `ni*nj`.
     pub centre_x: Vec<f64>,
     pub centre_y: Vec<f64>,
-    /// i-face area vectors [m], `(ni+1)*nj`, index `i + (ni+1) j`, pointing +i.
+    /// i-face area vectors \[m\], `(ni+1)*nj`, index `i + (ni+1) j`, pointing +i.
     pub i_face_x: Vec<f64>,
     pub i_face_y: Vec<f64>,
-    /// j-face area vectors [m], `ni*(nj+1)`, index `i + ni j`, pointing +j.
+    /// j-face area vectors \[m\], `ni*(nj+1)`, index `i + ni j`, pointing +j.
     pub j_face_x: Vec<f64>,
     pub j_face_y: Vec<f64>,
-    /// Distance [m] from the cell centroid to the nearest no-slip wall face of the whole mesh
+    /// Distance \[m\] from the cell centroid to the nearest no-slip wall face of the whole mesh
     /// (`f64::INFINITY` when the mesh has no [`BoundaryKind::Wall`]).
     pub wall_distance: Vec<f64>,
 }

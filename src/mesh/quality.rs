@@ -4,7 +4,7 @@
 //!
 //! Definitions, per quadrilateral cell with corners a-b-c-d (counter-clockwise) and corner
 //! angles theta:
-//! - orthogonality = min over corners of `min(theta, 180 - theta)` [deg] (90 = orthogonal);
+//! - orthogonality = min over corners of `min(theta, 180 - theta)` \[deg\] (90 = orthogonal);
 //!   at the wall, the angle between each wall face and the grid line leaving the wall node;
 //! - skewness = equiangle skewness `max |theta - 90| / 90` (0 = rectangle, 1 = degenerate);
 //! - aspect ratio = longer / shorter of the mean i-extent `(|ab| + |dc|)/2` and the mean
@@ -48,12 +48,12 @@ pub struct QualityReport {
     pub max_aspect_ratio: f64,
     /// Largest ratio of successive cell sizes along grid lines (also across connections).
     pub max_growth_ratio: f64,
-    /// Wall-normal length of the first grid line at the wall [m]: min and max (None without walls).
+    /// Wall-normal length of the first grid line at the wall \[m\]: min and max (None without walls).
     pub min_first_cell_height: Option<f64>,
     pub max_first_cell_height: Option<f64>,
-    /// Largest node mismatch of periodic connections after translation [m] (None if none).
+    /// Largest node mismatch of periodic connections after translation \[m\] (None if none).
     pub max_periodic_mismatch: Option<f64>,
-    /// Largest node mismatch of 1-to-1 connections [m] (None if none).
+    /// Largest node mismatch of 1-to-1 connections \[m\] (None if none).
     pub max_one_to_one_mismatch: Option<f64>,
     /// y+ of `max_first_cell_height`, filled in by the caller with [`crate::mesh::yplus`]
     /// (e.g. through [`QualityReport::estimate_yplus`]).
@@ -126,7 +126,7 @@ fn norm(v: [f64; 2]) -> f64 {
     v[0].hypot(v[1])
 }
 
-/// Unsigned angle between two vectors [deg], in [0, 180].
+/// Unsigned angle between two vectors \[deg\], in [0, 180].
 fn angle_deg(u: [f64; 2], v: [f64; 2]) -> f64 {
     (u[0] * v[1] - u[1] * v[0]).abs().atan2(u[0] * v[0] + u[1] * v[1]).to_degrees()
 }

@@ -313,7 +313,7 @@ const PLATE_NORMAL_CELLS: usize = 384;
 /// Where the streamwise spacing becomes uniform (a node of every grid, the TMR skin-friction
 /// station x = 0.97008).
 const PLATE_X_UNIFORM: f64 = 0.970084048409;
-/// Spacings [m] of the finest grid, fitted to the nodes of the TMR 69 x 49 grid (see
+/// Spacings \[m\] of the finest grid, fitted to the nodes of the TMR 69 x 49 grid (see
 /// [`tmr_flat_plate`]).
 const PLATE_LE_SPACING: f64 = 9.990213e-4;
 const PLATE_SPACING_AT_UNIFORM: f64 = 1.0114669e-2;
