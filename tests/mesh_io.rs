@@ -61,6 +61,8 @@ fn plot3d_reader_reports_truncated_and_garbled_files() {
     let e = read_plot3d(&path, Plot3dFormat::Binary).unwrap_err().to_string();
     assert!(e.contains("file ends before the coordinates of block 0"), "{e}");
     assert!(read_plot3d(dir.join("missing.p2d"), Plot3dFormat::Ascii).is_err());
+    std::fs::write(&path, "1\n18446744073709551615 18446744073709551615\n0").unwrap();
+    assert!(read_plot3d(&path, Plot3dFormat::Ascii).unwrap_err().to_string().contains("overflow"));
 }
 
 /// Values of the `DataArray` named `name` in a VTK XML file.
@@ -138,4 +140,6 @@ fn su2_reader_rejects_bad_node_numbers() {
     std::fs::write(&path, "NDIME= 2\nNELEM= 1\n9 0 1 2 7 0\nNPOIN= 4\n0 0 0\n1 0 1\n1 1 2\n0 1 3\nNMARK= 0\n").unwrap();
     let e = read_su2_summary(&path).unwrap_err().to_string();
     assert!(e.contains("node number 7"), "{e}");
+    std::fs::write(&path, "NDIME= 2\nNELEM= 18446744073709551615\n9 0 1 2 3 0\n").unwrap();
+    assert!(read_su2_summary(&path).unwrap_err().to_string().contains("file ends at element 1"));
 }

@@ -259,6 +259,10 @@ fn bad_blocks_and_patches_give_errors() {
 
     assert!(simple::wavy_channel(8, 8, 1.0, 1.0, 0.5, Sides::inviscid_channel()).unwrap_err().to_string().contains("folded"));
     assert!(simple::channel(0, 4, 1.0, 1.0, Sides::inviscid_channel()).is_err());
+
+    let small = simple::channel(4, 4, 1.0, 1.0, Sides::inviscid_channel()).unwrap();
+    let other = MeshMetrics::new(&simple::channel(4, 2, 1.0, 1.0, Sides::inviscid_channel()).unwrap()).unwrap();
+    assert!(QualityReport::new(&small, &other).unwrap_err().to_string().contains("other block sizes"));
 }
 
 #[test]

@@ -124,7 +124,7 @@ fn build_blocks(dims: &[(usize, usize)], mut next: impl FnMut(usize) -> Result<f
         if ni < 2 || nj < 2 {
             return Err(bad(format!("block {b} has {ni} x {nj} nodes; a 2D block needs at least 2 x 2")));
         }
-        let n = ni * nj;
+        let n = ni.checked_mul(nj).ok_or_else(|| bad(format!("block {b}: {ni} x {nj} nodes overflow")))?;
         let x = (0..n).map(|_| next(b)).collect::<Result<Vec<_>>>()?;
         let y = (0..n).map(|_| next(b)).collect::<Result<Vec<_>>>()?;
         blocks.push(Block { name: format!("block{b}"), ni: ni - 1, nj: nj - 1, x, y, patches: Vec::new() });

@@ -19,7 +19,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::mesh::yplus::yplus_estimate;
@@ -176,9 +176,15 @@ impl QualityReport {
 }
 
 impl QualityReport {
-    /// Measure a mesh (validated first) whose metrics are `metrics`.
+    /// Measure a mesh (validated first) whose metrics are `metrics`; fails if the metrics were
+    /// computed for a mesh of other block sizes.
     pub fn new(mesh: &Mesh, metrics: &MeshMetrics) -> Result<Self> {
         validate(mesh)?;
+        let same_shape = metrics.blocks.len() == mesh.blocks.len()
+            && metrics.blocks.iter().zip(&mesh.blocks).all(|(m, b)| (m.ni, m.nj) == (b.ni, b.nj) && m.volume.len() == b.n_cells());
+        if !same_shape {
+            return Err(Error::Mesh("quality report: the metrics belong to a mesh of other block sizes".into()));
+        }
         let shapes: Vec<Vec<CellShape>> = mesh
             .blocks
             .iter()

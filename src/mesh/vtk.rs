@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::mesh::metrics::face_edge_nodes;
+use crate::mesh::metrics::{check_block_shape, face_edge_nodes};
 use crate::mesh::{Block, BoundaryKind, Mesh};
 
 /// A named cell field: one `Vec` per block, `ni*nj` values each (i fastest).
@@ -21,6 +21,9 @@ pub type CellField<'a> = (&'a str, &'a [Vec<f64>]);
 /// boundary lines to `<stem>_blocks/boundaries.vtp` (the last data set of the index).
 /// Fails, naming the field and block, when a field has the wrong number of blocks or values.
 pub fn write_vtk(path: impl AsRef<Path>, mesh: &Mesh, cell_data: &[CellField<'_>]) -> Result<PathBuf> {
+    for (b, block) in mesh.blocks.iter().enumerate() {
+        check_block_shape(b, block)?;
+    }
     check_fields(mesh, cell_data)?;
     let path = path.as_ref();
     let vtm = if path.extension().is_some_and(|e| e == "vtm") {
