@@ -23,6 +23,7 @@ use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 /// Metrics of one block; arrays are i fastest like [`Block`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockMetrics {
+    /// Cells in i and j, as in the block.
     pub ni: usize,
     pub nj: usize,
     /// Signed cell area [m^2] (volume per unit span), `ni*nj`; positive for right-handed cells.
@@ -62,6 +63,7 @@ impl BlockMetrics {
 /// Metrics of every block of a mesh, in block order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshMetrics {
+    /// One entry per block of the mesh.
     pub blocks: Vec<BlockMetrics>,
 }
 

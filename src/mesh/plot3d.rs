@@ -20,7 +20,9 @@ use crate::mesh::{Block, Mesh};
 /// Plot3D file flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plot3dFormat {
+    /// Text, bit-exact round trip.
     Ascii,
+    /// Little-endian C binary (no record markers).
     Binary,
 }
 

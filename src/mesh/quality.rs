@@ -30,6 +30,7 @@ use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 /// Summary of the quality of a mesh. Ratios are >= 1; angles in degrees.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QualityReport {
+    /// Number of blocks and of cells.
     pub blocks: usize,
     pub cells: usize,
     /// Smallest and largest signed cell volume (area per unit span) [m^2].
@@ -44,7 +45,9 @@ pub struct QualityReport {
     pub min_wall_orthogonality_deg: Option<f64>,
     /// Smallest orthogonality of any cell corner of the mesh.
     pub min_orthogonality_deg: f64,
+    /// Largest equiangle skewness (0 rectangle .. 1 degenerate).
     pub max_skewness: f64,
+    /// Largest ratio of a cell's i- and j-extents.
     pub max_aspect_ratio: f64,
     /// Largest ratio of successive cell sizes along grid lines (also across connections).
     pub max_growth_ratio: f64,

@@ -14,6 +14,7 @@ use crate::mesh::{Block, BoundaryKind, Connection, Face, Mesh, Patch};
 /// Boundary kinds of the four faces of a single-block test mesh (one patch per face).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sides {
+    /// Kinds of the faces i = 0, i = ni, j = 0, j = nj.
     pub imin: BoundaryKind,
     pub imax: BoundaryKind,
     pub jmin: BoundaryKind,
@@ -284,6 +285,7 @@ pub fn vinokur_two_sided(n: usize, first: f64, last: f64) -> Result<Vec<f64>> {
 /// The members of the nested NASA TMR flat-plate grid family (nodes streamwise x normal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlatPlateGrid {
+    /// 69 x 49 nodes (68 x 48 cells).
     N69x49,
     N137x97,
     N273x193,

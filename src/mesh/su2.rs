@@ -25,6 +25,7 @@ const SU2_QUAD: u32 = 9;
 /// Counts of an SU2 mesh file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Su2Summary {
+    /// NDIME, NELEM and NPOIN.
     pub dimensions: usize,
     pub elements: usize,
     pub points: usize,
