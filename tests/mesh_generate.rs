@@ -183,6 +183,7 @@ struct Quality {
     periodic_mismatch: f64,
     interface_mismatch: f64,
     wall_orthogonality_deg: f64,
+    worst_wall_cell: usize,
     max_growth: f64,
     worst_growth_at: String,
 }
@@ -194,6 +195,7 @@ fn quality(m: &Mesh) -> Quality {
         periodic_mismatch: 0.0,
         interface_mismatch: 0.0,
         wall_orthogonality_deg: 90.0,
+        worst_wall_cell: 0,
         max_growth: 1.0,
         worst_growth_at: String::new(),
     };
@@ -228,7 +230,10 @@ fn quality(m: &Mesh) -> Quality {
                             let e = [o[0] - w[0], o[1] - w[1]];
                             let cosang = (t[0] * e[0] + t[1] * e[1]) / (t[0].hypot(t[1]) * e[0].hypot(e[1]));
                             let ang = cosang.abs().acos().to_degrees();
-                            q.wall_orthogonality_deg = q.wall_orthogonality_deg.min(ang);
+                            if ang < q.wall_orthogonality_deg {
+                                q.wall_orthogonality_deg = ang;
+                                q.worst_wall_cell = i;
+                            }
                         }
                     }
                 }
@@ -294,7 +299,7 @@ fn run(name: &str, outline: &Outline, spec: &PassageSpec) -> (Mesh, Quality, f64
     let q = quality(&mesh);
     println!(
         "{name} {:?}: {} cells, blocks {:?}, min area {:.3e} m^2, periodic mismatch {:.2e} pitch, interface mismatch {:.2e} m, \
-         wall orthogonality {:.2} deg, max growth {:.3} ({}), {:.3} s",
+         wall orthogonality {:.2} deg (O cell {}), max growth {:.3} ({}), {:.3} s",
         spec.density,
         q.cells,
         mesh.blocks.iter().map(|b| (b.name.clone(), b.ni, b.nj)).collect::<Vec<_>>(),
@@ -302,6 +307,7 @@ fn run(name: &str, outline: &Outline, spec: &PassageSpec) -> (Mesh, Quality, f64
         q.periodic_mismatch / spec.pitch,
         q.interface_mismatch,
         q.wall_orthogonality_deg,
+        q.worst_wall_cell,
         q.max_growth,
         q.worst_growth_at,
         secs
@@ -320,19 +326,31 @@ fn assert_done(name: &str, q: &Quality, pitch: f64) {
 #[test]
 fn ls89_all_densities() {
     let outline = ls89_outline();
-    for d in [Density::Coarse, Density::Medium, Density::Fine] {
-        let spec = ls89_spec(d);
-        let (_, q, _) = run("LS89", &outline, &spec);
-        assert_done("LS89", &q, spec.pitch);
+    let results: Vec<_> = [Density::Coarse, Density::Medium, Density::Fine]
+        .into_iter()
+        .map(|d| {
+            let spec = ls89_spec(d);
+            let (_, q, _) = run("LS89", &outline, &spec);
+            (q, spec.pitch)
+        })
+        .collect();
+    for (q, pitch) in &results {
+        assert_done("LS89", q, *pitch);
     }
 }
 
 #[test]
 fn t106c_all_densities() {
     let outline = t106c_outline();
-    for d in [Density::Coarse, Density::Medium, Density::Fine] {
-        let spec = t106c_spec(d);
-        let (_, q, _) = run("T106C", &outline, &spec);
-        assert_done("T106C", &q, spec.pitch);
+    let results: Vec<_> = [Density::Coarse, Density::Medium, Density::Fine]
+        .into_iter()
+        .map(|d| {
+            let spec = t106c_spec(d);
+            let (_, q, _) = run("T106C", &outline, &spec);
+            (q, spec.pitch)
+        })
+        .collect();
+    for (q, pitch) in &results {
+        assert_done("T106C", q, *pitch);
     }
 }

@@ -172,7 +172,8 @@ pub fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> 
     let need = |s0: f64, s1: f64| oblock::wall_segment_cells_needed(&wall, s0, s1, h_junction, turn, c.h_ratio, h_mean);
     c.n_le = ceil8(need(sp.le_lower - p, sp.le_upper));
     c.n_te = ceil8(need(sp.te_upper, sp.te_lower));
-    c.n_up = ((c.n_around.saturating_sub(c.n_le + c.n_te)) / 16 * 8).max(8);
+    let n_long = ceil8(need(sp.le_upper, sp.te_upper).max(need(sp.te_lower, sp.le_lower)));
+    c.n_up = ((c.n_around.saturating_sub(c.n_le + c.n_te)) / 16 * 8).max(n_long);
 
     // Wall nodes, clockwise from the lower end of the leading-edge arc.
     let segments = [
@@ -258,7 +259,7 @@ pub fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> 
 /// algebraic grid is strongly sheared; then the algebraic grid is the better mesh).
 fn smooth_keeping_valid(g: &mut Grid) {
     let mut s = g.clone();
-    elliptic::winslow_smooth(&mut s, 300);
+    elliptic::winslow_smooth(&mut s, std::env::var("MG_SWEEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(300));
     if min_cell_area(&s) > 0.0 {
         *g = s;
     }

@@ -102,26 +102,27 @@ impl Wall {
     }
 }
 
-/// Radius of curvature at each vertex from the turning angle over +-3 vertices, floored at
-/// 1e-9 m; returned with the vertex arc lengths.
+/// Radius of curvature at each vertex from the turning angle between the chords to the
+/// points one window back and one window ahead along the wall (a fixed arc length, 1/1000 of
+/// the perimeter, so that unevenly spaced outline points do not fake sharp corners); returned
+/// with the vertex arc lengths.
 fn curvature_radius(curve: &Polyline) -> Vec<(f64, f64)> {
     let p = curve.points();
     let n = p.len() - 1; // closed: last = first
+    let len = curve.length();
+    let w = 1e-3 * len;
     let mut s = vec![0.0; n];
     for k in 1..n {
         s[k] = s[k - 1] + dist(p[k - 1], p[k]);
     }
-    let w = 3;
+    let at = |v: f64| curve.at(v.rem_euclid(len));
     (0..n)
         .map(|k| {
-            let a = p[(k + n - w) % n];
-            let b = p[k];
-            let c = p[(k + w) % n];
+            let (a, b, c) = (at(s[k] - w), p[k], at(s[k] + w));
             let t1 = unit(sub(b, a));
             let t2 = unit(sub(c, b));
             let turn = super::distribution::cross(t1, t2).atan2(super::distribution::dot(t1, t2)).abs();
-            let len = 0.5 * (dist(a, b) + dist(b, c));
-            (s[k], if turn > 1e-12 { (len / turn).max(1e-9) } else { f64::INFINITY })
+            (s[k], if turn > 1e-12 { (w / turn).max(1e-9) } else { f64::INFINITY })
         })
         .collect()
 }
