@@ -255,15 +255,34 @@ pub fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> 
     Ok(assemble(&c, pitch, o, u, a, b, d))
 }
 
-/// Elliptic smoothing, kept only if every cell stays positive (it can fold a block whose
-/// algebraic grid is strongly sheared; then the algebraic grid is the better mesh).
+/// Elliptic smoothing, blended back to the algebraic grid over the first [`FACE_BLEND`] cells
+/// from each face: Winslow's equations pull nodes away from the concave kinks of a face (where
+/// a connector meets the O-grid), which would undo the first cells matched to the neighbour
+/// blocks. The first valid of (blended, fully smoothed, algebraic) is kept.
 fn smooth_keeping_valid(g: &mut Grid) {
     let mut s = g.clone();
-    elliptic::winslow_smooth(&mut s, std::env::var("MG_SWEEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(300));
-    if min_cell_area(&s) > 0.0 {
-        *g = s;
+    elliptic::winslow_smooth(&mut s, SMOOTHING_SWEEPS);
+    let mut blended = s.clone();
+    for j in 0..=g.nj {
+        for i in 0..=g.ni {
+            let d = i.min(g.ni - i).min(j).min(g.nj - j) as f64;
+            let w = (d / FACE_BLEND as f64).min(1.0);
+            let (a, b) = (g.at(i, j), s.at(i, j));
+            blended.set(i, j, [a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1])]);
+        }
+    }
+    for candidate in [blended, s] {
+        if min_cell_area(&candidate) > 0.0 {
+            *g = candidate;
+            return;
+        }
     }
 }
+
+/// Gauss-Seidel sweeps of the elliptic smoother.
+const SMOOTHING_SWEEPS: usize = 600;
+/// Cells over which the smoothed grid is blended back to the algebraic one at block faces.
+const FACE_BLEND: usize = 6;
 
 /// Signed area of cell (i, j) of a node grid (positive for counter-clockwise i x j).
 fn cell_area(g: &Grid, i: usize, j: usize) -> f64 {

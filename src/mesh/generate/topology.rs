@@ -163,7 +163,7 @@ pub const LE_ARC_FRACTION: f64 = 0.06;
 /// Leading edge: the arc covers the first [`LE_ARC_FRACTION`] of each side; the connectors meet M (and M - pitch) at the mean of the two
 /// points' feet. Trailing edge: the lower end is where the wall has turned 150
 /// degrees from the trailing-edge tangent (just past the trailing-edge circle); the upper end
-/// is matched to it (within 25 % of the upper side), and the connectors meet M at the lower
+/// is matched to it (within 35 % of the upper side), and the connectors meet M at the lower
 /// point's foot, so that B's connector, in the narrow part of the passage, is not sheared. For a highly staggered vane (LS89) this puts the upper start of
 /// the trailing-edge arc well upstream of the trailing edge, so that neither connector is
 /// sheared by much more than the other.
@@ -180,7 +180,7 @@ pub fn splits(wall: &Wall, m: &Polyline, thickness: f64, pitch: f64) -> Splits {
     let te_lower = wall.s_te + d_te_lo;
     let t_te = foot_on_m(wall, m, te_lower, thickness, pitch);
     let d_up_min = turn(wall.s_te, -1.0, 30.0, 0.3 * up_len);
-    let d_up = match_split(wall, m, thickness, 0.0, wall.s_te, -1.0, (d_up_min, 0.25 * up_len), t_te);
+    let d_up = match_split(wall, m, thickness, 0.0, wall.s_te, -1.0, (d_up_min, 0.35 * up_len), t_te);
     let te_upper = wall.s_te - d_up;
 
     let t_le_lo = foot_on_m(wall, m, le_lower, thickness, pitch);
