@@ -50,7 +50,8 @@ pub struct PassageSpec {
 /// Cell counts and grading of a density preset.
 #[derive(Clone, Copy, Debug)]
 struct Counts {
-    /// Cells round the blade (the arcs share them out as their curvature needs).
+    /// Cells round the blade, about (the arcs share them out as their curvature needs, each
+    /// rounded up to a multiple of 8).
     n_around: usize,
     /// Cells on the leading-edge, upper (= lower) and trailing-edge arcs of the O-grid.
     n_le: usize,
@@ -118,8 +119,8 @@ pub fn generate_cascade_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Me
     Ok(mesh)
 }
 
-#[doc(hidden)]
-pub fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
+/// The mesh before the final check.
+fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     check_spec(outline, spec)?;
     let mut c = Counts::of(spec.density);
     let wall = Wall::new(outline)?;
@@ -161,19 +162,37 @@ pub fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> 
         return Err(Error::Mesh("leading- and trailing-edge connectors meet the periodic line out of order".into()));
     }
 
-    // Share the cells round the blade: the leading- and trailing-edge arcs get what their
-    // curvature and the junction spacing need (mean spacing elsewhere), the two long arcs the
-    // rest (equal counts, as A's top and B's bottom are periodic images).
+    // Share the cells round the blade: every arc gets what its curvature and the junction
+    // spacing need under a common largest wall cell, chosen so that the total is the preset's
+    // count; the two long arcs get equal counts (A's top and B's bottom are periodic images).
     let p = wall.perimeter();
     let h_junction = layers.last().copied().unwrap_or(y1);
     let turn = c.turn_deg.to_radians();
-    let h_mean = p / c.n_around as f64;
     let ceil8 = |v: f64| ((v / 8.0).ceil() as usize * 8).max(8);
-    let need = |s0: f64, s1: f64| oblock::wall_segment_cells_needed(&wall, s0, s1, h_junction, turn, c.h_ratio, h_mean);
-    c.n_le = ceil8(need(sp.le_lower - p, sp.le_upper));
-    c.n_te = ceil8(need(sp.te_upper, sp.te_lower));
-    let n_long = ceil8(need(sp.le_upper, sp.te_upper).max(need(sp.te_lower, sp.le_lower)));
-    c.n_up = ((c.n_around.saturating_sub(c.n_le + c.n_te)) / 16 * 8).max(n_long);
+    let need = |s0: f64, s1: f64, h_max: f64| oblock::wall_segment_cells_needed(&wall, s0, s1, h_junction, turn, c.h_ratio, h_max);
+    let shares = |h_max: f64| {
+        let le = need(sp.le_lower - p, sp.le_upper, h_max);
+        let te = need(sp.te_upper, sp.te_lower, h_max);
+        let long = need(sp.le_upper, sp.te_upper, h_max).max(need(sp.te_lower, sp.le_lower, h_max));
+        (le, te, long)
+    };
+    let total = |h_max: f64| {
+        let (le, te, long) = shares(h_max);
+        le + te + 2.0 * long
+    };
+    let (mut lo, mut hi) = (0.1 * h_junction, p);
+    for _ in 0..40 {
+        let mid = (lo * hi).sqrt();
+        if total(mid) > c.n_around as f64 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let (le, te, long) = shares(hi);
+    c.n_le = ceil8(le);
+    c.n_te = ceil8(te);
+    c.n_up = ceil8(long);
 
     // Wall nodes, clockwise from the lower end of the leading-edge arc.
     let segments = [
