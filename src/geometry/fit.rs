@@ -291,11 +291,12 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
     let r_te = apex_radius(te_idx, 0.002 * perimeter);
     // Tangent legs: a fraction of the distances to the intersection of the edge tangent lines.
     let (d1, d2) = ([inlet.cos(), inlet.sin()], [exit.cos(), exit.sin()]);
-    let det = d1[0] * (-d2[1]) - d1[1] * (-d2[0]);
+    // Solve le + l1 d1 = te - l2 d2 ... written as l1 d1 + l2 d2 = te - le (Cramer's rule).
+    let det = d1[0] * d2[1] - d1[1] * d2[0];
     let rhs = [te[0] - le[0], te[1] - le[1]];
     let (mut a1, mut a2) = (0.3, 0.3);
     if det.abs() > 1e-6 {
-        let l1 = (rhs[0] * (-d2[1]) - rhs[1] * (-d2[0])) / det;
+        let l1 = (rhs[0] * d2[1] - rhs[1] * d2[0]) / det;
         let l2 = (d1[0] * rhs[1] - d1[1] * rhs[0]) / det;
         if l1 > 0.0 && l2 > 0.0 {
             a1 = 0.6 * l1 / chord;
