@@ -10,7 +10,7 @@
 //!   `camber_k` x chord.
 //!   Stagger, chord and both metal angles are thus independent variables with no redundancy.
 //!
-//! Thickness: the half-thickness normal to the camber line at camber parameter t is
+//! Thickness: the half-thickness at camber parameter t is
 //!   h(t) = sqrt(t (1 - t)) g(t),
 //! with g a clamped cubic B-spline whose end values are sqrt(2 r_le |c'(0)|) and
 //! sqrt(2 r_te |c'(1)|). Near an end h^2 = 2 r (arc length) to leading order, which is the
@@ -20,13 +20,21 @@
 //! is close to the half-thickness (fraction of chord) near s_k. The thickness knots cluster
 //! towards both edges (cosine spacing), where the shape changes fastest.
 //!
+//! The thickness is laid off on both sides of the camber point along the normal of a direction
+//! that turns uniformly in t from the inlet to the exit metal angle, theta(t) = beta1 +
+//! (beta2 - beta1) t, rather than along the local camber normal. At both edges the two coincide
+//! (the camber is tangent to the metal angles there), so the edges stay round with the design
+//! radii; in between, the sides cannot fold where a thick section sits on a fast-turning camber
+//! (with the local normal, a side folds where h exceeds the camber's radius of curvature, which
+//! happens on LS89's leading-edge bulb and would make many optimizer candidates invalid).
+//!
 //! The outline runs over v in [-1, 1] with t = sin^2(pi v / 2) and the signed offset
 //! sin(pi v) / 2 g(t): one smooth closed curve, suction side (offset along +normal) for v > 0,
 //! apexes of the edges at v = 0 and v = +-1.
 
 use super::curves::BSpline;
 use super::sampling::{sample_closed, Piece, DEFAULT_OUTLINE_POINTS};
-use super::validity::{check_outline, check_pitch_overlap, GeometryError};
+use super::validity::{check_no_cusps, check_outline, check_pitch_overlap, GeometryError};
 use super::{Outline, Point2};
 use crate::eval::DesignSpace;
 use serde::{Deserialize, Serialize};
@@ -97,6 +105,9 @@ pub struct DesignParameterization {
     pub leading_edge: Point2,
 }
 
+/// Largest turn between consecutive outline segments of a (smooth) design outline.
+pub const MAX_TURN_DEG: f64 = 30.0;
+
 /// Degree of the camber and thickness B-splines.
 const DEGREE: usize = 3;
 
@@ -109,13 +120,36 @@ fn edge_clustered(u: f64) -> f64 {
 #[derive(Clone, Debug)]
 pub struct DesignCurve {
     pub camber: BSpline<2>,
+    /// Inlet and exit metal angles [rad]: the thickness direction turns from one to the other.
+    beta1: f64,
+    beta2: f64,
     camber_derivative: BSpline<2>,
+    uniform_turning: bool,
+    window: f64,
     /// g(t) of the module notes.
     pub thickness_factor: BSpline<1>,
 }
 
 impl DesignCurve {
-    /// Half-thickness normal to the camber line at camber parameter t in [0, 1].
+    /// Unit direction along which the thickness is laid off at camber parameter t (towards the
+    /// suction side): the normal of the angle beta1 + (beta2 - beta1) t.
+    pub fn thickness_normal(&self, t: f64) -> Point2 {
+        if self.uniform_turning {
+            let theta = self.beta1 + (self.beta2 - self.beta1) * t;
+            return [-theta.sin(), theta.cos()];
+        }
+        let delta = self.window * (PI * t).sin();
+        let d = if delta > 1e-9 {
+            let (a, b) = (self.camber.point(t - delta), self.camber.point(t + delta));
+            [b[0] - a[0], b[1] - a[1]]
+        } else {
+            self.camber_derivative.point(t)
+        };
+        let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+        [-d[1] / len, d[0] / len]
+    }
+
+    /// Half-thickness at camber parameter t in [0, 1].
     pub fn half_thickness(&self, t: f64) -> f64 {
         (t * (1.0 - t)).max(0.0).sqrt() * self.thickness_factor.point(t)[0]
     }
@@ -126,10 +160,9 @@ impl DesignCurve {
         let s = (0.5 * PI * v).sin();
         let t = (s * s).min(1.0);
         let c = self.camber.point(t);
-        let d = self.camber_derivative.point(t);
-        let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+        let n = self.thickness_normal(t);
         let offset = 0.5 * (PI * v).sin() * self.thickness_factor.point(t)[0];
-        [c[0] - offset * d[1] / len, c[1] + offset * d[0] / len]
+        [c[0] + offset * n[0], c[1] + offset * n[1]]
     }
 
     /// Closed outline with about `n_points` points (not validity checked).
@@ -288,7 +321,15 @@ impl DesignParameterization {
         }
         g.push([(2.0 * self.trailing_edge_radius.value * speed(1.0)).sqrt()]);
         let thickness_factor = BSpline { degree, knots, control: g };
-        let curve = DesignCurve { camber, camber_derivative, thickness_factor };
+        let curve = DesignCurve {
+            camber,
+            beta1: self.inlet_metal_angle_deg.value.to_radians(),
+            beta2: self.exit_metal_angle_deg.value.to_radians(),
+            camber_derivative,
+            uniform_turning: std::env::var("UNIFORM").is_ok(),
+            window: std::env::var("WINDOW").ok().and_then(|s| s.parse().ok()).unwrap_or(0.0),
+            thickness_factor,
+        };
         check_thickness(&curve)?;
         Ok(curve)
     }
@@ -303,6 +344,8 @@ impl DesignParameterization {
         let curve = self.curve()?;
         let outline = curve.sample(n_points);
         check_outline(&outline)?;
+        // The design outline is smooth by construction: a sharp turn is a fold of a side.
+        check_no_cusps(&outline, MAX_TURN_DEG)?;
         check_pitch_overlap(&outline, self.pitch.value)?;
         Ok(outline)
     }

@@ -11,6 +11,7 @@ pub mod cascade;
 pub mod coordinates;
 pub mod curves;
 pub mod design;
+pub mod fit;
 pub mod sampling;
 pub mod validity;
 

@@ -139,6 +139,26 @@ pub fn check_pitch_overlap(outline: &Outline, pitch: f64) -> Result<(), Geometry
     found.map_or(Ok(()), Err)
 }
 
+/// A smooth outline must not turn back on itself between neighbouring points: a side whose
+/// offset from a camber line folds forms a thin spike (a cusp pair) that may be too thin to
+/// cross at the sampling, and turns by nearly 180 deg at its tip. Turns above `max_turn_deg`
+/// between consecutive segments are reported as the side crossing itself.
+pub fn check_no_cusps(outline: &Outline, max_turn_deg: f64) -> Result<(), GeometryError> {
+    let p = &outline.points;
+    let n = p.len();
+    let limit = max_turn_deg.to_radians();
+    for k in 0..n {
+        let (a, b, c) = (p[(k + n - 1) % n], p[k], p[(k + 1) % n]);
+        let (u, v) = ([b[0] - a[0], b[1] - a[1]], [c[0] - b[0], c[1] - b[1]]);
+        let turn = (u[0] * v[1] - u[1] * v[0]).atan2(u[0] * v[0] + u[1] * v[1]).abs();
+        if turn > limit {
+            let side = side_name(outline, k);
+            return Err(GeometryError::SelfIntersection { first: side, second: side, x_mm: b[0] * 1e3, y_mm: b[1] * 1e3 });
+        }
+    }
+    Ok(())
+}
+
 /// Both sides must start at the same leading-edge point.
 pub fn check_leading_edge_closed(suction_start: Point2, pressure_start: Point2, tolerance: f64) -> Result<(), GeometryError> {
     let gap = dist(suction_start, pressure_start);
