@@ -131,6 +131,8 @@ fn run(name: &str, outline: &Outline, spec: &PassageSpec) -> (Mesh, QualityRepor
     for blk in &mesh.blocks {
         assert!(blk.ni % 8 == 0 && blk.nj % 8 == 0, "{name}: block {} is {}x{}", blk.name, blk.ni, blk.nj);
     }
+    // Block sizes divisible by 2^3 and patches aligned: three coarser multigrid levels.
+    turbopt::mesh::coarsen::coarsen_levels(&mesh, 4).unwrap_or_else(|e| panic!("{name}: {e}"));
     let metrics = MeshMetrics::new(&mesh).unwrap_or_else(|e| panic!("{name}: metrics: {e}"));
     let q = QualityReport::new(&mesh, &metrics).unwrap_or_else(|e| panic!("{name}: quality: {e}"));
     println!("{name} {:?}: {} cells in {:.3} s, blocks {:?}\n{q}", spec.density, mesh.n_cells(), secs,

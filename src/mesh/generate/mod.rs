@@ -73,8 +73,8 @@ struct Counts {
 impl Counts {
     fn of(d: Density) -> Counts {
         match d {
-            Density::Coarse => Counts { n_around: 184, n_le: 0, n_up: 0, n_te: 0, n_c: 16, n_u: 32, n_d: 56, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0 },
-            Density::Medium => Counts { n_around: 368, n_le: 0, n_up: 0, n_te: 0, n_c: 32, n_u: 64, n_d: 112, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0 },
+            Density::Coarse => Counts { n_around: 152, n_le: 0, n_up: 0, n_te: 0, n_c: 16, n_u: 24, n_d: 40, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0 },
+            Density::Medium => Counts { n_around: 336, n_le: 0, n_up: 0, n_te: 0, n_c: 32, n_u: 56, n_d: 96, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0 },
             Density::Fine => Counts { n_around: 736, n_le: 0, n_up: 0, n_te: 0, n_c: 64, n_u: 128, n_d: 224, o_ratio: 1.1, h_ratio: 1.1, turn_deg: 3.0 },
         }
     }
