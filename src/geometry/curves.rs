@@ -359,12 +359,14 @@ mod tests {
         assert_eq!(s.point(0.0), ctrl[0]);
         assert_eq!(s.point(1.0), ctrl[6]);
         let ds = s.derivative();
-        for t in [0.0, 0.13, 0.5, 0.77, 1.0] {
+        for t in [0.0f64, 0.13, 0.5, 0.77, 1.0] {
             let h = 1e-6;
             let (a, b) = ((t - h).max(0.0), (t + h).min(1.0));
             for d in 0..2 {
                 let fd = (s.point(b)[d] - s.point(a)[d]) / (b - a);
-                assert!((ds.point(t)[d] - fd).abs() < 1e-6, "t {t}: {} vs {}", ds.point(t)[d], fd);
+                // One-sided differences at the ends are only first-order accurate.
+                let tol = if t == 0.0 || t == 1.0 { 1e-3 } else { 1e-6 };
+                assert!((ds.point(t)[d] - fd).abs() < tol, "t {t}: {} vs {}", ds.point(t)[d], fd);
             }
         }
     }
