@@ -275,26 +275,40 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
 }
 
 /// Elliptic smoothing, blended back to the algebraic grid over the first [`FACE_BLEND`] cells
-/// from each face: Winslow's equations pull nodes away from the concave kinks of a face (where
+/// from each face (weight of the smoothed grid d / FACE_BLEND at d cells from a face): Winslow's equations pull nodes away from the concave kinks of a face (where
 /// a connector meets the O-grid), which would undo the first cells matched to the neighbour
-/// blocks. The first valid of (blended, fully smoothed, algebraic) is kept.
+/// blocks. Where the blend leaves a folded cell (the algebraic grid was folded there), the
+/// smoothed grid is taken in full around it. The algebraic grid is kept if nothing is valid.
 fn smooth_keeping_valid(g: &mut Grid) {
     let mut s = g.clone();
     elliptic::winslow_smooth(&mut s, SMOOTHING_SWEEPS);
+    let (ni, nj) = (g.ni, g.nj);
+    let mut w: Vec<f64> = (0..=nj)
+        .flat_map(|j| (0..=ni).map(move |i| (i.min(ni - i).min(j).min(nj - j) as f64 / FACE_BLEND as f64).min(1.0)))
+        .collect();
     let mut blended = s.clone();
-    for j in 0..=g.nj {
-        for i in 0..=g.ni {
-            let d = i.min(g.ni - i).min(j).min(g.nj - j) as f64;
-            let w = (d / FACE_BLEND as f64).min(1.0);
-            let (a, b) = (g.at(i, j), s.at(i, j));
-            blended.set(i, j, [a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1])]);
+    for _ in 0..20 {
+        for (k, p) in blended.p.iter_mut().enumerate() {
+            let (a, b) = (g.p[k], s.p[k]);
+            *p = [a[0] + w[k] * (b[0] - a[0]), a[1] + w[k] * (b[1] - a[1])];
         }
-    }
-    for candidate in [blended, s] {
-        if min_cell_area(&candidate) > 0.0 {
-            *g = candidate;
+        let folded: Vec<(usize, usize)> =
+            (0..nj).flat_map(|j| (0..ni).map(move |i| (i, j))).filter(|&(i, j)| !(cell_area(&blended, i, j) > 0.0)).collect();
+        if folded.is_empty() {
+            *g = blended;
             return;
         }
+        let r = FACE_BLEND;
+        for (i, j) in folded {
+            for jj in j.saturating_sub(r)..=(j + 1 + r).min(nj) {
+                for ii in i.saturating_sub(r)..=(i + 1 + r).min(ni) {
+                    w[ii + (ni + 1) * jj] = 1.0;
+                }
+            }
+        }
+    }
+    if min_cell_area(&s) > 0.0 {
+        *g = s;
     }
 }
 
