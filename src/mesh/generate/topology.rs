@@ -7,7 +7,7 @@
 //! downstream block D. A's top and B's bottom are periodic images, so the connectors that close
 //! A and B must meet M and M - pitch at the same arc length of M: the arc split points are
 //! chosen so that both connectors leave the O-grid roughly along its normals (see
-//! [`match_split`]).
+//! `splits`).
 
 use super::distribution::{add, scale, sub, unit, Polyline, P2};
 use super::oblock::Wall;
