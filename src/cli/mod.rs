@@ -16,6 +16,55 @@ pub enum Command {
     /// Generate the multi-block mesh of a cascade passage, write it (Plot3D, VTK, SU2, PNG) and
     /// print its quality report.
     Mesh(MeshArgs),
+    /// Solve the flow through a cascade at one operating point and write the solution,
+    /// convergence history, blade Mis and performance figures.
+    Solve(SolveArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    Cpu,
+    /// CUDA (needs a build with `--features cuda` and an NVIDIA GPU).
+    Gpu,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemeArg {
+    /// Multistage Runge-Kutta with local time stepping, residual smoothing and multigrid.
+    Explicit,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Operating point name (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    #[arg(long, value_enum, default_value = "medium")]
+    pub density: crate::mesh::Density,
+    #[arg(long, value_enum, default_value = "explicit")]
+    pub scheme: SchemeArg,
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order, IRS, 3-level multigrid.
+    #[arg(long)]
+    pub config: Option<std::path::PathBuf>,
+    #[arg(long)]
+    pub cfl: Option<f64>,
+    #[arg(long)]
+    pub max_iterations: Option<usize>,
+    /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.
+    #[arg(long)]
+    pub compare: Option<std::path::PathBuf>,
+    #[arg(long, default_value = "out/solve")]
+    pub out: std::path::PathBuf,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -40,6 +89,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Mesh(args) => crate::cli::mesh::run(&args),
+        Command::Solve(args) => crate::cli::solve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -51,3 +101,4 @@ pub fn main() -> ExitCode {
 }
 
 pub mod mesh;
+pub mod solve;

@@ -1,0 +1,284 @@
+//! `turbopt solve`: one RANS solve of a cascade at one operating point, with its outputs:
+//! solution (VTK), convergence history (CSV + PNG), blade Mis (CSV + PNG, optionally against
+//! measured taps with their RMS difference) and the cascade's performance figures.
+
+use super::SolveArgs;
+use crate::backend::cpu::CpuBackend;
+use crate::backend::Backend;
+use crate::flow::case::OperatingPoint;
+use crate::flow::gas::Gas;
+use crate::flow::solution::Solution;
+use crate::geometry::blade_file::{load_blade_file, BladeFile};
+use crate::geometry::Outline;
+use crate::mesh::generate::generate_cascade_mesh;
+use crate::mesh::passage::passage_spec;
+use crate::mesh::vtk::write_vtk;
+use crate::mesh::Mesh;
+use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MisComparison, SurfacePoint};
+use crate::report::plots::{plot_isentropic_mach, plot_semilog};
+use crate::solver::{operating_point_state, uniform_state, Case, Control, ExplicitSolver, IterationRecord, SolveOutcome, SolverConfig};
+use crate::{Error, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// Axial position of the exit measurement plane of the LS89 experiments, in axial chords
+/// downstream of the leading edge (where the exit isentropic Mach number is reported).
+pub const EXIT_PLANE_AXIAL_CHORDS: f64 = 1.433;
+
+/// Where a cascade is cut for its performance figures.
+pub struct Planes {
+    pub x_inlet: f64,
+    pub x_outlet: f64,
+    pub x_exit_measurement: f64,
+    pub x_le: f64,
+    pub axial_chord: f64,
+}
+
+/// Inlet/outlet planes just inside the domain (a cut on the boundary line would run along cell
+/// edges) and the exit measurement plane.
+pub fn cascade_planes(mesh: &Mesh, outline: &Outline) -> Planes {
+    let ([x_le, x_te], _) = outline.bounding_box();
+    let axial_chord = x_te - x_le;
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    for b in &mesh.blocks {
+        for &x in &b.x {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+        }
+    }
+    let inset = 0.01 * axial_chord;
+    Planes { x_inlet: x0 + inset, x_outlet: x1 - inset, x_exit_measurement: x_le + EXIT_PLANE_AXIAL_CHORDS * axial_chord, x_le, axial_chord }
+}
+
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let blade = load_blade_file(&args.blade)?;
+    let op = match &args.case {
+        Some(name) => blade.operating_point(name)?.clone(),
+        None => blade.operating_points.first().cloned().ok_or_else(|| Error::Input {
+            path: args.blade.display().to_string(),
+            reason: "no operating point".into(),
+        })?,
+    };
+    let mut config = match &args.config {
+        Some(path) => read_solver_config(path)?,
+        None => default_cascade_config(),
+    };
+    if let Some(cfl) = args.cfl {
+        config.cfl = cfl;
+    }
+    if let Some(n) = args.max_iterations {
+        config.max_iterations = n;
+    }
+    let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
+    let spec = passage_spec(&blade, &blade.cascade, &outline, &op, args.density)?;
+    let mesh = generate_cascade_mesh(&outline, &spec)?;
+    println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
+    match args.backend {
+        super::BackendArg::Cpu => {
+            let backend = CpuBackend::new(args.threads)?;
+            solve_and_report(&backend, args, &blade, &outline, &mesh, &op, config)
+        }
+        super::BackendArg::Gpu => solve_on_gpu(args, &blade, &outline, &mesh, &op, config),
+    }
+}
+
+#[cfg(feature = "cuda")]
+fn solve_on_gpu(args: &SolveArgs, blade: &BladeFile, outline: &Outline, mesh: &Mesh, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
+    let backend = crate::backend::gpu::GpuBackend::new(0)?;
+    solve_and_report(&backend, args, blade, outline, mesh, op, config)
+}
+
+#[cfg(not(feature = "cuda"))]
+fn solve_on_gpu(_: &SolveArgs, _: &BladeFile, _: &Outline, _: &Mesh, _: &OperatingPoint, _: SolverConfig) -> Result<()> {
+    Err(crate::gpu::not_compiled())
+}
+
+/// RANS-SA, second order, 5-stage Runge-Kutta with residual smoothing and a 3-level V-cycle.
+pub fn default_cascade_config() -> SolverConfig {
+    use crate::solver::{Cycle, FlowModel, Multigrid, ResidualSmoothing};
+    SolverConfig {
+        model: FlowModel::SpalartAllmaras,
+        cfl: 2.0,
+        smoothing: Some(ResidualSmoothing { epsilon: [0.5, 0.5] }),
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V }),
+        ..SolverConfig::default()
+    }
+}
+
+fn read_solver_config(path: &Path) -> Result<SolverConfig> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    ron::from_str(&text).map_err(|e| Error::Input { path: path.display().to_string(), reason: e.to_string() })
+}
+
+fn solve_and_report<B: Backend>(
+    backend: &B,
+    args: &SolveArgs,
+    blade: &BladeFile,
+    outline: &Outline,
+    mesh: &Mesh,
+    op: &OperatingPoint,
+    config: SolverConfig,
+) -> Result<()> {
+    let gas = blade.gas;
+    let start = Instant::now();
+    let max_iterations = config.max_iterations;
+    let case = Case { gas, operating_point: op.clone(), solver: config };
+    let mut solver = ExplicitSolver::new(backend, mesh, case)?;
+    let initial = uniform_state(mesh, &gas, operating_point_state(&gas, op));
+    let bar = progress_bar(max_iterations, args.json);
+    let mut first: Option<f64> = None;
+    let mut observer = |r: &IterationRecord| {
+        let r0 = *first.get_or_insert(r.residuals[0]);
+        bar.set_position(r.iteration as u64);
+        bar.set_message(format!("density residual {:.2e} ({:.2} orders)", r.residuals[0], (r0 / r.residuals[0]).log10()));
+        Control::Continue
+    };
+    let outcome = solver.solve(&initial, &mut observer);
+    bar.finish_and_clear();
+    let outcome = outcome?;
+    let wall_s = start.elapsed().as_secs_f64();
+    report(args, blade, outline, mesh, op, &gas, &outcome, wall_s, &backend.name())
+}
+
+fn progress_bar(max: usize, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(max as u64);
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    args: &SolveArgs,
+    blade: &BladeFile,
+    outline: &Outline,
+    mesh: &Mesh,
+    op: &OperatingPoint,
+    gas: &Gas,
+    outcome: &SolveOutcome,
+    wall_s: f64,
+    backend: &str,
+) -> Result<()> {
+    let planes = cascade_planes(mesh, outline);
+    let perf = cascade_performance(mesh, &outcome.solution, gas, op, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
+    let surface = blade_surface(mesh, &outcome.solution, gas.gamma, op.p01);
+    let comparison = match &args.compare {
+        Some(path) => Some(rms_against_measured(&surface, &read_measured_mis(path)?)),
+        None => None,
+    };
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    write_solution_vtk(&args.out.join("solution.vtm"), mesh, &outcome.solution, gas)?;
+    write_history(&args.out, outcome)?;
+    write_mis(&args.out, blade, &planes, &surface, comparison.as_ref(), args.compare.as_deref())?;
+
+    let drop = outcome.history.orders_dropped();
+    println!(
+        "{} after {} iterations ({drop:.2} orders of density residual) in {wall_s:.1} s on {backend}",
+        if outcome.converged { "converged" } else { "NOT converged" },
+        outcome.iterations
+    );
+    print_performance(&perf, &planes);
+    if let Some(c) = &comparison {
+        println!("Mis vs measured: RMS {:.4} over {} taps (max |diff| {:.4})", c.rms, c.taps.len(), c.max_abs);
+    }
+    println!("wrote {}", args.out.display());
+    if args.json {
+        let mut v = serde_json::json!({
+            "converged": outcome.converged,
+            "iterations": outcome.iterations,
+            "residual_drop_orders": drop,
+            "wall_s": wall_s,
+            "backend": backend,
+            "cells": mesh.n_cells(),
+            "entropy_rise": perf.entropy_rise,
+            "exit_angle_deg": perf.exit_angle_deg,
+            "loss_coefficient": perf.loss_coefficient,
+            "mass_flow": perf.mass_flow,
+            "exit_isentropic_mach": perf.exit_isentropic_mach,
+        });
+        if let Some(c) = &comparison {
+            v["mis_rms"] = c.rms.into();
+            v["mis_max_abs"] = c.max_abs.into();
+        }
+        println!("{v}");
+    }
+    if !outcome.converged {
+        return Err(Error::Other(format!("not converged within {} iterations ({drop:.2} orders dropped); results written", outcome.iterations)));
+    }
+    Ok(())
+}
+
+fn print_performance(perf: &CascadePerformance, planes: &Planes) {
+    println!("  entropy rise (s2 - s1)/s_ref   {:.6e}", perf.entropy_rise);
+    println!("  exit flow angle                {:.3} deg", perf.exit_angle_deg);
+    println!("  total-pressure loss coefficient {:.5}", perf.loss_coefficient);
+    println!("  mass flow                      {:.4} kg/(s m)", perf.mass_flow);
+    println!(
+        "  exit isentropic Mach           {:.4} (pitch-averaged at {:.3} axial chords, x = {:.2} mm)",
+        perf.exit_isentropic_mach,
+        EXIT_PLANE_AXIAL_CHORDS,
+        planes.x_exit_measurement * 1e3
+    );
+}
+
+/// Primitive fields (rho, u, v, p, Mach, nu_tilde) per cell for ParaView.
+fn write_solution_vtk(path: &Path, mesh: &Mesh, sol: &Solution, gas: &Gas) -> Result<()> {
+    let per_block = |f: &dyn Fn(&crate::flow::solution::BlockSolution, usize) -> f64| -> Vec<Vec<f64>> {
+        sol.blocks.iter().map(|b| (0..b.n_cells()).map(|c| f(b, c)).collect()).collect()
+    };
+    let g = gas.gamma;
+    let rho = per_block(&|b, c| b.rho[c]);
+    let u = per_block(&|b, c| b.rho_u[c] / b.rho[c]);
+    let v = per_block(&|b, c| b.rho_v[c] / b.rho[c]);
+    let p = per_block(&|b, c| b.pressure(c, g));
+    let mach = per_block(&|b, c| {
+        let speed2 = (b.rho_u[c].powi(2) + b.rho_v[c].powi(2)) / b.rho[c].powi(2);
+        (speed2 / (g * b.pressure(c, g) / b.rho[c])).sqrt()
+    });
+    let nut = per_block(&|b, c| b.nu_tilde[c]);
+    write_vtk(path, mesh, &[("density", &rho), ("u", &u), ("v", &v), ("pressure", &p), ("mach", &mach), ("nu_tilde", &nut)])?;
+    Ok(())
+}
+
+fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
+    let path = dir.join("convergence.csv");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?);
+    let io = |e| Error::io(&path, e);
+    writeln!(f, "iteration,wall_s,res_rho,res_rho_u,res_rho_v,res_rho_e,res_rho_nu_tilde").map_err(io)?;
+    for r in &outcome.history.records {
+        let res: Vec<String> = r.residuals.iter().map(|x| format!("{x:.6e}")).collect();
+        writeln!(f, "{},{:.4},{}", r.iteration, r.wall_s, res.join(",")).map_err(io)?;
+    }
+    f.flush().map_err(io)?;
+    let names = ["rho", "rho u", "rho v", "rho E", "rho nu~"];
+    let series: Vec<(&str, Vec<(f64, f64)>)> = names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (*n, outcome.history.records.iter().map(|r| (r.iteration as f64, r.residuals[k])).collect()))
+        .collect();
+    plot_semilog(&dir.join("convergence.png"), "residual (RMS of R/V)", "iteration", &series)
+}
+
+fn write_mis(dir: &Path, blade: &BladeFile, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, measured: Option<&Path>) -> Result<()> {
+    let path = dir.join("mis.csv");
+    let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis\n");
+    for p in surface {
+        text += &format!("{},{:.5},{:.6},{:.5},{:.3},{:.6}\n", p.side.label(), p.x_from_le * 1e3, p.x_from_le / planes.axial_chord, p.y * 1e3, p.p, p.mis);
+    }
+    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+    let taps = match measured {
+        Some(m) => Some(read_measured_mis(m)?),
+        None => None,
+    };
+    let title = match cmp {
+        Some(c) => format!("{}: isentropic Mach number (RMS vs experiment {:.4})", blade.name, c.rms),
+        None => format!("{}: isentropic Mach number", blade.name),
+    };
+    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps.as_deref())
+}
