@@ -4,6 +4,7 @@
 
 use super::SolveArgs;
 use crate::backend::cpu::CpuBackend;
+use crate::cascade::{cascade_planes, quasi_1d_start, Planes, EXIT_PLANE_AXIAL_CHORDS};
 use crate::backend::Backend;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
@@ -16,41 +17,13 @@ use crate::mesh::vtk::write_vtk;
 use crate::mesh::Mesh;
 use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MisComparison, SurfacePoint};
 use crate::report::plots::{plot_isentropic_mach, plot_semilog};
-use crate::solver::{operating_point_state, uniform_state, Case, Control, ExplicitSolver, IterationRecord, SolveOutcome, SolverConfig};
+use crate::mesh::passage::trailing_edge_camber_angle_deg;
+use crate::solver::{Case, Control, ExplicitSolver, IterationRecord, SolveOutcome, SolverConfig};
 use crate::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-
-/// Axial position of the exit measurement plane of the LS89 experiments, in axial chords
-/// downstream of the leading edge (where the exit isentropic Mach number is reported).
-pub const EXIT_PLANE_AXIAL_CHORDS: f64 = 1.433;
-
-/// Where a cascade is cut for its performance figures.
-pub struct Planes {
-    pub x_inlet: f64,
-    pub x_outlet: f64,
-    pub x_exit_measurement: f64,
-    pub x_le: f64,
-    pub axial_chord: f64,
-}
-
-/// Inlet/outlet planes just inside the domain (a cut on the boundary line would run along cell
-/// edges) and the exit measurement plane.
-pub fn cascade_planes(mesh: &Mesh, outline: &Outline) -> Planes {
-    let ([x_le, x_te], _) = outline.bounding_box();
-    let axial_chord = x_te - x_le;
-    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
-    for b in &mesh.blocks {
-        for &x in &b.x {
-            x0 = x0.min(x);
-            x1 = x1.max(x);
-        }
-    }
-    let inset = 0.01 * axial_chord;
-    Planes { x_inlet: x0 + inset, x_outlet: x1 - inset, x_exit_measurement: x_le + EXIT_PLANE_AXIAL_CHORDS * axial_chord, x_le, axial_chord }
-}
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let blade = load_blade_file(&args.blade)?;
@@ -126,7 +99,8 @@ fn solve_and_report<B: Backend>(
     let max_iterations = config.max_iterations;
     let case = Case { gas, operating_point: op.clone(), solver: config };
     let mut solver = ExplicitSolver::new(backend, mesh, case)?;
-    let initial = uniform_state(mesh, &gas, operating_point_state(&gas, op));
+    let planes = cascade_planes(mesh, outline);
+    let initial = quasi_1d_start(mesh, &gas, op, &planes, trailing_edge_camber_angle_deg(outline), 0.2);
     let bar = progress_bar(max_iterations, args.json);
     let mut first: Option<f64> = None;
     let mut observer = |r: &IterationRecord| {
