@@ -12,7 +12,7 @@ use turbopt::flow::solution::Solution;
 use turbopt::mesh::metrics::MeshMetrics;
 use turbopt::mesh::simple::{tmr_flat_plate, FlatPlateGrid};
 use turbopt::mesh::Mesh;
-use turbopt::solver::{uniform_state, Case, Control, Cycle, ExplicitSolver, FlowModel, IterationRecord, Multigrid, ResidualSmoothing, SolverConfig};
+use turbopt::solver::{uniform_state, Case, Control, Cycle, ExplicitSolver, FlowModel, IterationRecord, Multigrid, SolverConfig};
 
 const X_CF: f64 = 0.97008;
 
@@ -60,9 +60,9 @@ fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize) -> (f64, f64) 
     let op = common::operating_point_of(&gas, q);
     let config = SolverConfig {
         model: FlowModel::SpalartAllmaras,
-        cfl: 2.0,
-        smoothing: Some(ResidualSmoothing { epsilon: [0.5, 0.5] }),
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V }),
+        cfl: 1.0,
+        // Three levels stall on this grid family (see the solver report); two are robust.
+        multigrid: Some(Multigrid { levels: 2, cycle: Cycle::V }),
         convergence_orders: 6.0,
         max_iterations: max_cycles,
         ..SolverConfig::default()
@@ -99,7 +99,7 @@ fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize) -> (f64, f64) 
 #[test]
 #[ignore = "long validation: SA flat plate on the 69 x 49 grid (several minutes)"]
 fn sa_flat_plate_coarse_grid() {
-    let (cf, reference) = flat_plate(FlatPlateGrid::N69x49, "69x49", 20_000);
+    let (cf, reference) = flat_plate(FlatPlateGrid::N69x49, "69x49", 30_000);
     assert!((cf / reference - 1.0).abs() < 0.05, "Cf {cf} vs {reference}");
 }
 
