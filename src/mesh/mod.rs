@@ -10,8 +10,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod coarsen;
 pub mod connect;
 pub mod metrics;
+pub mod picture;
 pub mod plot3d;
 pub mod quality;
 pub mod simple;
