@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use super::multigrid::coarsen;
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
 use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
+use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
 
