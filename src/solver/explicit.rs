@@ -99,6 +99,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         Ok(ExplicitSolver { backend, case, boundary, levels })
     }
 
+    /// The validated case this solver runs.
     pub fn case(&self) -> &Case {
         &self.case
     }
