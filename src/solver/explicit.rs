@@ -105,7 +105,9 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     }
 
     /// Adds a constant source: the residual becomes `R(W) - S`, with `S` given per cell as
-    /// volume-integrated conservative quantities (manufactured solutions). Shapes must match.
+    /// volume-integrated conservative quantities (manufactured solutions, body forces) in the
+    /// `rho`, `rho_u`, `rho_v`, `rho_e` arrays; the SA slot gets `rho * nu_tilde` of `source` as
+    /// any uploaded state does. Shapes must match.
     pub fn set_source(&mut self, source: &Solution) -> Result<()> {
         let fine = &mut self.levels[0];
         let s = self.backend.upload_state(&fine.geometry, source)?;
