@@ -264,6 +264,10 @@ impl Backend for GpuBackend {
         });
     }
 
+    fn fill_field(&self, field: &mut GpuField, value: f64) {
+        self.via_host(&[], field, |_, o| self.host.fill_field(o, value));
+    }
+
     fn axpy_field(&self, a: f64, x: &GpuField, y: &mut GpuField) {
         self.via_host(&[x], y, |ins, o| self.host.axpy_field(a, &ins[0], o));
     }

@@ -75,7 +75,7 @@ pub fn default_cascade_config() -> SolverConfig {
         model: FlowModel::SpalartAllmaras,
         cfl: 2.0,
         smoothing: Some(ResidualSmoothing { epsilon: [0.5, 0.5] }),
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V }),
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0 }),
         ..SolverConfig::default()
     }
 }
