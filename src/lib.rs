@@ -9,6 +9,7 @@ pub mod eval;
 pub mod flow;
 pub mod geometry;
 pub mod mesh;
+pub mod optim;
 pub mod report;
 
 pub use error::{Error, Result};
