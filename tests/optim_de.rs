@@ -55,3 +55,15 @@ fn g06_constrained_optimum_by_feasibility_rules() {
         assert!((x - xs).abs() < 1e-2, "{:?} vs {:?}", out.best_design, opt.design);
     }
 }
+
+#[test]
+fn gomez3_constrained_optimum_by_feasibility_rules() {
+    let e = AnalyticEvaluator::new(AnalyticProblem::Gomez3).unwrap();
+    let s = e.space().clone();
+    let opt = e.known_optimum();
+    let out = minimize(EvaluatorProblem::new(&e, Selection::default()), &s.lower, &s.upper, &DeSettings::for_dimension(2, 5_000, 2)).unwrap();
+    println!("Gomez#3: f = {} at {:?}", out.best.objective, out.best_design);
+    assert!(out.best.is_feasible());
+    assert!((out.best.objective - opt.value).abs() < 1e-3, "{} vs {}", out.best.objective, opt.value);
+    assert!(out.best_design.iter().zip(&opt.design).all(|(a, b)| (a - b).abs() < 0.01), "{:?}", out.best_design);
+}

@@ -57,7 +57,7 @@ pub struct KrigingSettings {
 impl Default for KrigingSettings {
     fn default() -> Self {
         KrigingSettings {
-            correlation: Correlation::Matern52,
+            correlation: Correlation::Gaussian,
             nugget: 1e-12,
             starts: 4,
             max_iterations: 60,
