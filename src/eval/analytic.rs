@@ -56,7 +56,7 @@ impl AnalyticEvaluator {
             AnalyticProblem::Branin => (vec![-5.0, 0.0], vec![10.0, 15.0], vec![2.5, 7.5]),
             AnalyticProblem::Hartmann6 => (vec![0.0; 6], vec![1.0; 6], vec![0.5; 6]),
             // G06 baseline: a feasible point (inside circle 2, outside circle 1).
-            AnalyticProblem::G06 => (vec![13.0, 0.0], vec![100.0, 100.0], vec![14.5, 5.0]),
+            AnalyticProblem::G06 => (vec![13.0, 0.0], vec![100.0, 100.0], vec![15.05, 5.0]),
             AnalyticProblem::Gomez3 => (vec![-1.0, -1.0], vec![1.0, 1.0], vec![0.0, 0.0]),
         };
         let names = (1..=lower.len()).map(|i| format!("x{i}")).collect();
@@ -230,6 +230,14 @@ mod tests {
             assert!((ev.objectives[0] - value).abs() <= tol * value.abs().max(1.0), "{p:?}: {} vs {value}", ev.objectives[0]);
             // The constrained optima sit on the constraint boundary: allow round-off violation.
             assert!(ev.constraints.iter().all(|&c| c <= 1e-6), "{p:?}: {:?}", ev.constraints);
+        }
+    }
+
+    #[test]
+    fn baselines_are_feasible() {
+        for p in [AnalyticProblem::G06, AnalyticProblem::Gomez3] {
+            let e = AnalyticEvaluator::new(p.clone()).unwrap();
+            assert!(e.evaluate(&e.space().baseline).is_feasible(), "{p:?}");
         }
     }
 
