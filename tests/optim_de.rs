@@ -24,6 +24,10 @@ fn report(name: &str, runs: &[Option<usize>]) -> (usize, usize) {
     hits.sort_unstable();
     let median = if hits.len() * 2 > runs.len() { hits[runs.len() / 2] } else { usize::MAX };
     println!("{name}: {}/{} seeds reached the target, evaluations {:?}, median {median}", hits.len(), runs.len(), runs);
+    // Machine-readable lines for scripts/bench_de_scipy.py.
+    for (seed, r) in runs.iter().enumerate() {
+        println!("DE_RUN problem={name} seed={seed} evaluations={}", r.map_or("none".to_string(), |n| n.to_string()));
+    }
     (hits.len(), median)
 }
 
