@@ -3,7 +3,7 @@
 //!
 //! Inputs are scaled to the unit cube and outputs standardized before fitting. The correlation
 //! is Gaussian, R_ij = exp(-sum_l 10^psi_l (x_i^l - x_j^l)^2) (thesis eq. 7.1 with p = 2), or
-//! Matern 5/2 in the anisotropic distance h = sqrt(sum_l 10^psi_l (x_i^l - x_j^l)^2). The
+//! a tensor product of 1-D Matern 5/2 kernels in h_l = sqrt(10^psi_l) |x_i^l - x_j^l|. The
 //! hyperparameters psi = log10(theta), one per dimension, maximize the concentrated
 //! log-likelihood (eq. 7.5) phi = -n/2 ln(sigma^2) - 1/2 ln|R|, where mu and sigma^2 are the
 //! closed-form estimates of eq. 7.2-7.3. The optimizer is argmin's L-BFGS with the analytic
@@ -24,6 +24,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::LN_10;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Mutex;
 
 use super::lhs::latin_hypercube;
@@ -46,7 +47,8 @@ pub struct KrigingSettings {
     pub nugget: f64,
     /// Number of likelihood-optimization starts (the first at psi = 0, the others from a LHS).
     pub starts: usize,
-    /// L-BFGS iteration limit per start.
+    /// Limit per start on L-BFGS iterations and, separately, on likelihood evaluations (line
+    /// searches in ill-conditioned regions can otherwise take hundreds of evaluations).
     pub max_iterations: u64,
     /// Range of psi = log10(theta) for the unit-cube inputs.
     pub log10_theta_range: (f64, f64),
@@ -177,10 +179,13 @@ impl Kriging {
     /// Predicted mean (eq. 7.4) and mean squared error (Jones 2001, eq. 12) at `x`.
     pub fn predict(&self, x: &[f64]) -> Prediction {
         let xs: Vec<f64> = x.iter().zip(self.lower.iter().zip(&self.upper)).map(|(v, (l, h))| (v - l) / (h - l)).collect();
+        let mut d2 = vec![0.0; self.d];
         let r: Vec<f64> = (0..self.n)
             .map(|i| {
-                let h2: f64 = (0..self.d).map(|k| self.theta[k] * (xs[k] - self.x[i * self.d + k]).powi(2)).sum();
-                correlation(self.settings.correlation, h2)
+                for k in 0..self.d {
+                    d2[k] = (xs[k] - self.x[i * self.d + k]).powi(2);
+                }
+                correlation(self.settings.correlation, &self.theta, &d2)
             })
             .collect();
         let f = &self.fit;
@@ -216,24 +221,42 @@ impl Kriging {
     }
 }
 
-/// The correlation as a function of the squared anisotropic distance.
-fn correlation(kind: Correlation, h2: f64) -> f64 {
+/// Correlation of two points from their squared coordinate differences `d2`.
+/// Gaussian: exp(-sum_k theta_k d_k^2) (eq. 7.1, p = 2). Matern 5/2 as a tensor product of 1-D
+/// kernels (as in DiceKriging, SMT and egobox): prod_k (1 + sqrt5 h_k + 5/3 h_k^2) exp(-sqrt5 h_k)
+/// with h_k = sqrt(theta_k d_k^2).
+fn correlation(kind: Correlation, theta: &[f64], d2: &[f64]) -> f64 {
     match kind {
-        Correlation::Gaussian => (-h2).exp(),
+        Correlation::Gaussian => (-theta.iter().zip(d2).map(|(t, v)| t * v).sum::<f64>()).exp(),
         Correlation::Matern52 => {
-            let s = (5.0 * h2).sqrt();
-            (1.0 + s + 5.0 / 3.0 * h2) * (-s).exp()
+            let (mut poly, mut s_sum) = (1.0, 0.0);
+            for (t, v) in theta.iter().zip(d2) {
+                let h2 = t * v;
+                let s = (5.0 * h2).sqrt();
+                poly *= 1.0 + s + 5.0 / 3.0 * h2;
+                s_sum += s;
+            }
+            poly * (-s_sum).exp()
         }
     }
 }
 
-/// d R / d theta_k divided by d_k^2 (the squared coordinate difference), from h^2.
-fn correlation_slope(kind: Correlation, h2: f64) -> f64 {
+/// d R / d theta_k for every k, given R = `r` (the pair's correlation).
+fn correlation_slopes(kind: Correlation, theta: &[f64], d2: &[f64], r: f64, out: &mut [f64]) {
     match kind {
-        Correlation::Gaussian => -(-h2).exp(),
+        Correlation::Gaussian => {
+            for (o, v) in out.iter_mut().zip(d2) {
+                *o = -r * v;
+            }
+        }
         Correlation::Matern52 => {
-            let s = (5.0 * h2).sqrt();
-            -5.0 / 6.0 * (1.0 + s) * (-s).exp()
+            // d/dtheta of the 1-D factor m(h), h = sqrt(theta d^2), divided by m(h):
+            // -5/6 d^2 (1 + sqrt5 h) / (1 + sqrt5 h + 5/3 h^2).
+            for ((o, t), v) in out.iter_mut().zip(theta).zip(d2) {
+                let h2 = t * v;
+                let s = (5.0 * h2).sqrt();
+                *o = -r * 5.0 / 6.0 * v * (1.0 + s) / (1.0 + s + 5.0 / 3.0 * h2);
+            }
         }
     }
 }
@@ -313,8 +336,7 @@ impl<'s> Data<'s> {
         r.par_chunks_mut(n).enumerate().with_min_len(16).for_each(|(i, row)| {
             for j in 0..i {
                 let p = pair_index(i, j) * d;
-                let h2: f64 = (0..d).map(|k| theta[k] * self.pair_d2[p + k]).sum();
-                row[j] = correlation(kind, h2);
+                row[j] = correlation(kind, theta, &self.pair_d2[p..p + d]);
             }
             row[i] = 1.0 + self.settings.nugget;
         });
@@ -349,15 +371,15 @@ impl<'s> Data<'s> {
             .with_min_len(8)
             .map(|i| {
                 let mut g = vec![0.0; d];
+                let mut slopes = vec![0.0; d];
                 for j in 0..i {
                     // (R^-1)_ij = sum over m >= i of (L^-1)_mi (L^-1)_mj, rows of t = (L^-1)^T.
                     let rinv_ij = dot(&t[i * n + i..(i + 1) * n], &t[j * n + i..(j + 1) * n]);
                     let w_ij = f.alpha[i] * f.alpha[j] / f.sigma2 - rinv_ij;
-                    let p = pair_index(i, j) * d;
-                    let h2: f64 = (0..d).map(|k| theta[k] * self.pair_d2[p + k]).sum();
-                    let s = w_ij * correlation_slope(kind, h2);
+                    let d2 = &self.pair_d2[pair_index(i, j) * d..(pair_index(i, j) + 1) * d];
+                    correlation_slopes(kind, theta, d2, correlation(kind, theta, d2), &mut slopes);
                     for k in 0..d {
-                        g[k] += s * self.pair_d2[p + k];
+                        g[k] += w_ij * slopes[k];
                     }
                 }
                 g
@@ -388,7 +410,13 @@ impl<'s> Data<'s> {
 
     /// One L-BFGS run from `psi0`; returns the best (log-likelihood, psi) it evaluated.
     fn local_search(&self, psi0: &[f64]) -> Option<(f64, Vec<f64>)> {
-        let problem = LikelihoodProblem { data: self, memo: Mutex::new(None), best: Mutex::new(None) };
+        let problem = LikelihoodProblem {
+            data: self,
+            memo: Mutex::new(None),
+            best: Mutex::new(None),
+            evaluations: AtomicU64::new(0),
+            max_evaluations: self.settings.max_iterations,
+        };
         let z0 = problem.to_z(psi0);
         let solver = LBFGS::new(MoreThuenteLineSearch::new(), 7)
             .with_tolerance_grad(1e-6)
@@ -448,6 +476,8 @@ struct LikelihoodProblem<'a, 's> {
     /// Last (z, cost, gradient): cost and gradient are asked for at the same points.
     memo: Mutex<Option<(Vec<f64>, f64, Vec<f64>)>>,
     best: Mutex<Option<(f64, Vec<f64>)>>,
+    evaluations: AtomicU64,
+    max_evaluations: u64,
 }
 
 impl LikelihoodProblem<'_, '_> {
@@ -466,6 +496,9 @@ impl LikelihoodProblem<'_, '_> {
                     return Ok((*c, g.clone()));
                 }
             }
+        }
+        if self.evaluations.fetch_add(1, AtomicOrdering::Relaxed) >= self.max_evaluations {
+            return Err(ArgminError::msg("likelihood evaluation budget of this start spent"));
         }
         let (c, h) = self.centre_half();
         let psi: Vec<f64> = z.iter().map(|v| c + h * v.tanh()).collect();
