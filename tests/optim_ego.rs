@@ -29,7 +29,7 @@ fn median(runs: &[Option<usize>]) -> Option<usize> {
 }
 
 #[test]
-#[ignore = "long validation: 10 seeds of EGO on Branin, ~20 s in release"]
+#[ignore = "long validation: 10 seeds of EGO on Branin, ~5 s"]
 fn branin_within_30_evaluations_median_of_10_seeds() {
     let r = runs(AnalyticProblem::Branin, 0.4018, 30, 10);
     let hits = r.iter().flatten().count();
@@ -38,7 +38,7 @@ fn branin_within_30_evaluations_median_of_10_seeds() {
 }
 
 #[test]
-#[ignore = "long validation: 10 seeds of EGO on Hartmann-6, ~2 min in release"]
+#[ignore = "long validation: 10 seeds of EGO on Hartmann-6, ~1 min on 2 busy cores"]
 fn hartmann6_within_80_evaluations_median_of_10_seeds() {
     let r = runs(AnalyticProblem::Hartmann6, -3.25, 80, 10);
     let hits = r.iter().flatten().count();
