@@ -63,6 +63,7 @@ impl AnalyticEvaluator {
         Ok(AnalyticEvaluator { problem, space: DesignSpace { names, lower, upper, baseline } })
     }
 
+    /// Which problem this evaluator computes.
     pub fn problem(&self) -> &AnalyticProblem {
         &self.problem
     }

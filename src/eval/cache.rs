@@ -23,9 +23,11 @@ pub struct CachedEvaluator<E: Evaluator> {
 }
 
 impl<E: Evaluator> CachedEvaluator<E> {
+    /// Wrap `inner` with an empty cache.
     pub fn new(inner: E) -> Self {
         CachedEvaluator { inner, store: Mutex::new(HashMap::new()), hits: AtomicUsize::new(0), misses: AtomicUsize::new(0) }
     }
+    /// The wrapped evaluator.
     pub fn inner(&self) -> &E {
         &self.inner
     }

@@ -463,6 +463,16 @@ mod tests {
     }
 
     #[test]
+    fn lower_confidence_bound_option_finds_branin_minimum() {
+        let e = AnalyticEvaluator::new(AnalyticProblem::Branin).unwrap();
+        let s = e.space().clone();
+        let mut st = EgoSettings::for_dimension(2, 40, 2);
+        st.infill = Infill::LowerConfidenceBound { kappa: 2.0 };
+        let out = minimize(&e, &Selection::default(), &s.lower, &s.upper, &st).unwrap();
+        assert!(out.best.objective < 0.41, "{}", out.best.objective);
+    }
+
+    #[test]
     fn normal_cdf_values_and_tail() {
         assert!((ln_normal_cdf(0.0).exp() - 0.5).abs() < 1e-7);
         assert!((ln_normal_cdf(1.959_963_985).exp() - 0.975).abs() < 1e-7);

@@ -33,12 +33,15 @@ pub struct Scored {
 }
 
 impl Scored {
+    /// A design that ran and meets every constraint.
     pub fn feasible(objective: f64) -> Self {
         Scored { objective, violation: 0.0, failure: None }
     }
+    /// A design whose evaluation failed (infinite objective and violation).
     pub fn failed(reason: impl Into<String>) -> Self {
         Scored { objective: f64::INFINITY, violation: f64::INFINITY, failure: Some(reason.into()) }
     }
+    /// Ran, and no constraint is violated.
     pub fn is_feasible(&self) -> bool {
         self.failure.is_none() && self.violation == 0.0
     }
