@@ -14,6 +14,7 @@ pub mod geometry;
 pub mod gpu;
 pub mod linalg;
 pub mod mesh;
+pub mod optim;
 pub mod post;
 pub mod report;
 pub mod solver;

@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod analytic;
+pub mod cache;
+
 /// Names, bounds and baseline of the design variables.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DesignSpace {

@@ -1,0 +1,261 @@
+//! Analytic test problems behind the [`Evaluator`] trait, with known optima, so the optimizers
+//! and the campaign runner can be verified without a flow solver.
+//!
+//! - Rosenbrock (n-D) and Rastrigin (n-D): the usual DE benchmarks.
+//! - Branin and Hartmann-6: the usual Kriging/EGO benchmarks (Jones, Schonlau & Welch 1998).
+//! - G06 (Floudas & Pardalos 1990; problem g06 of the CEC 2006 constrained suite, Liang et al.
+//!   2006): a cubic objective with two circle constraints and a tiny feasible region, optimum
+//!   f* = -6961.81387558015 at x* = (14.095, 0.84296075), where both constraints are active.
+//! - Gomez #3 (Gomez & Levy 1982, used for constrained EGO by Sasena 2002): the six-hump camel
+//!   back with a sinusoidal constraint and disconnected feasible islands, f* = -0.9711 at
+//!   x* = (0.1093, -0.6234).
+
+use serde::{Deserialize, Serialize};
+use std::f64::consts::PI;
+
+use super::{Diagnostics, DesignSpace, Evaluation, Evaluator, Status};
+use crate::error::{Error, Result};
+
+/// Which analytic problem; the serialized form is what a campaign RON names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AnalyticProblem {
+    Rosenbrock { dim: usize },
+    Rastrigin { dim: usize },
+    Branin,
+    Hartmann6,
+    G06,
+    Gomez3,
+}
+
+/// Known global optimum of an analytic problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnownOptimum {
+    pub value: f64,
+    pub design: Vec<f64>,
+}
+
+/// An analytic problem with its design space, callable as an [`Evaluator`].
+#[derive(Clone, Debug)]
+pub struct AnalyticEvaluator {
+    problem: AnalyticProblem,
+    space: DesignSpace,
+}
+
+impl AnalyticEvaluator {
+    /// Build the evaluator; rejects dimensions the problem is not defined for.
+    pub fn new(problem: AnalyticProblem) -> Result<Self> {
+        let (lower, upper, baseline) = match &problem {
+            AnalyticProblem::Rosenbrock { dim } => {
+                check_dim("Rosenbrock", *dim, 2)?;
+                (vec![-5.0; *dim], vec![5.0; *dim], vec![0.0; *dim])
+            }
+            AnalyticProblem::Rastrigin { dim } => {
+                check_dim("Rastrigin", *dim, 1)?;
+                (vec![-5.12; *dim], vec![5.12; *dim], vec![2.5; *dim])
+            }
+            AnalyticProblem::Branin => (vec![-5.0, 0.0], vec![10.0, 15.0], vec![2.5, 7.5]),
+            AnalyticProblem::Hartmann6 => (vec![0.0; 6], vec![1.0; 6], vec![0.5; 6]),
+            // G06 baseline: a feasible point (inside circle 2, outside circle 1).
+            AnalyticProblem::G06 => (vec![13.0, 0.0], vec![100.0, 100.0], vec![15.05, 5.0]),
+            AnalyticProblem::Gomez3 => (vec![-1.0, -1.0], vec![1.0, 1.0], vec![0.0, 0.0]),
+        };
+        let names = (1..=lower.len()).map(|i| format!("x{i}")).collect();
+        Ok(AnalyticEvaluator { problem, space: DesignSpace { names, lower, upper, baseline } })
+    }
+
+    /// Which problem this evaluator computes.
+    pub fn problem(&self) -> &AnalyticProblem {
+        &self.problem
+    }
+
+    /// Replace the bounds (campaign overrides); the baseline is clamped into the new box.
+    pub fn with_bounds(mut self, lower: Vec<f64>, upper: Vec<f64>) -> Result<Self> {
+        let n = self.space.dim();
+        if lower.len() != n || upper.len() != n {
+            return Err(Error::Other(format!("bounds need {n} values, got {} and {}", lower.len(), upper.len())));
+        }
+        if let Some(i) = (0..n).find(|&i| !(lower[i] < upper[i])) {
+            return Err(Error::Other(format!("bound {i}: lower {} is not below upper {}", lower[i], upper[i])));
+        }
+        for i in 0..n {
+            self.space.baseline[i] = self.space.baseline[i].clamp(lower[i], upper[i]);
+        }
+        self.space.lower = lower;
+        self.space.upper = upper;
+        Ok(self)
+    }
+
+    /// The global optimum from the literature (one of them when there are several).
+    pub fn known_optimum(&self) -> KnownOptimum {
+        match &self.problem {
+            AnalyticProblem::Rosenbrock { dim } => KnownOptimum { value: 0.0, design: vec![1.0; *dim] },
+            AnalyticProblem::Rastrigin { dim } => KnownOptimum { value: 0.0, design: vec![0.0; *dim] },
+            AnalyticProblem::Branin => KnownOptimum { value: 0.397_887_357_729_739, design: vec![PI, 2.275] },
+            AnalyticProblem::Hartmann6 => KnownOptimum {
+                value: -3.322_368_011_415_515,
+                design: vec![0.201_69, 0.150_011, 0.476_874, 0.275_332, 0.311_652, 0.657_3],
+            },
+            AnalyticProblem::G06 => KnownOptimum {
+                value: -6961.813_875_580_15,
+                design: vec![14.095_000_000_000_000_64, 0.842_960_789_215_479_566_8],
+            },
+            AnalyticProblem::Gomez3 => KnownOptimum { value: -0.971_1, design: vec![0.109_3, -0.623_4] },
+        }
+    }
+
+    /// Objective value and constraint values (feasible when all `<= 0`) of one design.
+    fn objectives_and_constraints(&self, x: &[f64]) -> (f64, Vec<f64>) {
+        match &self.problem {
+            AnalyticProblem::Rosenbrock { .. } => (rosenbrock(x), vec![]),
+            AnalyticProblem::Rastrigin { .. } => (rastrigin(x), vec![]),
+            AnalyticProblem::Branin => (branin(x[0], x[1]), vec![]),
+            AnalyticProblem::Hartmann6 => (hartmann6(x), vec![]),
+            AnalyticProblem::G06 => g06(x[0], x[1]),
+            AnalyticProblem::Gomez3 => gomez3(x[0], x[1]),
+        }
+    }
+}
+
+fn check_dim(name: &str, dim: usize, min: usize) -> Result<()> {
+    if dim < min {
+        return Err(Error::Other(format!("{name} needs at least {min} dimensions, got {dim}")));
+    }
+    Ok(())
+}
+
+impl Evaluator for AnalyticEvaluator {
+    fn space(&self) -> &DesignSpace {
+        &self.space
+    }
+    fn objective_names(&self) -> Vec<String> {
+        vec!["f".into()]
+    }
+    fn constraint_names(&self) -> Vec<String> {
+        match self.problem {
+            AnalyticProblem::G06 => vec!["g1".into(), "g2".into()],
+            AnalyticProblem::Gomez3 => vec!["g1".into()],
+            _ => vec![],
+        }
+    }
+    fn evaluate(&self, design: &[f64]) -> Evaluation {
+        let n = self.space.dim();
+        if design.len() != n {
+            return Evaluation::failed(Status::Failed(format!("expected {n} design variables, got {}", design.len())));
+        }
+        if let Some(i) = design.iter().position(|v| !v.is_finite()) {
+            return Evaluation::failed(Status::Failed(format!("design variable {i} is not finite")));
+        }
+        let (f, constraints) = self.objectives_and_constraints(design);
+        Evaluation { objectives: vec![f], constraints, status: Status::Ok, diagnostics: Diagnostics::default() }
+    }
+}
+
+/// Rosenbrock's valley, sum over i of 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2.
+pub fn rosenbrock(x: &[f64]) -> f64 {
+    x.windows(2).map(|w| 100.0 * (w[1] - w[0] * w[0]).powi(2) + (1.0 - w[0]).powi(2)).sum()
+}
+
+/// Rastrigin: 10 n + sum of x_i^2 - 10 cos(2 pi x_i).
+pub fn rastrigin(x: &[f64]) -> f64 {
+    10.0 * x.len() as f64 + x.iter().map(|v| v * v - 10.0 * (2.0 * PI * v).cos()).sum::<f64>()
+}
+
+/// Branin-Hoo with the standard constants (three global minima of 0.397887).
+pub fn branin(x1: f64, x2: f64) -> f64 {
+    let b = 5.1 / (4.0 * PI * PI);
+    let c = 5.0 / PI;
+    let t = 1.0 / (8.0 * PI);
+    (x2 - b * x1 * x1 + c * x1 - 6.0).powi(2) + 10.0 * (1.0 - t) * x1.cos() + 10.0
+}
+
+const HARTMANN6_ALPHA: [f64; 4] = [1.0, 1.2, 3.0, 3.2];
+const HARTMANN6_A: [[f64; 6]; 4] = [
+    [10.0, 3.0, 17.0, 3.5, 1.7, 8.0],
+    [0.05, 10.0, 17.0, 0.1, 8.0, 14.0],
+    [3.0, 3.5, 1.7, 10.0, 17.0, 8.0],
+    [17.0, 8.0, 0.05, 10.0, 0.1, 14.0],
+];
+const HARTMANN6_P: [[f64; 6]; 4] = [
+    [0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886],
+    [0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991],
+    [0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650],
+    [0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381],
+];
+
+/// Hartmann-6 on the unit cube (global minimum -3.32237, a local one at -3.2032).
+pub fn hartmann6(x: &[f64]) -> f64 {
+    -(0..4)
+        .map(|i| {
+            let r: f64 = (0..6).map(|j| HARTMANN6_A[i][j] * (x[j] - HARTMANN6_P[i][j]).powi(2)).sum();
+            HARTMANN6_ALPHA[i] * (-r).exp()
+        })
+        .sum::<f64>()
+}
+
+/// G06: (x1 - 10)^3 + (x2 - 20)^3 subject to lying outside circle 1 and inside circle 2.
+pub fn g06(x1: f64, x2: f64) -> (f64, Vec<f64>) {
+    let f = (x1 - 10.0).powi(3) + (x2 - 20.0).powi(3);
+    let g1 = -(x1 - 5.0).powi(2) - (x2 - 5.0).powi(2) + 100.0;
+    let g2 = (x1 - 6.0).powi(2) + (x2 - 5.0).powi(2) - 82.81;
+    (f, vec![g1, g2])
+}
+
+/// Gomez #3: six-hump camel back subject to -sin(4 pi x1) + 2 sin^2(2 pi x2) <= 0.
+pub fn gomez3(x1: f64, x2: f64) -> (f64, Vec<f64>) {
+    let f = (4.0 - 2.1 * x1 * x1 + x1.powi(4) / 3.0) * x1 * x1 + x1 * x2 + (-4.0 + 4.0 * x2 * x2) * x2 * x2;
+    let g = -(4.0 * PI * x1).sin() + 2.0 * (2.0 * PI * x2).sin().powi(2);
+    (f, vec![g])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn optimum_value(p: AnalyticProblem) -> (f64, Evaluation) {
+        let e = AnalyticEvaluator::new(p).unwrap();
+        let opt = e.known_optimum();
+        (opt.value, e.evaluate(&opt.design))
+    }
+
+    #[test]
+    fn known_optima_evaluate_to_their_values() {
+        for (p, tol) in [
+            (AnalyticProblem::Rosenbrock { dim: 10 }, 1e-15),
+            (AnalyticProblem::Rastrigin { dim: 10 }, 1e-12),
+            (AnalyticProblem::Branin, 1e-9),
+            (AnalyticProblem::Hartmann6, 1e-5),
+            (AnalyticProblem::G06, 1e-6),
+            (AnalyticProblem::Gomez3, 1e-4),
+        ] {
+            let (value, ev) = optimum_value(p.clone());
+            assert!((ev.objectives[0] - value).abs() <= tol * value.abs().max(1.0), "{p:?}: {} vs {value}", ev.objectives[0]);
+            // The constrained optima sit on the constraint boundary: allow round-off violation.
+            assert!(ev.constraints.iter().all(|&c| c <= 1e-6), "{p:?}: {:?}", ev.constraints);
+        }
+    }
+
+    #[test]
+    fn baselines_are_feasible() {
+        for p in [AnalyticProblem::G06, AnalyticProblem::Gomez3] {
+            let e = AnalyticEvaluator::new(p.clone()).unwrap();
+            assert!(e.evaluate(&e.space().baseline).is_feasible(), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn branin_has_three_equal_minima() {
+        let a = branin(-PI, 12.275);
+        let b = branin(PI, 2.275);
+        let c = branin(9.424_78, 2.475);
+        assert!((a - b).abs() < 1e-9 && (a - c).abs() < 1e-6, "{a} {b} {c}");
+    }
+
+    #[test]
+    fn bad_input_is_a_failed_status_not_a_panic() {
+        let e = AnalyticEvaluator::new(AnalyticProblem::Branin).unwrap();
+        assert!(matches!(e.evaluate(&[1.0]).status, Status::Failed(_)));
+        assert!(matches!(e.evaluate(&[f64::NAN, 1.0]).status, Status::Failed(_)));
+        assert!(AnalyticEvaluator::new(AnalyticProblem::Rosenbrock { dim: 1 }).is_err());
+        assert!(e.clone().with_bounds(vec![1.0, 2.0], vec![0.0, 3.0]).is_err());
+    }
+}

@@ -1,0 +1,181 @@
+//! Campaign runner: RON files, results log, plots, and kill -9 + resume.
+
+use rand::{Rng, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use turbopt::eval::{DesignSpace, Evaluation, Evaluator};
+use turbopt::optim::campaign::{build_evaluator, read_log, run_campaign, CampaignConfig, CampaignSummary, SilentObserver};
+
+fn optimize_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("optimize")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("turbopt-campaign-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Slows every batch down (so a kill lands mid-run) and counts the designs evaluated.
+struct Slow {
+    inner: Box<dyn Evaluator>,
+    delay: Duration,
+    evaluated: AtomicUsize,
+}
+
+impl Evaluator for Slow {
+    fn space(&self) -> &DesignSpace {
+        self.inner.space()
+    }
+    fn objective_names(&self) -> Vec<String> {
+        self.inner.objective_names()
+    }
+    fn constraint_names(&self) -> Vec<String> {
+        self.inner.constraint_names()
+    }
+    fn evaluate(&self, d: &[f64]) -> Evaluation {
+        self.evaluate_batch(&[d.to_vec()]).remove(0)
+    }
+    fn evaluate_batch(&self, d: &[Vec<f64>]) -> Vec<Evaluation> {
+        std::thread::sleep(self.delay);
+        self.evaluated.fetch_add(d.len(), Ordering::SeqCst);
+        self.inner.evaluate_batch(d)
+    }
+}
+
+/// The campaigns the kill test runs: a DE one and a 2-level one, both with constraints or
+/// enough generations to be interrupted.
+fn kill_test_config(kind: &str) -> CampaignConfig {
+    let text = match kind {
+        "de" => r#"(name: "kill-de", evaluator: Analytic(G06), optimizer: DifferentialEvolution(population: Some(20)), budget: 800, seed: 5)"#,
+        _ => r#"(name: "kill-ego", evaluator: Analytic(Gomez3), optimizer: TwoLevel(batch_size: Some(2)), budget: 40, seed: 5)"#,
+    };
+    CampaignConfig::from_ron_str(text, kind).unwrap()
+}
+
+fn run(config: &CampaignConfig, dir: &Path, resume: bool, delay_ms: u64) -> (CampaignSummary, usize) {
+    let slow = Slow { inner: build_evaluator(&config.evaluator).unwrap(), delay: Duration::from_millis(delay_ms), evaluated: AtomicUsize::new(0) };
+    let summary = run_campaign(config, &slow, dir, resume, &mut SilentObserver).unwrap();
+    (summary, slow.evaluated.load(Ordering::SeqCst))
+}
+
+/// Not a test of its own: the child process the kill tests start and kill.
+#[test]
+#[ignore = "helper: the kill-and-resume tests run it as a child process"]
+fn campaign_child_process() {
+    let (Ok(dir), Ok(kind)) = (std::env::var("TURBOPT_CHILD_DIR"), std::env::var("TURBOPT_CHILD_KIND")) else {
+        return;
+    };
+    run(&kill_test_config(&kind), Path::new(&dir), false, 25);
+}
+
+fn complete_lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).map(|t| t.matches('\n').count()).unwrap_or(0)
+}
+
+fn kill_and_resume(kind: &str) {
+    let config = kill_test_config(kind);
+    let reference_dir = scratch(&format!("{kind}-reference"));
+    let (reference, _) = run(&config, &reference_dir, false, 0);
+
+    let dir = scratch(&format!("{kind}-killed"));
+    let seed: u64 = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64;
+    let kill_after = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random_range(3..reference.evaluations * 3 / 4);
+    println!("{kind}: killing after {kill_after} logged evaluations (seed {seed})");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["campaign_child_process", "--exact", "--ignored", "--test-threads=1"])
+        .env("TURBOPT_CHILD_DIR", &dir)
+        .env("TURBOPT_CHILD_KIND", kind)
+        .spawn()
+        .unwrap();
+    let log = dir.join("evaluations.jsonl");
+    let start = Instant::now();
+    while complete_lines(&log) < kill_after && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(&log).unwrap();
+    let kept = before[..before.rfind('\n').map_or(0, |i| i + 1)].to_string();
+    let logged = kept.matches('\n').count();
+    assert!(logged >= kill_after && logged < reference.evaluations, "killed mid-run: {logged} of {}", reference.evaluations);
+
+    let (resumed, evaluated_now) = run(&config, &dir, true, 0);
+    println!("{kind}: {logged} evaluations survived the kill, {evaluated_now} evaluated on resume, {} in all", resumed.evaluations);
+    // Nothing completed was lost or evaluated twice.
+    assert_eq!(resumed.replayed, logged);
+    assert_eq!(evaluated_now, resumed.evaluations - logged);
+    assert!(std::fs::read_to_string(&log).unwrap().starts_with(&kept));
+    // Same end as the uninterrupted run.
+    assert_eq!(resumed.evaluations, reference.evaluations);
+    assert_eq!(resumed.best_design, reference.best_design);
+    assert_eq!(resumed.best_objective.to_bits(), reference.best_objective.to_bits());
+    let designs = |d: &Path| read_log(&d.join("evaluations.jsonl")).unwrap().into_iter().map(|r| r.design).collect::<Vec<_>>();
+    assert_eq!(designs(&dir), designs(&reference_dir));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&reference_dir);
+}
+
+#[test]
+fn kill_9_and_resume_differential_evolution() {
+    kill_and_resume("de");
+}
+
+#[test]
+fn kill_9_and_resume_two_level() {
+    kill_and_resume("ego");
+}
+
+#[test]
+fn analytic_campaign_files_parse_and_a_small_one_runs() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(optimize_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("analytic_") && name.ends_with(".ron") {
+            let c = CampaignConfig::from_ron_file(&path).unwrap();
+            build_evaluator(&c.evaluator).unwrap();
+            n += 1;
+        }
+    }
+    assert!(n >= 3, "{n} analytic campaigns");
+
+    let config = CampaignConfig::from_ron_file(optimize_dir().join("analytic_gomez3_ego.ron")).unwrap();
+    let dir = scratch("gomez3");
+    let (summary, _) = run(&config, &dir, false, 0);
+    println!("{summary:#?}");
+    assert_eq!(summary.evaluations, config.budget);
+    assert!(summary.best_feasible && (summary.best_objective - (-0.9711)).abs() < 1e-3, "{}", summary.best_objective);
+    assert!(summary.improvement.unwrap() > 0.9, "baseline f(0, 0) = 0");
+    assert_eq!(read_log(&dir.join("evaluations.jsonl")).unwrap().len(), config.budget);
+    for f in ["summary.json", "checkpoint.json", "campaign.ron", "convergence.png", "evaluations.png"] {
+        assert!(std::fs::metadata(dir.join(f)).map(|m| m.len() > 100).unwrap_or(false), "{f}");
+    }
+    // A second fresh run into the same directory would clobber the log: refused.
+    let slow = build_evaluator(&config.evaluator).unwrap();
+    assert!(run_campaign(&config, slow.as_ref(), &dir, false, &mut SilentObserver).is_err());
+    // Resuming a finished campaign replays everything and evaluates nothing.
+    let (again, evaluated) = run(&config, &dir, true, 0);
+    assert_eq!((again.replayed, evaluated), (config.budget, 0));
+    assert_eq!(again.best_design, summary.best_design);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_campaigns_are_errors() {
+    let base = r#"(name: "x", evaluator: Analytic(Branin), optimizer: DifferentialEvolution(), budget: 100, seed: 1"#;
+    let e = build_evaluator(&CampaignConfig::from_ron_str(&format!("{base})"), "ok").unwrap().evaluator).unwrap();
+    for (extra, why) in [
+        (r#", bounds: [(variable: "x9", lower: 0.0, upper: 1.0)]"#, "unknown variable"),
+        (r#", bounds: [(variable: "x1", lower: 2.0, upper: 1.0)]"#, "empty interval"),
+        (r#", objective: Some("drag")"#, "unknown objective"),
+        (r#", constraints: Some(["g7"])"#, "unknown constraint"),
+    ] {
+        let c = CampaignConfig::from_ron_str(&format!("{base}{extra})"), why).unwrap();
+        let dir = scratch("bad");
+        assert!(run_campaign(&c, e.as_ref(), &dir, false, &mut SilentObserver).is_err(), "{why}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
