@@ -19,6 +19,24 @@ pub enum Command {
     /// Solve the flow through a cascade at one operating point and write the solution,
     /// convergence history, blade Mis and performance figures.
     Solve(SolveArgs),
+    /// Run an optimization campaign (RON), or the embedded default one, with a results log,
+    /// checkpoints and plots; `--resume` continues an interrupted campaign.
+    Optimize(OptimizeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct OptimizeArgs {
+    /// Campaign file (RON); default: the embedded optimize/default.ron.
+    pub campaign: Option<std::path::PathBuf>,
+    /// Output directory (default: out/<campaign name>).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the campaign in --out without re-running its logged evaluations.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +108,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Mesh(args) => crate::cli::mesh::run(&args),
         Command::Solve(args) => crate::cli::solve::run(&args),
+        Command::Optimize(args) => crate::cli::optimize::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -101,4 +120,5 @@ pub fn main() -> ExitCode {
 }
 
 pub mod mesh;
+pub mod optimize;
 pub mod solve;
