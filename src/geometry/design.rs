@@ -382,3 +382,74 @@ fn check_thickness(curve: &DesignCurve) -> Result<(), GeometryError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(name: &str, value: f64) -> DesignVariable {
+        DesignVariable::new(name, value, value - 1.0, value + 1.0)
+    }
+
+    /// A turbine-like section: 0.1 m chord, 30 deg inlet, -60 deg exit metal angle.
+    fn section(separate: bool) -> DesignParameterization {
+        let thickness = |prefix: &str, scale: f64| (1..=6).map(|k| var(&format!("{prefix}_{k}"), scale * [0.04, 0.07, 0.08, 0.07, 0.05, 0.02][k - 1])).collect();
+        DesignParameterization {
+            stagger_deg: var("stagger_deg", -35.0),
+            chord: var("chord", 0.1),
+            inlet_metal_angle_deg: var("inlet_metal_angle_deg", 30.0),
+            exit_metal_angle_deg: var("exit_metal_angle_deg", -60.0),
+            leading_edge_tangent: var("leading_edge_tangent", 0.3),
+            trailing_edge_tangent: var("trailing_edge_tangent", 0.3),
+            camber: vec![var("camber_1", 0.1), var("camber_2", 0.12), var("camber_3", 0.08)],
+            thickness: thickness("thickness", 1.0),
+            pressure_thickness: if separate { thickness("pressure_thickness", 0.6) } else { vec![] },
+            leading_edge_radius: var("leading_edge_radius", 0.004),
+            trailing_edge_radius: var("trailing_edge_radius", 0.0008),
+            pitch: var("pitch", 0.09),
+            leading_edge: [0.0, 0.0],
+        }
+    }
+
+    /// Curvature of the outline at parameter v by central differences.
+    fn curvature(curve: &DesignCurve, v: f64) -> f64 {
+        let h = 1e-4;
+        let (a, b, c) = (curve.point(v - h), curve.point(v), curve.point(v + h));
+        let d1 = [(c[0] - a[0]) / (2.0 * h), (c[1] - a[1]) / (2.0 * h)];
+        let d2 = [(c[0] - 2.0 * b[0] + a[0]) / (h * h), (c[1] - 2.0 * b[1] + a[1]) / (h * h)];
+        (d1[0] * d2[1] - d1[1] * d2[0]).abs() / (d1[0] * d1[0] + d1[1] * d1[1]).powf(1.5)
+    }
+
+    #[test]
+    fn edges_are_round_with_the_design_radii() {
+        for separate in [false, true] {
+            let d = section(separate);
+            let curve = d.curve().unwrap();
+            let r_le = 1.0 / curvature(&curve, 0.0);
+            let r_te = 1.0 / curvature(&curve, 1.0);
+            assert!((r_le / 0.004 - 1.0).abs() < 1e-3, "separate {separate}: LE apex radius {r_le}");
+            assert!((r_te / 0.0008 - 1.0).abs() < 1e-3, "separate {separate}: TE apex radius {r_te}");
+            // The leading-edge apex is the leading-edge point, the camber leaves it at beta1.
+            assert!(crate::geometry::dist(curve.point(0.0), d.leading_edge) < 1e-15);
+            let outline = d.outline().unwrap();
+            assert!(outline.points.len() >= 2000);
+        }
+    }
+
+    #[test]
+    fn vector_round_trip_and_frozen_variables() {
+        let mut d = section(true);
+        d.pitch.lower = d.pitch.value;
+        d.pitch.upper = d.pitch.value;
+        let x = d.to_vector();
+        assert_eq!(x.len(), d.variables().len() - 1, "the frozen pitch is not in the vector");
+        let space = d.design_space();
+        assert_eq!(space.names.len(), x.len());
+        assert!(!space.names.contains(&"pitch".to_string()));
+        let mut y = x.clone();
+        y[0] += 0.5;
+        let e = d.from_vector(&y).unwrap();
+        assert_eq!(e.stagger_deg.value, d.stagger_deg.value + 0.5);
+        assert_eq!(e.to_vector(), y);
+    }
+}

@@ -1,17 +1,25 @@
 //! Fitting the design parameterization to a given outline (e.g. LS89's published Bezier blade),
 //! so that an optimization can start from an existing blade.
 //!
-//! Least squares on the signed normal distances from target points to the design curve, by
-//! Levenberg-Marquardt with Marquardt's diagonal scaling (Nocedal & Wright, section 10.3). The
-//! foot points on the design curve are re-projected (Newton on (P(v) - p) . P'(v) = 0) after
-//! every accepted step; at fixed foot points the derivative of a normal distance with respect to
-//! a parameter is minus the normal component of the curve point's derivative (the tangential part
-//! only slides the foot point), computed by forward differences.
+//! 1. A first guess ([`initial_design_for_outline`]): apexes, edge radii and metal angles read off
+//!    the outline, the mean line as the locus of inscribed-circle centres, a camber line fitted by
+//!    linear least squares (its control points are linear in the legs and ordinates), side
+//!    distances along the camber normals.
+//! 2. Least squares on signed distances both ways (target points to the design curve, design-
+//!    curve points to the target polyline) plus a light fairing term, by Levenberg-Marquardt with
+//!    Marquardt's diagonal scaling (Nocedal & Wright, section 10.3) and a forward-difference
+//!    Jacobian. Foot points on the design curve are re-projected (Newton on
+//!    (P(v) - p) . P'(v) = 0) at every trial step; at fixed foot points the derivative of a normal
+//!    distance is minus the normal component of the curve point's derivative (the tangential part
+//!    only slides the foot point). Steps that fold the design outline are rejected.
+//!
+//! LS89 (blades/ls89.ron) needs a thickness law per side: with one symmetric law the bulbous
+//! suction side forces a camber so curved that the pressure side folds, and the fit stalls near
+//! 0.5-1 % of chord; with two laws it reaches 0.006 % RMS (tests/geometry_fit.rs).
 
 use super::cascade::closest_on_segment;
-use super::design::{DesignCurve, DesignParameterization, DesignVariable};
+use super::design::{DesignCurve, DesignParameterization, DesignVariable, MAX_TURN_DEG};
 use super::validity::{check_no_cusps, check_self_intersection, GeometryError};
-use super::design::MAX_TURN_DEG;
 use super::{dist, Outline, Point2};
 use nalgebra::{DMatrix, DVector};
 
@@ -86,10 +94,6 @@ fn tangent(curve: &DesignCurve, v: f64) -> Point2 {
     let (a, b) = (curve.point(v - H), curve.point(v + H));
     [(b[0] - a[0]) / (2.0 * H), (b[1] - a[1]) / (2.0 * H)]
 }
-
-/// Length of the leading-edge leg in the separate-sides guess, as a fraction of the distance to
-/// the intersection of the edge tangents.
-const SHORT_LEADING_LEG: f64 = 0.25;
 
 /// Wrap v into [-1, 1) (the outline is periodic with period 2 in v).
 fn wrap(v: f64) -> f64 {
@@ -255,6 +259,10 @@ pub fn fit_design_to_outline(target: &Outline, initial: &DesignParameterization,
     let (rms, max) = outline_deviation(target, &outline);
     Ok(FitResult { design, rms, max, iterations })
 }
+
+/// Length of the leading-edge leg in the separate-sides guess, as a fraction of the distance to
+/// the intersection of the edge tangents.
+const SHORT_LEADING_LEG: f64 = 0.25;
 
 /// A first guess of the design parameterization for an outline (leading edge at index 0):
 /// chord and stagger from the leading edge to the farthest point (the trailing-edge apex), inlet
