@@ -4,11 +4,17 @@
 //! (physics, pure functions) -> `solver` (algorithms, written once) over `backend` (data-parallel
 //! kernels, CPU and CUDA) -> `eval` (the `Evaluator` seam) -> `optim` (DE, Kriging, campaigns).
 
+pub mod backend;
+pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod flow;
 pub mod geometry;
+pub mod gpu;
+pub mod linalg;
 pub mod mesh;
+pub mod post;
 pub mod report;
+pub mod solver;
 
 pub use error::{Error, Result};

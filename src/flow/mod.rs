@@ -5,3 +5,11 @@
 pub mod case;
 pub mod gas;
 pub mod solution;
+pub mod jacobian;
+pub mod muscl;
+pub mod riemann;
+pub mod roe;
+pub mod sa;
+pub mod spectral;
+pub mod state;
+pub mod viscous;

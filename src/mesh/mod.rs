@@ -8,7 +8,21 @@
 //! - a connection maps the k-th cell along a patch to a donor cell along the donor face;
 //!   the solver turns connections into ghost-cell donor lookup tables.
 
+pub mod generate;
+
 use serde::{Deserialize, Serialize};
+
+pub mod coarsen;
+pub mod connect;
+pub mod metrics;
+pub mod passage;
+pub mod picture;
+pub mod plot3d;
+pub mod quality;
+pub mod simple;
+pub mod su2;
+pub mod vtk;
+pub mod yplus;
 
 /// One face of a structured block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,6 +1,8 @@
 //! Pictures and tables. Plots are drawn with plotters on a bitmap; fonts are embedded
 //! (DejaVu Sans from the `dejavu` crate) so plotting works on machines without system fonts.
 
+pub mod plots;
+
 use std::sync::Once;
 
 static FONTS: Once = Once::new();

@@ -1,0 +1,69 @@
+//! Device and module handling on top of cudarc.
+
+use crate::error::{Error, Result};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
+use std::sync::Arc;
+
+/// One CUDA device with its default stream.
+pub struct GpuDevice {
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    pub name: String,
+    pub compute_capability: (i32, i32),
+}
+
+impl GpuDevice {
+    /// Open device `ordinal`. Errors name what is missing: the driver library, a device, or the
+    /// device itself failing to initialize.
+    pub fn open(ordinal: usize) -> Result<Self> {
+        // cudarc panics when it cannot load libcuda; ask first so the error is a value.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(Error::Gpu("no CUDA driver library (libcuda.so) on this machine: no NVIDIA GPU/driver installed".into()));
+        }
+        let count = CudaContext::device_count().map_err(|e| Error::Gpu(format!("CUDA driver failed to initialize: {e}")))?;
+        if count <= ordinal as i32 {
+            return Err(Error::Gpu(format!("CUDA device {ordinal} requested but {count} device(s) found")));
+        }
+        let ctx = CudaContext::new(ordinal).map_err(|e| Error::Gpu(format!("cannot open CUDA device {ordinal}: {e}")))?;
+        let name = ctx.name().unwrap_or_else(|_| "unknown CUDA device".into());
+        let compute_capability = ctx.compute_capability().map_err(|e| Error::Gpu(e.to_string()))?;
+        let stream = ctx.default_stream();
+        Ok(GpuDevice { ctx, stream, name, compute_capability })
+    }
+
+    /// Compile CUDA source with NVRTC for this device's architecture and load it.
+    /// `headers` are prepended (NVRTC has no include path for our files).
+    pub fn compile(&self, name: &str, headers: &[&str], source: &str) -> Result<GpuModule> {
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return Err(Error::Gpu("NVRTC library (libnvrtc.so) not found: install the CUDA toolkit's runtime compiler".into()));
+        }
+        let (major, minor) = self.compute_capability;
+        let src: String = headers.iter().copied().chain(std::iter::once(source)).collect::<Vec<_>>().join("\n");
+        let opts = CompileOptions {
+            options: vec![format!("--gpu-architecture=sm_{major}{minor}")],
+            // Keep IEEE division/sqrt and no fused multiply-add contraction: the kernels repeat
+            // their CPU twins operation by operation, so results agree to the last bit.
+            fmad: Some(false),
+            prec_div: Some(true),
+            prec_sqrt: Some(true),
+            ftz: Some(false),
+            ..Default::default()
+        };
+        let ptx = compile_ptx_with_opts(src, opts).map_err(|e| Error::Gpu(format!("NVRTC failed on {name}: {e}")))?;
+        let module = self.ctx.load_module(ptx).map_err(|e| Error::Gpu(format!("loading {name}: {e}")))?;
+        Ok(GpuModule { name: name.to_string(), module })
+    }
+}
+
+/// A compiled module; functions are looked up by name.
+pub struct GpuModule {
+    pub name: String,
+    module: Arc<CudaModule>,
+}
+
+impl GpuModule {
+    pub fn function(&self, kernel: &str) -> Result<CudaFunction> {
+        self.module.load_function(kernel).map_err(|e| Error::Gpu(format!("kernel {kernel} missing in {}: {e}", self.name)))
+    }
+}

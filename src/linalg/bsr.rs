@@ -1,0 +1,85 @@
+//! Block compressed sparse row matrix with dense `B x B` blocks (B = 4 for the 2D mean flow,
+//! B = 1 for the segregated Spalart-Allmaras system).
+//!
+//! The pattern is built once per mesh from the cell adjacency; Jacobian assembly then writes
+//! block values straight into their slots (`slot(row, col)`), without sorting (DESIGN.md
+//! section 4: sorting for assembly was one of the slow parts on the GPU in the thesis).
+
+use rayon::prelude::*;
+
+#[derive(Clone, Debug)]
+pub struct BsrMatrix<const B: usize> {
+    pub n_rows: usize,
+    /// Start of each block row in `cols`/`values` (length n_rows + 1).
+    pub row_ptr: Vec<usize>,
+    /// Block column of each stored block, ascending within a row.
+    pub cols: Vec<usize>,
+    /// Position of the diagonal block of each row.
+    pub diag: Vec<usize>,
+    /// Block values, `B*B` each, row-major within a block.
+    pub values: Vec<f64>,
+}
+
+impl<const B: usize> BsrMatrix<B> {
+    /// Pattern with the diagonal plus the given neighbours of every row (duplicates allowed).
+    pub fn from_adjacency(neighbours: &[Vec<usize>]) -> Self {
+        let n_rows = neighbours.len();
+        let mut row_ptr = Vec::with_capacity(n_rows + 1);
+        let mut cols = Vec::new();
+        let mut diag = Vec::with_capacity(n_rows);
+        row_ptr.push(0);
+        for (r, nb) in neighbours.iter().enumerate() {
+            let mut row: Vec<usize> = nb.iter().copied().chain(std::iter::once(r)).collect();
+            row.sort_unstable();
+            row.dedup();
+            let start = cols.len();
+            diag.push(start + row.binary_search(&r).expect("diagonal inserted above"));
+            cols.extend(row);
+            row_ptr.push(cols.len());
+        }
+        let values = vec![0.0; cols.len() * B * B];
+        BsrMatrix { n_rows, row_ptr, cols, diag, values }
+    }
+
+    pub fn n_blocks(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// Index of block (row, col) in the block arrays, if it is in the pattern.
+    pub fn slot(&self, row: usize, col: usize) -> Option<usize> {
+        let (a, b) = (self.row_ptr[row], self.row_ptr[row + 1]);
+        self.cols[a..b].binary_search(&col).ok().map(|k| a + k)
+    }
+
+    pub fn block(&self, slot: usize) -> &[f64] {
+        &self.values[slot * B * B..(slot + 1) * B * B]
+    }
+
+    pub fn block_mut(&mut self, slot: usize) -> &mut [f64] {
+        &mut self.values[slot * B * B..(slot + 1) * B * B]
+    }
+
+    /// Add a dense block (row-major) into slot.
+    pub fn add_to_block(&mut self, slot: usize, block: &[f64]) {
+        self.block_mut(slot).iter_mut().zip(block).for_each(|(v, b)| *v += b);
+    }
+
+    pub fn clear_values(&mut self) {
+        self.values.iter_mut().for_each(|v| *v = 0.0);
+    }
+
+    /// y = A x (rows in parallel).
+    pub fn spmv(&self, x: &[f64], y: &mut [f64]) {
+        y.par_chunks_mut(B).enumerate().for_each(|(r, yr)| {
+            yr.iter_mut().for_each(|v| *v = 0.0);
+            for s in self.row_ptr[r]..self.row_ptr[r + 1] {
+                let c = self.cols[s];
+                let blk = self.block(s);
+                let xc = &x[c * B..(c + 1) * B];
+                for a in 0..B {
+                    yr[a] += (0..B).map(|b| blk[a * B + b] * xc[b]).sum::<f64>();
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,229 @@
+//! Preconditioners for FGMRES on block-sparse systems: block-Jacobi, block ILU(0) in the
+//! natural (cell) ordering, and multicolour block ILU(0) whose rows of one colour are mutually
+//! uncoupled, so that factorization and both triangular solves run in parallel colour by colour
+//! (the GPU-friendly variant the thesis discusses in 5.4).
+
+use super::bsr::BsrMatrix;
+use nalgebra::SMatrix;
+use rayon::prelude::*;
+
+/// z = M^-1 r.
+pub trait Preconditioner: Sync {
+    fn apply(&self, r: &[f64], z: &mut [f64]);
+}
+
+/// No preconditioning (z = r): the baseline for tests.
+pub struct IdentityPreconditioner;
+
+impl Preconditioner for IdentityPreconditioner {
+    fn apply(&self, r: &[f64], z: &mut [f64]) {
+        z.copy_from_slice(r);
+    }
+}
+
+fn to_mat<const B: usize>(v: &[f64]) -> SMatrix<f64, B, B> {
+    SMatrix::<f64, B, B>::from_row_slice(v)
+}
+
+fn write_mat<const B: usize>(m: &SMatrix<f64, B, B>, out: &mut [f64]) {
+    for a in 0..B {
+        for b in 0..B {
+            out[a * B + b] = m[(a, b)];
+        }
+    }
+}
+
+fn invert<const B: usize>(v: &[f64], row: usize) -> Result<SMatrix<f64, B, B>, String> {
+    to_mat::<B>(v).try_inverse().ok_or_else(|| format!("singular diagonal block in row {row}"))
+}
+
+/// Inverse diagonal blocks.
+pub struct BlockJacobi<const B: usize> {
+    inv_diag: Vec<SMatrix<f64, B, B>>,
+}
+
+impl<const B: usize> BlockJacobi<B> {
+    pub fn new(a: &BsrMatrix<B>) -> Result<Self, String> {
+        let inv_diag = (0..a.n_rows).map(|r| invert::<B>(a.block(a.diag[r]), r)).collect::<Result<_, _>>()?;
+        Ok(BlockJacobi { inv_diag })
+    }
+}
+
+impl<const B: usize> Preconditioner for BlockJacobi<B> {
+    fn apply(&self, r: &[f64], z: &mut [f64]) {
+        z.par_chunks_mut(B).zip(r.par_chunks(B)).zip(&self.inv_diag).for_each(|((z, r), d)| {
+            let v = d * nalgebra::SVector::<f64, B>::from_column_slice(r);
+            z.copy_from_slice(v.as_slice());
+        });
+    }
+}
+
+/// Row processing order of an ILU factorization.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ordering {
+    /// Cell order: the classic sequential ILU(0).
+    Natural,
+    /// Greedy graph colouring; rows of one colour are processed in parallel.
+    Multicolour,
+}
+
+/// Block ILU(0): L U = A on the pattern of A, L unit lower block triangular.
+pub struct BlockIlu0<const B: usize> {
+    /// L (strictly lower part) and U (upper part, diagonal included) in A's pattern.
+    lu: BsrMatrix<B>,
+    inv_diag: Vec<SMatrix<f64, B, B>>,
+    /// Groups of rows processed together, in order (one row per group for natural ordering).
+    levels: Vec<Vec<usize>>,
+    /// Position of each row in the processing order.
+    position: Vec<usize>,
+}
+
+impl<const B: usize> BlockIlu0<B> {
+    /// Factorize `a`. Fails on a singular (pivot) diagonal block, naming its row.
+    pub fn new(a: &BsrMatrix<B>, ordering: Ordering) -> Result<Self, String> {
+        let levels = match ordering {
+            Ordering::Natural => (0..a.n_rows).map(|r| vec![r]).collect(),
+            Ordering::Multicolour => colour_classes(a),
+        };
+        let mut position = vec![0; a.n_rows];
+        for (p, r) in levels.iter().flatten().enumerate() {
+            position[*r] = p;
+        }
+        let mut ilu = BlockIlu0 { lu: a.clone(), inv_diag: vec![SMatrix::zeros(); a.n_rows], levels, position };
+        ilu.factorize()?;
+        Ok(ilu)
+    }
+
+    /// Refactorize with new values on the same pattern (the on-demand refresh of thesis 5.4.2).
+    pub fn refactorize(&mut self, a: &BsrMatrix<B>) -> Result<(), String> {
+        self.lu.values.copy_from_slice(&a.values);
+        self.factorize()
+    }
+
+    pub fn n_levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    fn factorize(&mut self) -> Result<(), String> {
+        for level in 0..self.levels.len() {
+            let rows = &self.levels[level];
+            let lu = &self.lu;
+            let position = &self.position;
+            let inv_diag = &self.inv_diag;
+            // Rows of one level only read rows of earlier levels: compute them independently.
+            let new_rows: Vec<(usize, Vec<f64>, SMatrix<f64, B, B>)> = rows
+                .par_iter()
+                .map(|&i| {
+                    let (a, b) = (lu.row_ptr[i], lu.row_ptr[i + 1]);
+                    let mut row = lu.values[a * B * B..b * B * B].to_vec();
+                    let mut lower: Vec<usize> = (a..b).filter(|&s| position[lu.cols[s]] < position[i]).collect();
+                    lower.sort_by_key(|&s| position[lu.cols[s]]);
+                    for s_ik in lower {
+                        let k = lu.cols[s_ik];
+                        // L_ik = A_ik U_kk^-1
+                        let l_ik = to_mat::<B>(&row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]) * inv_diag[k];
+                        write_mat(&l_ik, &mut row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]);
+                        // A_ij -= L_ik U_kj for the j in both rows that come after k.
+                        for s_kj in lu.row_ptr[k]..lu.row_ptr[k + 1] {
+                            let j = lu.cols[s_kj];
+                            if position[j] <= position[k] {
+                                continue;
+                            }
+                            if let Ok(off) = lu.cols[a..b].binary_search(&j) {
+                                let upd = to_mat::<B>(&row[off * B * B..(off + 1) * B * B]) - l_ik * to_mat::<B>(lu.block(s_kj));
+                                write_mat(&upd, &mut row[off * B * B..(off + 1) * B * B]);
+                            }
+                        }
+                    }
+                    let d = lu.diag[i] - a;
+                    let inv = invert::<B>(&row[d * B * B..(d + 1) * B * B], i)?;
+                    Ok((i, row, inv))
+                })
+                .collect::<Result<_, String>>()?;
+            for (i, row, inv) in new_rows {
+                let a = self.lu.row_ptr[i];
+                self.lu.values[a * B * B..a * B * B + row.len()].copy_from_slice(&row);
+                self.inv_diag[i] = inv;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<const B: usize> BlockIlu0<B> {
+    fn vec_of(v: &[f64], c: usize) -> nalgebra::SVector<f64, B> {
+        nalgebra::SVector::<f64, B>::from_column_slice(&v[c * B..(c + 1) * B])
+    }
+
+    /// y_i = r_i - sum over rows k processed before i of L_ik y_k (y held in z).
+    fn forward_row(&self, i: usize, z: &[f64]) -> nalgebra::SVector<f64, B> {
+        let mut y = Self::vec_of(z, i);
+        for s in self.lu.row_ptr[i]..self.lu.row_ptr[i + 1] {
+            let k = self.lu.cols[s];
+            if self.position[k] < self.position[i] {
+                y -= to_mat::<B>(self.lu.block(s)) * Self::vec_of(z, k);
+            }
+        }
+        y
+    }
+
+    /// x_i = D_i^-1 (y_i - sum over rows j processed after i of U_ij x_j).
+    fn backward_row(&self, i: usize, z: &[f64]) -> nalgebra::SVector<f64, B> {
+        let mut y = Self::vec_of(z, i);
+        for s in self.lu.row_ptr[i]..self.lu.row_ptr[i + 1] {
+            let j = self.lu.cols[s];
+            if self.position[j] > self.position[i] {
+                y -= to_mat::<B>(self.lu.block(s)) * Self::vec_of(z, j);
+            }
+        }
+        self.inv_diag[i] * y
+    }
+
+    /// Apply `row_update` level by level: rows of one level in parallel (they are uncoupled),
+    /// single-row levels (natural ordering) in place without the parallel machinery.
+    fn sweep<'a>(
+        &self,
+        levels: impl Iterator<Item = &'a Vec<usize>>,
+        z: &mut [f64],
+        row_update: impl Fn(usize, &[f64]) -> nalgebra::SVector<f64, B> + Sync,
+    ) {
+        for rows in levels {
+            if let [i] = rows.as_slice() {
+                let v = row_update(*i, z);
+                z[i * B..(i + 1) * B].copy_from_slice(v.as_slice());
+                continue;
+            }
+            let zr: &[f64] = z;
+            let upd: Vec<(usize, nalgebra::SVector<f64, B>)> = rows.par_iter().map(|&i| (i, row_update(i, zr))).collect();
+            for (i, v) in upd {
+                z[i * B..(i + 1) * B].copy_from_slice(v.as_slice());
+            }
+        }
+    }
+}
+
+impl<const B: usize> Preconditioner for BlockIlu0<B> {
+    fn apply(&self, r: &[f64], z: &mut [f64]) {
+        z.copy_from_slice(r);
+        self.sweep(self.levels.iter(), z, |i, z| self.forward_row(i, z));
+        self.sweep(self.levels.iter().rev(), z, |i, z| self.backward_row(i, z));
+    }
+}
+
+/// Greedy colouring of the matrix graph (rows adjacent when a block couples them): each colour
+/// class is an independent set. Assumes a structurally symmetric pattern, as cell adjacency is.
+fn colour_classes<const B: usize>(a: &BsrMatrix<B>) -> Vec<Vec<usize>> {
+    let mut colour = vec![usize::MAX; a.n_rows];
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for r in 0..a.n_rows {
+        let used: Vec<usize> = a.cols[a.row_ptr[r]..a.row_ptr[r + 1]].iter().map(|&c| colour[c]).collect();
+        let c = (0..).find(|c| !used.contains(c)).expect("a free colour exists");
+        colour[r] = c;
+        if c == classes.len() {
+            classes.push(Vec::new());
+        }
+        classes[c].push(r);
+    }
+    classes
+}

@@ -1,0 +1,11 @@
+//! Post-processing that optimization and validation need (DESIGN.md section 5): blade-surface
+//! isentropic Mach number, pitchwise cuts, and mass-flow averages on planes (entropy rise,
+//! exit flow angle, total-pressure loss, mass flow, exit isentropic Mach).
+
+pub mod compare;
+pub mod planes;
+pub mod surface;
+
+pub use compare::{read_measured_mis, rms_against_measured, MeasuredMis, MisComparison};
+pub use planes::{cascade_performance, pitchwise_cut, CascadePerformance, CutSample};
+pub use surface::{blade_surface, BladeSide, SurfacePoint};

@@ -1,0 +1,148 @@
+//! Pitchwise cuts (lines of constant axial position x across one pitch) and the mass-flow
+//! averages that define a cascade's performance (DESIGN.md section 5; LS89 test case 1:
+//! entropy rise between the inlet plane and the outlet plane, exit flow angle).
+
+use crate::flow::case::{isentropic_mach, OperatingPoint};
+use crate::flow::gas::Gas;
+use crate::flow::solution::Solution;
+use crate::mesh::Mesh;
+use serde::Serialize;
+
+/// A piece of a cut: the part of one cell crossed by the line x = const.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CutSample {
+    /// Pitchwise length of the piece [m] (the cut's normal is +x).
+    pub dy: f64,
+    pub rho: f64,
+    pub u: f64,
+    pub v: f64,
+    pub p: f64,
+}
+
+/// All cells crossed by the line x = `x_cut`, with the pitchwise length of each crossing.
+///
+/// Each cell quadrilateral is intersected with the line; cell states are cell averages (the
+/// cut is first-order in the pitchwise direction: plenty for averages over ~100 cells). In a
+/// single-passage cascade domain the pieces add up to exactly one pitch.
+pub fn pitchwise_cut(mesh: &Mesh, sol: &Solution, gamma: f64, x_cut: f64) -> Vec<CutSample> {
+    let mut out = Vec::new();
+    for (block, bs) in mesh.blocks.iter().zip(&sol.blocks) {
+        for j in 0..block.nj {
+            for i in 0..block.ni {
+                let corners = [block.node(i, j), block.node(i + 1, j), block.node(i + 1, j + 1), block.node(i, j + 1)];
+                let quad: Vec<[f64; 2]> = corners.iter().map(|&n| [block.x[n], block.y[n]]).collect();
+                if let Some(dy) = crossing_length(&quad, x_cut) {
+                    let c = block.cell(i, j);
+                    let rho = bs.rho[c];
+                    out.push(CutSample { dy, rho, u: bs.rho_u[c] / rho, v: bs.rho_v[c] / rho, p: bs.pressure(c, gamma) });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Length of the intersection of the vertical line x = xc with a convex quad, if positive.
+fn crossing_length(quad: &[[f64; 2]], xc: f64) -> Option<f64> {
+    let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
+    for k in 0..quad.len() {
+        let (a, b) = (quad[k], quad[(k + 1) % quad.len()]);
+        let (lo, hi) = if a[0] <= b[0] { (a, b) } else { (b, a) };
+        // Half-open in x so a line through a node is counted once per cell.
+        if xc < lo[0] || xc >= hi[0] || hi[0] == lo[0] {
+            continue;
+        }
+        let y = lo[1] + (hi[1] - lo[1]) * (xc - lo[0]) / (hi[0] - lo[0]);
+        ymin = ymin.min(y);
+        ymax = ymax.max(y);
+    }
+    (ymax > ymin).then_some(ymax - ymin)
+}
+
+/// Mass-flow averages on one cut.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct PlaneAverages {
+    /// Mass flow per unit span [kg/(s m)].
+    pub mass_flow: f64,
+    /// Mass-averaged entropy function s = p / rho^gamma.
+    pub entropy: f64,
+    /// Mass-averaged total pressure [Pa].
+    pub total_pressure: f64,
+    /// Mass-averaged flow angle atan2(v, u) [deg] (cascade frame: y pitchwise).
+    pub flow_angle_deg: f64,
+    /// Pitch-averaged (area-averaged) static pressure [Pa].
+    pub static_pressure: f64,
+    /// Pitch covered by the cut [m] (equals the pitch for a cut through the whole passage).
+    pub length: f64,
+}
+
+pub fn plane_averages(samples: &[CutSample], gas: &Gas) -> PlaneAverages {
+    let g = gas.gamma;
+    let (mut m, mut ms, mut mp0, mut ma, mut pa, mut len) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for s in samples {
+        let dm = s.rho * s.u * s.dy;
+        let mach2 = (s.u * s.u + s.v * s.v) / (g * s.p / s.rho);
+        let p0 = s.p * (1.0 + 0.5 * (g - 1.0) * mach2).powf(g / (g - 1.0));
+        m += dm;
+        ms += dm * s.p / s.rho.powf(g);
+        mp0 += dm * p0;
+        ma += dm * s.v.atan2(s.u).to_degrees();
+        pa += s.p * s.dy;
+        len += s.dy;
+    }
+    PlaneAverages {
+        mass_flow: m,
+        entropy: ms / m,
+        total_pressure: mp0 / m,
+        flow_angle_deg: ma / m,
+        static_pressure: pa / len,
+        length: len,
+    }
+}
+
+/// What an optimizer scores a cascade on (LS89 optimization test case; DESIGN.md section 5).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CascadePerformance {
+    /// (s_out - s_in) / s_ref with s = p/rho^gamma mass-averaged on the inlet and outlet planes,
+    /// s_ref = P01 / rho01^gamma.
+    pub entropy_rise: f64,
+    /// Mass-averaged flow angle on the outlet plane [deg], signed in the cascade frame.
+    pub exit_angle_deg: f64,
+    /// (P01 - P02) / (P01 - p2), mass-averaged P02 and area-averaged p2 on the outlet plane.
+    pub loss_coefficient: f64,
+    /// Mass flow per unit span through the inlet plane [kg/(s m)].
+    pub mass_flow: f64,
+    /// Isentropic exit Mach number from the pitch-averaged static pressure at the measurement
+    /// plane (LS89: 1.433 axial chords downstream of the leading edge).
+    pub exit_isentropic_mach: f64,
+    pub inlet: PlaneAverages,
+    pub outlet: PlaneAverages,
+}
+
+/// Performance from cuts at the inlet plane, the outlet plane and the exit measurement plane
+/// (axial positions in metres, in the mesh frame).
+pub fn cascade_performance(
+    mesh: &Mesh,
+    sol: &Solution,
+    gas: &Gas,
+    op: &OperatingPoint,
+    x_inlet: f64,
+    x_outlet: f64,
+    x_exit_measurement: f64,
+) -> CascadePerformance {
+    let g = gas.gamma;
+    let inlet = plane_averages(&pitchwise_cut(mesh, sol, g, x_inlet), gas);
+    let outlet = plane_averages(&pitchwise_cut(mesh, sol, g, x_outlet), gas);
+    let exit = plane_averages(&pitchwise_cut(mesh, sol, g, x_exit_measurement), gas);
+    let rho01 = op.p01 / (gas.gas_constant * op.t01);
+    let s_ref = op.p01 / rho01.powf(g);
+    CascadePerformance {
+        entropy_rise: (outlet.entropy - inlet.entropy) / s_ref,
+        exit_angle_deg: outlet.flow_angle_deg,
+        loss_coefficient: (op.p01 - outlet.total_pressure) / (op.p01 - outlet.static_pressure),
+        mass_flow: inlet.mass_flow,
+        exit_isentropic_mach: isentropic_mach(op.p01, exit.static_pressure, g),
+        inlet,
+        outlet,
+    }
+}

@@ -1,0 +1,127 @@
+//! Line plots the solver and the evaluator write: blade-surface Mis (with measured taps), and
+//! convergence histories.
+
+use super::ensure_fonts;
+use crate::error::{Error, Result};
+use crate::post::{BladeSide, MeasuredMis, SurfacePoint};
+use plotters::prelude::*;
+use std::path::Path;
+
+fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Other(format!("drawing {}: {e}", path.display()))
+}
+
+/// Isentropic Mach number along the blade (x/c_ax), suction and pressure sides, optionally
+/// with measured taps, and optionally a second (e.g. baseline) distribution drawn dashed-light.
+pub fn plot_isentropic_mach(
+    path: &Path,
+    title: &str,
+    axial_chord: f64,
+    computed: &[(&str, &[SurfacePoint])],
+    measured: Option<&[MeasuredMis]>,
+) -> Result<()> {
+    ensure_fonts();
+    let root = BitMapBackend::new(path, (1000, 700)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let ymax = computed
+        .iter()
+        .flat_map(|(_, s)| s.iter().map(|p| p.mis))
+        .chain(measured.into_iter().flatten().map(|m| m.mis))
+        .filter(|v| v.is_finite())
+        .fold(0.5_f64, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 26))
+        .margin(15)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.02..1.05, 0.0..ymax)
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("x / axial chord")
+        .y_desc("isentropic Mach number")
+        .label_style(("sans-serif", 18))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    let palette = [BLUE, RED, GREEN, MAGENTA];
+    for (k, (label, surface)) in computed.iter().enumerate() {
+        let colour = palette[k % palette.len()];
+        for side in [BladeSide::Suction, BladeSide::Pressure] {
+            let line: Vec<(f64, f64)> =
+                surface.iter().filter(|p| p.side == side).map(|p| (p.x_from_le / axial_chord, p.mis)).collect();
+            let style = if side == BladeSide::Suction { colour.stroke_width(2) } else { colour.mix(0.6).stroke_width(2) };
+            let series = chart.draw_series(LineSeries::new(line, style)).map_err(|e| plot_err(path, e))?;
+            if side == BladeSide::Suction {
+                series.label(label.to_string()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+            }
+        }
+    }
+    if let Some(taps) = measured {
+        chart
+            .draw_series(taps.iter().map(|m| Circle::new((m.x_from_le / axial_chord, m.mis), 5, BLACK.filled())))
+            .map_err(|e| plot_err(path, e))?
+            .label("experiment")
+            .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}
+
+/// Semi-log plot of one or more series against iteration (e.g. residual norms per equation).
+pub fn plot_semilog(path: &Path, title: &str, x_label: &str, series: &[(&str, Vec<(f64, f64)>)]) -> Result<()> {
+    ensure_fonts();
+    let root = BitMapBackend::new(path, (1000, 650)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let pts = series.iter().flat_map(|(_, s)| s.iter()).filter(|p| p.1 > 0.0 && p.1.is_finite());
+    let (mut xmax, mut ymin, mut ymax) = (1.0_f64, f64::INFINITY, f64::NEG_INFINITY);
+    for &(x, y) in pts {
+        xmax = xmax.max(x);
+        ymin = ymin.min(y);
+        ymax = ymax.max(y);
+    }
+    if !ymin.is_finite() {
+        (ymin, ymax) = (1e-12, 1.0);
+    }
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 26))
+        .margin(15)
+        .x_label_area_size(50)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0.0..xmax, (ymin * 0.5..ymax * 2.0).log_scale())
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .label_style(("sans-serif", 18))
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    let palette = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+    for (k, (label, s)) in series.iter().enumerate() {
+        let colour = palette[k % palette.len()];
+        let data = s.iter().copied().filter(|p| p.1 > 0.0 && p.1.is_finite());
+        chart
+            .draw_series(LineSeries::new(data, colour.stroke_width(2)))
+            .map_err(|e| plot_err(path, e))?
+            .label(label.to_string())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! FGMRES and its preconditioners on random block-diagonally-dominant systems (issue 6).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use turbopt::linalg::*;
+
+/// 5-point adjacency of an nx x ny grid of cells (the structure of a 2D first-order Jacobian).
+fn grid_adjacency(nx: usize, ny: usize) -> Vec<Vec<usize>> {
+    let id = |i: usize, j: usize| i + nx * j;
+    let mut nb = vec![Vec::new(); nx * ny];
+    for j in 0..ny {
+        for i in 0..nx {
+            let me = &mut nb[id(i, j)];
+            if i > 0 { me.push(id(i - 1, j)); }
+            if i + 1 < nx { me.push(id(i + 1, j)); }
+            if j > 0 { me.push(id(i, j - 1)); }
+            if j + 1 < ny { me.push(id(i, j + 1)); }
+        }
+    }
+    nb
+}
+
+/// Random values; diagonal blocks dominant by `margin` over the sum of the row's off-diagonal
+/// block entries (row-wise, entry by entry), non-symmetric.
+fn random_dominant<const B: usize>(adj: &[Vec<usize>], margin: f64, seed: u64) -> BsrMatrix<B> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut a = BsrMatrix::<B>::from_adjacency(adj);
+    for v in a.values.iter_mut() {
+        *v = rng.random_range(-1.0..1.0);
+    }
+    for r in 0..a.n_rows {
+        let mut row_abs = [0.0; B];
+        for s in a.row_ptr[r]..a.row_ptr[r + 1] {
+            let blk = a.block(s);
+            for p in 0..B {
+                row_abs[p] += (0..B).map(|q| blk[p * B + q].abs()).sum::<f64>();
+            }
+        }
+        let d = a.diag[r];
+        let blk = a.block_mut(d);
+        for p in 0..B {
+            blk[p * B + p] = margin * row_abs[p] * if p % 2 == 0 { 1.0 } else { -1.0 };
+        }
+    }
+    a
+}
+
+fn true_relative_residual<const B: usize>(a: &BsrMatrix<B>, x: &[f64], b: &[f64]) -> f64 {
+    let mut ax = vec![0.0; b.len()];
+    a.spmv(x, &mut ax);
+    let r: Vec<f64> = ax.iter().zip(b).map(|(p, q)| q - p).collect();
+    norm2(&r) / norm2(b)
+}
+
+fn solve_with<const B: usize>(a: &BsrMatrix<B>, pc: &dyn Preconditioner, restart: usize) -> (FgmresStats, f64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let b: Vec<f64> = (0..a.n_rows * B).map(|_| rng.random_range(-1.0..1.0)).collect();
+    let mut x = vec![0.0; b.len()];
+    let settings = FgmresSettings { restart, rel_tol: 1e-10, abs_tol: 0.0, max_iterations: 2000 };
+    let stats = fgmres(&|v, out| a.spmv(v, out), pc, &b, &mut x, &settings);
+    (stats, true_relative_residual(a, &x, &b))
+}
+
+#[test]
+fn every_preconditioner_solves_to_1e_minus_10() {
+    let adj = grid_adjacency(24, 16);
+    let a = random_dominant::<4>(&adj, 1.3, 1);
+    let jacobi = BlockJacobi::new(&a).unwrap();
+    let ilu = BlockIlu0::new(&a, Ordering::Natural).unwrap();
+    let mc = BlockIlu0::new(&a, Ordering::Multicolour).unwrap();
+    let cases: [(&str, &dyn Preconditioner); 4] =
+        [("none", &IdentityPreconditioner), ("block-Jacobi", &jacobi), ("ILU(0)", &ilu), ("multicolour ILU(0)", &mc)];
+    let mut iterations = Vec::new();
+    for (name, pc) in cases {
+        let (stats, rel) = solve_with(&a, pc, 30);
+        assert!(stats.converged, "{name}: {stats:?}");
+        assert!(rel <= 1e-10, "{name}: true relative residual {rel:e}");
+        iterations.push((name, stats.iterations));
+    }
+    // Better preconditioners need fewer iterations on the same system.
+    assert!(iterations[1].1 < iterations[0].1, "{iterations:?}");
+    assert!(iterations[2].1 < iterations[1].1, "{iterations:?}");
+    assert!(iterations[3].1 < iterations[1].1, "{iterations:?}");
+}
+
+#[test]
+fn scalar_systems_work_too() {
+    let adj = grid_adjacency(40, 10);
+    let a = random_dominant::<1>(&adj, 1.2, 3);
+    let ilu = BlockIlu0::new(&a, Ordering::Natural).unwrap();
+    let (stats, rel) = solve_with(&a, &ilu, 10);
+    assert!(stats.converged && rel <= 1e-10, "{stats:?} {rel:e}");
+}
+
+#[test]
+fn ilu0_is_exact_on_a_block_tridiagonal_chain() {
+    // No fill-in is dropped on a chain, so ILU(0) = LU and one iteration suffices.
+    let adj = grid_adjacency(50, 1);
+    let a = random_dominant::<4>(&adj, 1.1, 5);
+    let ilu = BlockIlu0::new(&a, Ordering::Natural).unwrap();
+    let (stats, rel) = solve_with(&a, &ilu, 10);
+    assert_eq!(stats.iterations, 1, "{stats:?}");
+    assert!(rel <= 1e-12, "{rel:e}");
+}
+
+#[test]
+fn multicolour_ordering_of_a_five_point_grid_has_two_colours() {
+    let a = random_dominant::<4>(&grid_adjacency(12, 9), 1.3, 2);
+    assert_eq!(BlockIlu0::new(&a, Ordering::Multicolour).unwrap().n_levels(), 2);
+}
+
+#[test]
+fn restarts_converge_and_full_gmres_finishes_within_n_steps() {
+    let adj = grid_adjacency(6, 5);
+    let a = random_dominant::<1>(&adj, 0.6, 11); // weakly dominant: takes many iterations
+    // Restarted with a small subspace: restarts happen and it still converges.
+    let (stats, rel) = solve_with(&a, &IdentityPreconditioner, 4);
+    assert!(stats.restarts > 0 && stats.converged && rel <= 1e-10, "{stats:?} {rel:e}");
+    // Unrestarted: GMRES terminates in at most n = 30 steps (up to round-off).
+    let (full, rel_full) = solve_with(&a, &IdentityPreconditioner, 30);
+    assert_eq!(full.restarts, 0, "{full:?}");
+    assert!(full.iterations <= 30 && rel_full <= 1e-10, "{full:?} {rel_full:e}");
+}
+
+#[test]
+fn singular_pivot_is_reported_not_panicking() {
+    let adj = grid_adjacency(3, 1);
+    let a = BsrMatrix::<4>::from_adjacency(&adj); // all zeros
+    let err = BlockIlu0::new(&a, Ordering::Natural).err().expect("singular");
+    assert!(err.contains("singular diagonal block in row 0"), "{err}");
+    assert!(BlockJacobi::new(&a).is_err());
+}

@@ -1,0 +1,109 @@
+//! Post-processing on hand-built meshes with known flows.
+
+use turbopt::flow::case::{isentropic_mach, OperatingPoint};
+use turbopt::flow::gas::Gas;
+use turbopt::flow::solution::{BlockSolution, Solution};
+use turbopt::mesh::{Block, BoundaryKind, Face, Mesh, Patch};
+use turbopt::post::{blade_surface, cascade_performance, pitchwise_cut, rms_against_measured, BladeSide, MeasuredMis};
+
+fn uniform(block: &Block, gas: &Gas, rho: f64, u: f64, v: f64, p: f64) -> BlockSolution {
+    let n = block.n_cells();
+    let rho_e = p / (gas.gamma - 1.0) + 0.5 * rho * (u * u + v * v);
+    BlockSolution { ni: block.ni, nj: block.nj, rho: vec![rho; n], rho_u: vec![rho * u; n], rho_v: vec![rho * v; n], rho_e: vec![rho_e; n], nu_tilde: vec![0.0; n] }
+}
+
+/// A sheared channel block: x in [0, 1], lower boundary y = 0.3 x, height 0.5 (a parallelogram,
+/// as a cascade passage's periodic lines are).
+fn sheared_channel(ni: usize, nj: usize) -> Block {
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for j in 0..=nj {
+        for i in 0..=ni {
+            let xi = i as f64 / ni as f64;
+            // A non-uniform pitchwise distribution to exercise unequal cells.
+            let eta = (j as f64 / nj as f64).powf(1.3);
+            x.push(xi);
+            y.push(0.3 * xi + 0.5 * eta);
+        }
+    }
+    let patches = Face::ALL.iter().map(|&face| {
+        let len = if matches!(face, Face::IMin | Face::IMax) { nj } else { ni };
+        Patch { face, start: 0, end: len, kind: BoundaryKind::InviscidWall }
+    });
+    Block { name: "channel".into(), ni, nj, x, y, patches: patches.collect() }
+}
+
+#[test]
+fn cut_of_a_uniform_flow_gives_exact_averages() {
+    let gas = Gas::default();
+    let block = sheared_channel(40, 24);
+    let (rho, u, v, p) = (1.2, 100.0, -20.0, 1.0e5);
+    let sol = Solution { blocks: vec![uniform(&block, &gas, rho, u, v, p)] };
+    let mesh = Mesh { blocks: vec![block], pitch: 0.5 };
+    let cut = pitchwise_cut(&mesh, &sol, gas.gamma, 0.371);
+    let length: f64 = cut.iter().map(|c| c.dy).sum();
+    assert!((length - 0.5).abs() < 1e-12, "cut length {length}");
+    let t0 = p / (rho * gas.gas_constant) + (u * u + v * v) / (2.0 * gas.cp());
+    let p0 = p * (t0 / (p / (rho * gas.gas_constant))).powf(gas.gamma / (gas.gamma - 1.0));
+    let op = OperatingPoint { name: "t".into(), p01: p0, t01: t0, alpha1_deg: 0.0, p2: p, nu_tilde_ratio: 3.0 };
+    let perf = cascade_performance(&mesh, &sol, &gas, &op, 1e-9, 1.0 - 1e-9, 0.5);
+    assert!((perf.mass_flow - rho * u * 0.5).abs() < 1e-9 * rho * u);
+    assert!(perf.entropy_rise.abs() < 1e-14, "entropy rise {}", perf.entropy_rise);
+    assert!((perf.exit_angle_deg - (v / u).atan().to_degrees()).abs() < 1e-12);
+    assert!(perf.loss_coefficient.abs() < 1e-9, "loss {}", perf.loss_coefficient);
+    let mach = ((u * u + v * v) / (gas.gamma * p / rho)).sqrt();
+    assert!((perf.exit_isentropic_mach - mach).abs() < 1e-9, "{} vs {mach}", perf.exit_isentropic_mach);
+}
+
+/// An O-block round a circle of radius 1 (wall at j = 0), with a pressure that falls with y.
+fn ring(ni: usize, nj: usize) -> Block {
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for j in 0..=nj {
+        let r = 1.0 + 0.1 * j as f64;
+        for i in 0..=ni {
+            // Start at the leading edge (x = -1) and go over the top (clockwise in x-y).
+            let t = std::f64::consts::PI * (1.0 - 2.0 * i as f64 / ni as f64);
+            x.push(r * t.cos());
+            y.push(r * t.sin());
+        }
+    }
+    let patches = vec![
+        Patch { face: Face::JMin, start: 0, end: ni, kind: BoundaryKind::Wall },
+        Patch { face: Face::JMax, start: 0, end: ni, kind: BoundaryKind::InviscidWall },
+        Patch { face: Face::IMin, start: 0, end: nj, kind: BoundaryKind::InviscidWall },
+        Patch { face: Face::IMax, start: 0, end: nj, kind: BoundaryKind::InviscidWall },
+    ];
+    Block { name: "ring".into(), ni, nj, x, y, patches }
+}
+
+#[test]
+fn blade_surface_splits_sides_and_matches_measured_points() {
+    let gas = Gas::default();
+    let block = ring(128, 4);
+    let mut bs = uniform(&block, &gas, 1.0, 0.0, 0.0, 1.0e5);
+    // p = 1e5 (1 - 0.2 y_c): lower pressure (higher Mis) on the upper side.
+    for j in 0..block.nj {
+        for i in 0..block.ni {
+            let c = block.cell(i, j);
+            let n = [block.node(i, j), block.node(i + 1, j), block.node(i + 1, j + 1), block.node(i, j + 1)];
+            let yc = n.iter().map(|&k| block.y[k]).sum::<f64>() / 4.0;
+            bs.rho_e[c] = 1.0e5 * (1.0 - 0.2 * yc) / (gas.gamma - 1.0);
+        }
+    }
+    let mesh = Mesh { blocks: vec![block], pitch: 0.0 };
+    let p01 = 1.3e5;
+    let surface = blade_surface(&mesh, &Solution { blocks: vec![bs] }, gas.gamma, p01);
+    assert_eq!(surface.len(), 128);
+    let ss: Vec<_> = surface.iter().filter(|p| p.side == BladeSide::Suction).collect();
+    assert!(ss.iter().all(|p| p.y >= -0.05), "suction side is the upper arc");
+    assert!(ss.windows(2).all(|w| w[1].x >= w[0].x - 1e-12), "ordered from LE to TE");
+    // A "measured" tap placed on the exact first-cell pressure curve is matched closely.
+    let tap = |side, x_from_le: f64| {
+        let x: f64 = x_from_le - 1.0;
+        let y = if side == BladeSide::Suction { (1.0 - x * x).sqrt() } else { -(1.0 - x * x).sqrt() };
+        // cell-centre pressure is evaluated ~0.05 off the wall, at radius 1.05
+        MeasuredMis { side, x_from_le, mis: isentropic_mach(p01, 1.0e5 * (1.0 - 0.2 * 1.05 * y), gas.gamma) }
+    };
+    let taps = vec![tap(BladeSide::Suction, 0.5), tap(BladeSide::Suction, 1.2), tap(BladeSide::Pressure, 0.7)];
+    let cmp = rms_against_measured(&surface, &taps);
+    assert!(cmp.rms < 2e-3, "rms {}", cmp.rms);
+}
