@@ -54,6 +54,7 @@ pub struct DesignVariable {
 }
 
 impl DesignVariable {
+    /// A variable with its value and bounds.
     pub fn new(name: impl Into<String>, value: f64, lower: f64, upper: f64) -> Self {
         DesignVariable { name: name.into(), value, lower, upper }
     }
@@ -63,6 +64,7 @@ impl DesignVariable {
         DesignVariable::new(name, value, value, value)
     }
 
+    /// Whether the optimizer may move it (lower < upper).
     pub fn is_free(&self) -> bool {
         self.lower < self.upper
     }
@@ -357,6 +359,7 @@ impl DesignParameterization {
         self.outline_with(DEFAULT_OUTLINE_POINTS)
     }
 
+    /// As [`Self::outline`] with about `n_points` points.
     pub fn outline_with(&self, n_points: usize) -> Result<Outline, GeometryError> {
         let curve = self.curve()?;
         let outline = curve.sample(n_points);
