@@ -11,9 +11,9 @@ use std::f64::consts::PI;
 /// Circular trailing edge joining the ends of the two sides.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrailingEdgeCircle {
-    /// Centre [m].
+    /// Centre (m).
     pub centre: Point2,
-    /// Radius [m].
+    /// Radius (m).
     pub radius: f64,
 }
 
@@ -21,9 +21,9 @@ pub struct TrailingEdgeCircle {
 /// closed by an optional trailing-edge circle (without one, both sides must end at one point).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BezierBlade {
-    /// Suction-side control points [m], leading edge first.
+    /// Suction-side control points (m), leading edge first.
     pub suction_side: Vec<Point2>,
-    /// Pressure-side control points [m], leading edge first.
+    /// Pressure-side control points (m), leading edge first.
     pub pressure_side: Vec<Point2>,
     #[serde(default)]
     pub trailing_edge_circle: Option<TrailingEdgeCircle>,

@@ -83,13 +83,13 @@ impl DesignVariable {
 /// metres, angles in degrees from axial, positive towards +y.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DesignParameterization {
-    /// Angle of the chord line (leading-edge apex -> trailing-edge apex) [deg].
+    /// Angle of the chord line (leading-edge apex -> trailing-edge apex) (deg).
     pub stagger_deg: DesignVariable,
-    /// Distance from the leading-edge apex to the trailing-edge apex [m].
+    /// Distance from the leading-edge apex to the trailing-edge apex (m).
     pub chord: DesignVariable,
-    /// Camber-line direction at the leading edge [deg].
+    /// Camber-line direction at the leading edge (deg).
     pub inlet_metal_angle_deg: DesignVariable,
-    /// Camber-line direction at the trailing edge [deg].
+    /// Camber-line direction at the trailing edge (deg).
     pub exit_metal_angle_deg: DesignVariable,
     /// Length of the first camber control leg, fraction of chord.
     pub leading_edge_tangent: DesignVariable,
@@ -105,13 +105,13 @@ pub struct DesignParameterization {
     /// thickness laid off symmetrically about the camber line.
     #[serde(default)]
     pub pressure_thickness: Vec<DesignVariable>,
-    /// Leading-edge radius [m].
+    /// Leading-edge radius (m).
     pub leading_edge_radius: DesignVariable,
-    /// Trailing-edge radius [m].
+    /// Trailing-edge radius (m).
     pub trailing_edge_radius: DesignVariable,
-    /// Blade pitch [m].
+    /// Blade pitch (m).
     pub pitch: DesignVariable,
-    /// Position of the leading-edge apex [m] (not a design variable).
+    /// Position of the leading-edge apex (m) (not a design variable).
     #[serde(default)]
     pub leading_edge: Point2,
 }

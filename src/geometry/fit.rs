@@ -44,7 +44,7 @@ impl Default for FitOptions {
 #[derive(Clone, Debug)]
 pub struct FitResult {
     pub design: DesignParameterization,
-    /// RMS and largest distance between target and fitted outline [m] (see [`outline_deviation`]).
+    /// RMS and largest distance between target and fitted outline (m) (see [`outline_deviation`]).
     pub rms: f64,
     pub max: f64,
     pub iterations: usize,
