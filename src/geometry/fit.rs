@@ -212,7 +212,7 @@ const FAIRING: f64 = 0.005;
 /// to the `target` outline. The residuals go both ways: target points to the design curve (at
 /// their foot points) and design-curve points (fixed parameters v) to the target polyline, so
 /// neither a missed stretch of the target nor a bump of the design goes unpenalized. Steps that
-/// fold the design outline are rejected, and a light fairing term ([`FAIRING`]) keeps the
+/// fold the design outline are rejected, and a light fairing term (weight `FAIRING` = 0.005) keeps the
 /// control values smooth. Fails if no valid design is reached from `initial`.
 pub fn fit_design_to_outline(target: &Outline, initial: &DesignParameterization, options: &FitOptions) -> Result<FitResult, GeometryError> {
     use std::cell::RefCell;
