@@ -11,9 +11,9 @@ use std::f64::consts::PI;
 /// Circular trailing edge joining the ends of the two sides.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrailingEdgeCircle {
-    /// Centre [m].
+    /// Centre (m).
     pub centre: Point2,
-    /// Radius [m].
+    /// Radius (m).
     pub radius: f64,
 }
 
@@ -21,9 +21,9 @@ pub struct TrailingEdgeCircle {
 /// closed by an optional trailing-edge circle (without one, both sides must end at one point).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BezierBlade {
-    /// Suction-side control points [m], leading edge first.
+    /// Suction-side control points (m), leading edge first.
     pub suction_side: Vec<Point2>,
-    /// Pressure-side control points [m], leading edge first.
+    /// Pressure-side control points (m), leading edge first.
     pub pressure_side: Vec<Point2>,
     #[serde(default)]
     pub trailing_edge_circle: Option<TrailingEdgeCircle>,
@@ -36,10 +36,12 @@ const EDGE_RADIUS_TOLERANCE: f64 = 0.01;
 const EDGE_GAP_TOLERANCE: f64 = 1e-6;
 
 impl BezierBlade {
+    /// The suction side as one Bezier curve (t = 0 at the leading edge).
     pub fn suction_curve(&self) -> Bezier<2> {
         Bezier::new(self.suction_side.clone())
     }
 
+    /// The pressure side as one Bezier curve (t = 0 at the leading edge).
     pub fn pressure_curve(&self) -> Bezier<2> {
         Bezier::new(self.pressure_side.clone())
     }

@@ -56,23 +56,31 @@ pub struct BladeFile {
 pub fn load_blade_file(path: impl AsRef<Path>) -> Result<BladeFile, Error> {
     let path = path.as_ref();
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    BladeFile::from_ron_str(&text).map_err(|reason| Error::Input { path: path.display().to_string(), reason })
+    BladeFile::parse(&text).map_err(|reason| Error::Input { path: path.display().to_string(), reason })
 }
 
 impl BladeFile {
-    /// Parse and validate RON text; the error is a message with the RON position.
-    pub fn from_ron_str(text: &str) -> Result<BladeFile, String> {
+    /// Parse and validate RON text (the contents of a blade file); errors carry the RON position.
+    pub fn from_ron_str(text: &str) -> Result<BladeFile, Error> {
+        BladeFile::parse(text).map_err(|reason| Error::Input { path: "(RON text)".into(), reason })
+    }
+
+    fn parse(text: &str) -> Result<BladeFile, String> {
         let file: BladeFile = ron::from_str(text).map_err(|e| {
             format!("RON error at line {}, column {}: {}", e.position.line, e.position.col, e.code)
         })?;
-        file.validate()?;
+        file.check()?;
         Ok(file)
     }
 
-    /// Checks beyond syntax: the blade builds and is valid, neighbouring blades do not overlap at
-    /// the cascade pitch, the design (if any) is within its bounds and builds, the gas and the
-    /// operating points are physical and uniquely named.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks beyond syntax (run by [`load_blade_file`]): the blade builds and is valid,
+    /// neighbouring blades do not overlap at the cascade pitch, the design (if any) is within its
+    /// bounds and builds, the gas and the operating points are physical and uniquely named.
+    pub fn validate(&self) -> Result<(), Error> {
+        self.check().map_err(|reason| Error::Input { path: format!("blade `{}`", self.name), reason })
+    }
+
+    fn check(&self) -> Result<(), String> {
         let outline = self.blade.outline().map_err(|e| format!("blade: {e}"))?;
         self.cascade.validate().map_err(|e| e.to_string())?;
         check_pitch_overlap(&outline, self.cascade.pitch).map_err(|e| format!("cascade: {e}"))?;

@@ -9,19 +9,19 @@ use serde::{Deserialize, Serialize};
 /// 55 deg is -55 here because the vane turns the flow towards -y.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cascade {
-    /// Blade-to-blade spacing along y [m].
+    /// Blade-to-blade spacing along y (m).
     pub pitch: f64,
-    /// True chord [m] (as published; used to normalize losses and Reynolds numbers).
+    /// True chord (m) (as published; used to normalize losses and Reynolds numbers).
     pub chord: f64,
-    /// Axial chord [m].
+    /// Axial chord (m).
     pub axial_chord: f64,
-    /// Stagger angle of the chord line from axial [deg].
+    /// Stagger angle of the chord line from axial (deg).
     pub stagger_deg: f64,
-    /// Axial distance from the leading edge to the domain inlet [m].
+    /// Axial distance from the leading edge to the domain inlet (m).
     pub inlet_length: f64,
-    /// Axial distance from the trailing edge to the domain outlet [m].
+    /// Axial distance from the trailing edge to the domain outlet (m).
     pub outlet_length: f64,
-    /// Published throat width [m], for reference and checks.
+    /// Published throat width (m), for reference and checks.
     #[serde(default)]
     pub throat: Option<f64>,
 }
