@@ -4,6 +4,7 @@
 //! (physics, pure functions) -> `solver` (algorithms, written once) over `backend` (data-parallel
 //! kernels, CPU and CUDA) -> `eval` (the `Evaluator` seam) -> `optim` (DE, Kriging, campaigns).
 
+pub mod backend;
 pub mod error;
 pub mod eval;
 pub mod flow;
@@ -12,5 +13,6 @@ pub mod linalg;
 pub mod mesh;
 pub mod post;
 pub mod report;
+pub mod solver;
 
 pub use error::{Error, Result};

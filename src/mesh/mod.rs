@@ -10,6 +10,15 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod connect;
+pub mod metrics;
+pub mod plot3d;
+pub mod quality;
+pub mod simple;
+pub mod su2;
+pub mod vtk;
+pub mod yplus;
+
 /// One face of a structured block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Face {

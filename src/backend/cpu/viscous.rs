@@ -1,0 +1,143 @@
+//! Viscous residual of one block: central viscous fluxes with face gradients from Green-Gauss
+//! on auxiliary face-centred control volumes (thesis 4.2.2, eq. 4.14; `flow::viscous`), and
+//! with Spalart-Allmaras the diffusion and source terms of rho nu_tilde (`flow::sa`).
+//!
+//! The auxiliary volume of a face joins the two cell centroids on either side and the two end
+//! nodes of the face ("diamond" volume); node values are the means of the four cells around
+//! each node, ghosts included, so wall and interface ghosts shape the wall gradients.
+
+use rayon::prelude::*;
+
+use super::geometry::BlockGeometry;
+use super::rows_per_task;
+use crate::backend::{SaSourceOptions, NFLOW, NGHOST};
+use crate::flow::gas::Gas;
+use crate::flow::sa::{eddy_viscosity, sa_diffusion_flux, sa_source};
+use crate::flow::state::primitive_from_conservative;
+use crate::flow::viscous::{green_gauss_gradient, quad_vertex_gradient, viscous_flux};
+
+/// Cell quantities the viscous terms need.
+#[derive(Clone, Copy, Default)]
+struct CellState {
+    /// Primitive [rho, u, v, p].
+    q: [f64; 4],
+    /// Gradient variables [u, v, T, nu_tilde].
+    g: [f64; 4],
+    /// Laminar and eddy viscosity.
+    mu: f64,
+    mu_t: f64,
+}
+
+fn cell_states(bg: &BlockGeometry, gas: &Gas, turbulent: bool, w: &[f64]) -> Vec<CellState> {
+    let np = bg.layout.n_padded();
+    (0..np)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|p| {
+            let q = primitive_from_conservative(gas.gamma, &[w[p], w[np + p], w[2 * np + p], w[3 * np + p]]);
+            let t = q[3] / (q[0] * gas.gas_constant);
+            let mu = gas.viscosity(t);
+            let nu_tilde = if turbulent { w[NFLOW * np + p] / q[0] } else { 0.0 };
+            let mu_t = if turbulent { eddy_viscosity(q[0], nu_tilde, mu / q[0]) } else { 0.0 };
+            CellState { q, g: [q[1], q[2], t, nu_tilde], mu, mu_t }
+        })
+        .collect()
+}
+
+/// Adds the viscous (and SA diffusion + source) residual of one block to `r`.
+pub(super) fn block_residual(bg: &BlockGeometry, gas: &Gas, turbulent: bool, sa: &SaSourceOptions, w: &[f64], r: &mut [f64]) {
+    let l = bg.layout;
+    let (ni, nj, np, stride) = (l.ni, l.nj, l.n_padded(), l.stride());
+    let cells = cell_states(bg, gas, turbulent, w);
+
+    // Node values: mean of the four surrounding cells (ghosts included).
+    let node_values: Vec<[f64; 4]> = (0..(ni + 1) * (nj + 1))
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|n| {
+            let (i, j) = ((n % (ni + 1)) as isize, (n / (ni + 1)) as isize);
+            let around = [l.idx(i - 1, j - 1), l.idx(i, j - 1), l.idx(i - 1, j), l.idx(i, j)];
+            std::array::from_fn(|k| 0.25 * around.iter().map(|&p| cells[p].g[k]).sum::<f64>())
+        })
+        .collect();
+    let node = |i: usize, j: usize| i + (ni + 1) * j;
+
+    let face = |a: usize, b: usize, n0: usize, n1: usize, s: [f64; 2]| -> [f64; 5] {
+        let vertices = [bg.centre_padded[a], bg.nodes[n0], bg.centre_padded[b], bg.nodes[n1]];
+        let grad = |k: usize| quad_vertex_gradient(&vertices, &[cells[a].g[k], node_values[n0][k], cells[b].g[k], node_values[n1][k]]);
+        face_flux(gas, turbulent, &cells[a], &cells[b], [grad(0), grad(1), grad(2), grad(3)], s)
+    };
+
+    // i-face (i, j) between cells (i-1, j) and (i, j); CCW auxiliary volume:
+    // west centre, node (i, j), east centre, node (i, j+1).
+    let mut fi = vec![[0.0; 5]; (ni + 1) * nj];
+    fi.par_chunks_mut(ni + 1).enumerate().with_min_len(rows_per_task(ni + 1)).for_each(|(j, row)| {
+        for (i, f) in row.iter_mut().enumerate() {
+            let (ii, jj) = (i as isize, j as isize);
+            *f = face(l.idx(ii - 1, jj), l.idx(ii, jj), node(i, j), node(i, j + 1), bg.si[l.i_face(i, j)]);
+        }
+    });
+    // j-face (i, j) between cells (i, j-1) and (i, j); CCW auxiliary volume:
+    // south centre, node (i+1, j), north centre, node (i, j).
+    let mut fj = vec![[0.0; 5]; ni * (nj + 1)];
+    fj.par_chunks_mut(ni).enumerate().with_min_len(rows_per_task(ni)).for_each(|(j, row)| {
+        for (i, f) in row.iter_mut().enumerate() {
+            let (ii, jj) = (i as isize, j as isize);
+            *f = face(l.idx(ii, jj - 1), l.idx(ii, jj), node(i + 1, j), node(i, j), bg.sj[l.j_face(i, j)]);
+        }
+    });
+
+    let n_vars = if turbulent { NFLOW + 1 } else { NFLOW };
+    for (v, rv) in r.chunks_mut(np).enumerate().take(n_vars) {
+        rv.par_chunks_mut(stride).enumerate().with_min_len(rows_per_task(stride)).for_each(|(jp, row)| {
+            if jp < NGHOST || jp >= nj + NGHOST {
+                return;
+            }
+            let j = jp - NGHOST;
+            for i in 0..ni {
+                let net = fi[l.i_face(i + 1, j)][v] - fi[l.i_face(i, j)][v] + fj[l.j_face(i, j + 1)][v] - fj[l.j_face(i, j)][v];
+                let mut value = -net;
+                if v == NFLOW {
+                    value -= bg.volume[i + ni * j] * sa_cell_source(bg, &cells, sa, i, j);
+                }
+                row[i + NGHOST] += value;
+            }
+        });
+    }
+}
+
+/// Viscous flux of the mean flow and SA diffusion flux through one face (`s` from a to b).
+fn face_flux(gas: &Gas, turbulent: bool, a: &CellState, b: &CellState, grad: [[f64; 2]; 4], s: [f64; 2]) -> [f64; 5] {
+    let area = (s[0] * s[0] + s[1] * s[1]).sqrt();
+    let n = [s[0] / area, s[1] / area];
+    let face_state: [f64; 4] = std::array::from_fn(|k| 0.5 * (a.q[k] + b.q[k]));
+    let mu_t = 0.5 * (a.mu_t + b.mu_t);
+    let f = viscous_flux(gas, &face_state, grad[0], grad[1], grad[2], mu_t, n, area);
+    let diffusion = if turbulent {
+        let nu = 0.5 * (a.mu + b.mu) / face_state[0];
+        sa_diffusion_flux(face_state[0], nu, 0.5 * (a.g[3] + b.g[3]), grad[3], n, area)
+    } else {
+        0.0
+    };
+    [f[0], f[1], f[2], f[3], diffusion]
+}
+
+/// SA source per unit volume of interior cell (i, j), with the vorticity and grad nu_tilde from
+/// Green-Gauss over the cell (face values: means of the two adjacent cells).
+fn sa_cell_source(bg: &BlockGeometry, cells: &[CellState], sa: &SaSourceOptions, i: usize, j: usize) -> f64 {
+    let l = bg.layout;
+    let (ii, jj) = (i as isize, j as isize);
+    let here = &cells[l.idx(ii, jj)];
+    let neighbours = [l.idx(ii - 1, jj), l.idx(ii + 1, jj), l.idx(ii, jj - 1), l.idx(ii, jj + 1)];
+    let (w_, e_, s_, n_) = (bg.si[l.i_face(i, j)], bg.si[l.i_face(i + 1, j)], bg.sj[l.j_face(i, j)], bg.sj[l.j_face(i, j + 1)]);
+    let outward = [[-w_[0], -w_[1]], e_, [-s_[0], -s_[1]], n_];
+    let volume = bg.volume[i + l.ni * j];
+    let grad = |k: usize| {
+        let values: [f64; 4] = std::array::from_fn(|m| 0.5 * (here.g[k] + cells[neighbours[m]].g[k]));
+        green_gauss_gradient(&values, &outward, volume)
+    };
+    let (gu, gv, gn) = (grad(0), grad(1), grad(3));
+    let vorticity = (gv[0] - gu[1]).abs();
+    let rho = here.q[0];
+    sa_source(rho, here.mu / rho, here.g[3], vorticity, bg.wall_distance[i + l.ni * j], gn, *sa).total
+}

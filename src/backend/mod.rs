@@ -1,0 +1,167 @@
+//! The data-parallel operations the solver needs, behind one trait ("algorithms once, kernels
+//! twice", ../shared/DESIGN.md section 2).
+//!
+//! Every operation works on whole buffers that live in the backend (host memory for
+//! [`cpu::CpuBackend`], device memory for a CUDA backend) and reads back at most a few scalars
+//! (residual norms, the smallest time step). There are no per-cell callbacks: the solver in
+//! `crate::solver` only sequences these operations.
+//!
+//! Data layout (DESIGN.md section 3): structure of arrays per block, i fastest, two ghost layers
+//! on every side, so one variable of a block of `ni x nj` cells occupies `(ni+4)*(nj+4)` f64.
+//! The conservative variables are `rho, rho*u, rho*v, rho*E, rho*nu_tilde` ([`NVAR`]).
+
+pub mod cpu;
+pub mod layout;
+
+use serde::{Deserialize, Serialize};
+
+use crate::flow::gas::Gas;
+pub use crate::flow::muscl::Reconstruction;
+pub use crate::flow::sa::SaSourceOptions;
+use crate::flow::solution::Solution;
+use crate::mesh::Mesh;
+use crate::Result;
+
+pub use layout::{BlockLayout, NGHOST};
+
+/// Number of conservative variables stored per cell (4 mean-flow + SA working variable).
+pub const NVAR: usize = 5;
+/// Number of mean-flow (Euler / Navier-Stokes) variables.
+pub const NFLOW: usize = 4;
+
+/// Physical model: which residual terms exist and how many variables are marched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Physics {
+    /// Inviscid Euler equations (no-slip walls act as slip walls).
+    Euler,
+    /// Laminar Navier-Stokes (Sutherland viscosity).
+    Laminar,
+    /// Reynolds-averaged Navier-Stokes with the Spalart-Allmaras model (`flow::sa`).
+    SpalartAllmaras,
+}
+
+impl Physics {
+    pub fn is_viscous(&self) -> bool {
+        !matches!(self, Physics::Euler)
+    }
+    pub fn is_turbulent(&self) -> bool {
+        matches!(self, Physics::SpalartAllmaras)
+    }
+    /// Variables the time integration updates (4 mean-flow, plus rho nu_tilde with SA).
+    pub fn n_marched(&self) -> usize {
+        if self.is_turbulent() {
+            NVAR
+        } else {
+            NFLOW
+        }
+    }
+}
+
+/// Parameters of the convective residual: everything but the state and the metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConvectiveScheme {
+    /// First order or MUSCL (kappa = 0) with the limiter of thesis eq. 4.13.
+    pub reconstruction: Reconstruction,
+    /// Harten entropy fix width as a fraction of the Roe-averaged |V| + c.
+    pub entropy_fix: f64,
+    /// Also convect rho nu_tilde (first-order upwind with the Roe mass flux, `flow::sa`).
+    pub convect_nu_tilde: bool,
+    /// Absolute limiter epsilon of thesis eq. 4.13 for the primitive variables
+    /// `[rho, u, v, p]` (units squared; see `flow::muscl::limiter_epsilon`).
+    pub limiter_epsilon: [f64; 4],
+}
+
+/// What the inlet and outlet boundaries impose, in the solver's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoundaryData {
+    /// Inlet total pressure [Pa].
+    pub p01: f64,
+    /// Inlet total temperature [K].
+    pub t01: f64,
+    /// Inlet flow direction (unit vector in the x-y plane).
+    pub inlet_direction: [f64; 2],
+    /// Outlet static pressure [Pa].
+    pub p2: f64,
+    /// Inlet nu_tilde [m^2/s] (SA runs; zero otherwise).
+    pub inlet_nu_tilde: f64,
+}
+
+/// The operations a backend provides. `Field` holds [`NVAR`] cell variables of every block
+/// (with ghosts), `Scalars` one value per interior cell, `Geometry` the metrics, boundary
+/// descriptors and interface donor tables, resident in the backend.
+pub trait Backend: Send + Sync {
+    type Field: Send;
+    type Scalars: Send;
+    type Geometry: Send + Sync;
+
+    /// Human-readable backend name (for diagnostics), e.g. "cpu (8 threads)".
+    fn name(&self) -> String;
+
+    /// Computes cell volumes, face vectors, boundary face tags and interface donor tables for
+    /// `mesh` and stores them in the backend. Fails on inconsistent patches or connections.
+    fn upload_geometry(&self, mesh: &Mesh) -> Result<Self::Geometry>;
+
+    /// A zeroed field (interior and ghosts) shaped for `geometry`.
+    fn new_field(&self, geometry: &Self::Geometry) -> Self::Field;
+    /// A zeroed per-cell scalar buffer shaped for `geometry`.
+    fn new_scalars(&self, geometry: &Self::Geometry) -> Self::Scalars;
+
+    /// Copies interior conservative variables in; ghosts are left at zero until the next
+    /// boundary update. Fails when the solution's block shapes don't match the geometry.
+    fn upload_state(&self, geometry: &Self::Geometry, state: &Solution) -> Result<Self::Field>;
+    /// Copies interior conservative variables out.
+    fn download_state(&self, geometry: &Self::Geometry, field: &Self::Field) -> Solution;
+
+    /// `dst = src` (interior and ghosts).
+    fn copy_field(&self, src: &Self::Field, dst: &mut Self::Field);
+    /// `y += a * x` on interior cells (forcing terms, manufactured sources).
+    fn axpy_field(&self, a: f64, x: &Self::Field, y: &mut Self::Field);
+
+    /// Fills both ghost layers of every physical boundary patch (walls, symmetry, inlet,
+    /// outlet with characteristic treatment normal to the face) and of every interface (donor
+    /// table gather), then the block corner ghosts.
+    fn apply_boundary_conditions(&self, geometry: &Self::Geometry, gas: &Gas, data: &BoundaryData, w: &mut Self::Field);
+
+    /// Convective residual: `r = sum over faces of F_c . S` (outward), Roe flux on MUSCL
+    /// states, pressure-only flux on wall and symmetry faces (thesis eq. 4.2, 4.9-4.13).
+    /// Input: the state with filled ghosts and the metrics. Output: `r` overwritten (the SA slot
+    /// holds the upwind convection of rho nu_tilde when `scheme.convect_nu_tilde`, else zero).
+    fn convective_residual(&self, geometry: &Self::Geometry, gas: &Gas, scheme: &ConvectiveScheme, w: &Self::Field, r: &mut Self::Field);
+
+    /// Viscous residual, added to `r`: central viscous fluxes with face gradients from
+    /// Green-Gauss on auxiliary face-centred volumes (thesis 4.2.2, eq. 4.14), laminar plus eddy
+    /// viscosity; with SA also the diffusion and source terms of rho nu_tilde (thesis eq. 4.1:
+    /// R = sum (F_c - F_v) . S - Omega Q). Does nothing for [`Physics::Euler`].
+    fn viscous_residual(&self, geometry: &Self::Geometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &Self::Field, r: &mut Self::Field);
+
+    /// Local time step `dt = cfl * vol / (Lambda_c^I + Lambda_c^J + 4 (Lambda_v^I + Lambda_v^J))`
+    /// (Blazek eq. 6.18-6.22; viscous radii only for viscous physics).
+    fn local_time_step(&self, geometry: &Self::Geometry, gas: &Gas, physics: Physics, cfl: f64, w: &Self::Field, dt: &mut Self::Scalars);
+    /// Smallest value of a scalar buffer (global time step for time-accurate runs).
+    fn min_scalar(&self, s: &Self::Scalars) -> f64;
+    /// Sets every entry to `value`.
+    fn fill_scalars(&self, s: &mut Self::Scalars, value: f64);
+
+    /// One stage of the low-storage Runge-Kutta scheme (thesis eq. 4.8):
+    /// `w = w0 - alpha * dt / vol * r` on interior cells, for the first `nvar` variables.
+    fn rk_stage_update(&self, geometry: &Self::Geometry, nvar: usize, alpha: f64, w0: &Self::Field, r: &Self::Field, dt: &Self::Scalars, w: &mut Self::Field);
+
+    /// Central implicit residual smoothing with constant coefficients, one tridiagonal system
+    /// per grid line, first along i then along j (thesis eq. 4.15).
+    fn smooth_residual(&self, geometry: &Self::Geometry, nvar: usize, epsilon: [f64; 2], r: &mut Self::Field);
+
+    /// Root mean square over all interior cells of `r / vol` per variable.
+    fn residual_norms(&self, geometry: &Self::Geometry, r: &Self::Field) -> [f64; NVAR];
+
+    /// Multigrid restriction of the state (FAS, Blazek sec. 9.3): each coarse cell gets the
+    /// volume-weighted mean of its 2 x 2 fine cells. Block `b` of `coarse` is block `b` of `fine`
+    /// agglomerated 2 x 2.
+    fn restrict_state(&self, fine: &Self::Geometry, coarse: &Self::Geometry, w_fine: &Self::Field, w_coarse: &mut Self::Field);
+    /// Multigrid restriction of a residual: residuals are volume integrals, so each coarse cell
+    /// gets the sum over its 2 x 2 fine cells.
+    fn restrict_residual(&self, fine: &Self::Geometry, coarse: &Self::Geometry, r_fine: &Self::Field, r_coarse: &mut Self::Field);
+    /// Multigrid prolongation of the coarse-grid correction by injection:
+    /// `w_fine += w_coarse - w_coarse_start` on the 2 x 2 fine cells of each coarse cell.
+    fn prolong_correction(&self, coarse: &Self::Geometry, fine: &Self::Geometry, w_coarse: &Self::Field, w_coarse_start: &Self::Field, w_fine: &mut Self::Field);
+}

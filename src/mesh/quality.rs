@@ -1,0 +1,265 @@
+//! Mesh quality report: sizes, smoothness (volume and growth ratios, also across block
+//! connections), shape (orthogonality, skewness, aspect ratio), wall resolution and the match of
+//! connected faces.
+//!
+//! Definitions, per quadrilateral cell with corners a-b-c-d (counter-clockwise) and corner
+//! angles theta:
+//! - orthogonality = min over corners of `min(theta, 180 - theta)` [deg] (90 = orthogonal);
+//!   at the wall, the angle between each wall face and the grid line leaving the wall node;
+//! - skewness = equiangle skewness `max |theta - 90| / 90` (0 = rectangle, 1 = degenerate);
+//! - aspect ratio = longer / shorter of the mean i-extent `(|ab| + |dc|)/2` and the mean
+//!   j-extent `(|ad| + |bc|)/2`;
+//! - growth ratio = ratio (>= 1) of the extents of successive cells along a grid line (i-extent
+//!   along i lines, j-extent along j lines), also between a face cell and its donor;
+//! - volume ratio = ratio (>= 1) of the volumes of face neighbours, also across connections;
+//! - mismatch = distance between a face node and its partner node (plus the translation) on
+//!   the donor face.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::mesh::connect::{donor_offset, inner_cell, node_partners, validate};
+use crate::mesh::metrics::{face_edge_nodes, face_node, MeshMetrics};
+use crate::mesh::{Block, BoundaryKind, Face, Mesh};
+
+/// Summary of the quality of a mesh. Ratios are >= 1; angles in degrees.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QualityReport {
+    pub blocks: usize,
+    pub cells: usize,
+    /// Smallest and largest signed cell volume (area per unit span) [m^2].
+    pub min_volume: f64,
+    pub max_volume: f64,
+    /// Cells with zero or negative volume (folded or left-handed): must be 0.
+    pub non_positive_volumes: usize,
+    /// Largest volume ratio between face neighbours (within blocks and across connections).
+    pub max_volume_ratio: f64,
+    /// Smallest angle between a no-slip wall face and the grid line leaving the wall
+    /// (None without walls).
+    pub min_wall_orthogonality_deg: Option<f64>,
+    /// Smallest orthogonality of any cell corner of the mesh.
+    pub min_orthogonality_deg: f64,
+    pub max_skewness: f64,
+    pub max_aspect_ratio: f64,
+    /// Largest ratio of successive cell sizes along grid lines (also across connections).
+    pub max_growth_ratio: f64,
+    /// Wall-normal length of the first grid line at the wall [m]: min and max (None without walls).
+    pub min_first_cell_height: Option<f64>,
+    pub max_first_cell_height: Option<f64>,
+    /// Largest node mismatch of periodic connections after translation [m] (None if none).
+    pub max_periodic_mismatch: Option<f64>,
+    /// Largest node mismatch of 1-to-1 connections [m] (None if none).
+    pub max_one_to_one_mismatch: Option<f64>,
+    /// y+ of `max_first_cell_height`, filled in by the caller with [`crate::mesh::yplus`].
+    pub first_cell_yplus_estimate: Option<f64>,
+}
+
+/// Shape measures of one cell.
+struct CellShape {
+    min_orthogonality: f64,
+    skewness: f64,
+    i_extent: f64,
+    j_extent: f64,
+}
+
+fn point(block: &Block, i: usize, j: usize) -> [f64; 2] {
+    let n = block.node(i, j);
+    [block.x[n], block.y[n]]
+}
+
+fn sub(p: [f64; 2], q: [f64; 2]) -> [f64; 2] {
+    [p[0] - q[0], p[1] - q[1]]
+}
+
+fn norm(v: [f64; 2]) -> f64 {
+    v[0].hypot(v[1])
+}
+
+/// Unsigned angle between two vectors [deg], in [0, 180].
+fn angle_deg(u: [f64; 2], v: [f64; 2]) -> f64 {
+    (u[0] * v[1] - u[1] * v[0]).abs().atan2(u[0] * v[0] + u[1] * v[1]).to_degrees()
+}
+
+fn cell_shape(block: &Block, i: usize, j: usize) -> CellShape {
+    let (a, b, c, d) = (point(block, i, j), point(block, i + 1, j), point(block, i + 1, j + 1), point(block, i, j + 1));
+    let corners = [
+        angle_deg(sub(b, a), sub(d, a)),
+        angle_deg(sub(c, b), sub(a, b)),
+        angle_deg(sub(d, c), sub(b, c)),
+        angle_deg(sub(a, d), sub(c, d)),
+    ];
+    CellShape {
+        min_orthogonality: corners.iter().map(|&t| t.min(180.0 - t)).fold(f64::INFINITY, f64::min),
+        skewness: corners.iter().map(|&t| (t - 90.0).abs() / 90.0).fold(0.0, f64::max),
+        i_extent: 0.5 * (norm(sub(b, a)) + norm(sub(c, d))),
+        j_extent: 0.5 * (norm(sub(d, a)) + norm(sub(c, b))),
+    }
+}
+
+/// Ratio >= 1 of two positive sizes (infinite when one vanishes or is negative).
+fn ratio(a: f64, b: f64) -> f64 {
+    if a > 0.0 && b > 0.0 {
+        a.max(b) / a.min(b)
+    } else {
+        f64::INFINITY
+    }
+}
+
+fn max_opt(acc: Option<f64>, v: f64) -> Option<f64> {
+    Some(acc.map_or(v, |a| a.max(v)))
+}
+
+fn min_opt(acc: Option<f64>, v: f64) -> Option<f64> {
+    Some(acc.map_or(v, |a| a.min(v)))
+}
+
+impl QualityReport {
+    /// Measure a mesh (validated first) whose metrics are `metrics`.
+    pub fn new(mesh: &Mesh, metrics: &MeshMetrics) -> Result<Self> {
+        validate(mesh)?;
+        let shapes: Vec<Vec<CellShape>> = mesh
+            .blocks
+            .iter()
+            .map(|blk| (0..blk.nj).flat_map(|j| (0..blk.ni).map(move |i| (i, j))).map(|(i, j)| cell_shape(blk, i, j)).collect())
+            .collect();
+
+        let mut r = QualityReport {
+            blocks: mesh.blocks.len(),
+            cells: mesh.n_cells(),
+            min_volume: f64::INFINITY,
+            max_volume: f64::NEG_INFINITY,
+            non_positive_volumes: 0,
+            max_volume_ratio: 1.0,
+            min_wall_orthogonality_deg: None,
+            min_orthogonality_deg: 90.0,
+            max_skewness: 0.0,
+            max_aspect_ratio: 1.0,
+            max_growth_ratio: 1.0,
+            min_first_cell_height: None,
+            max_first_cell_height: None,
+            max_periodic_mismatch: None,
+            max_one_to_one_mismatch: None,
+            first_cell_yplus_estimate: None,
+        };
+        for (b, blk) in mesh.blocks.iter().enumerate() {
+            r.add_block_interior(blk, &metrics.blocks[b].volume, &shapes[b]);
+            r.add_walls(blk);
+        }
+        r.add_connections(mesh, metrics, &shapes);
+        Ok(r)
+    }
+
+    fn add_block_interior(&mut self, blk: &Block, volume: &[f64], shape: &[CellShape]) {
+        for (v, s) in volume.iter().zip(shape) {
+            self.min_volume = self.min_volume.min(*v);
+            self.max_volume = self.max_volume.max(*v);
+            if *v <= 0.0 {
+                self.non_positive_volumes += 1;
+            }
+            self.min_orthogonality_deg = self.min_orthogonality_deg.min(s.min_orthogonality);
+            self.max_skewness = self.max_skewness.max(s.skewness);
+            self.max_aspect_ratio = self.max_aspect_ratio.max(ratio(s.i_extent, s.j_extent));
+        }
+        for j in 0..blk.nj {
+            for i in 0..blk.ni {
+                let c = blk.cell(i, j);
+                if i + 1 < blk.ni {
+                    let e = blk.cell(i + 1, j);
+                    self.max_volume_ratio = self.max_volume_ratio.max(ratio(volume[c], volume[e]));
+                    self.max_growth_ratio = self.max_growth_ratio.max(ratio(shape[c].i_extent, shape[e].i_extent));
+                }
+                if j + 1 < blk.nj {
+                    let n = blk.cell(i, j + 1);
+                    self.max_volume_ratio = self.max_volume_ratio.max(ratio(volume[c], volume[n]));
+                    self.max_growth_ratio = self.max_growth_ratio.max(ratio(shape[c].j_extent, shape[n].j_extent));
+                }
+            }
+        }
+    }
+
+    fn add_walls(&mut self, blk: &Block) {
+        for patch in blk.patches.iter().filter(|p| p.kind == BoundaryKind::Wall) {
+            for f in patch.start..patch.end {
+                let [n0, n1] = face_edge_nodes(blk, patch.face, f);
+                for (here, other) in [(n0, n1), (n1, n0)] {
+                    let off = off_wall_node(blk, patch.face, here);
+                    let (p, q, r) = (point(blk, here.0, here.1), point(blk, other.0, other.1), point(blk, off.0, off.1));
+                    let theta = angle_deg(sub(q, p), sub(r, p));
+                    self.min_wall_orthogonality_deg = min_opt(self.min_wall_orthogonality_deg, theta.min(180.0 - theta));
+                    let h = norm(sub(r, p));
+                    self.min_first_cell_height = min_opt(self.min_first_cell_height, h);
+                    self.max_first_cell_height = max_opt(self.max_first_cell_height, h);
+                }
+            }
+        }
+    }
+
+    fn add_connections(&mut self, mesh: &Mesh, metrics: &MeshMetrics, shapes: &[Vec<CellShape>]) {
+        let normal_extent = |b: usize, face: Face, cell: usize| match face {
+            Face::IMin | Face::IMax => shapes[b][cell].i_extent,
+            Face::JMin | Face::JMax => shapes[b][cell].j_extent,
+        };
+        for (b, blk) in mesh.blocks.iter().enumerate() {
+            for patch in &blk.patches {
+                let BoundaryKind::Interface(conn) = &patch.kind else { continue };
+                let donor = &mesh.blocks[conn.donor_block];
+                let t = conn.translation;
+                for f in patch.start..patch.end {
+                    let m = donor_offset(patch, conn, f);
+                    let here = inner_cell(blk, b, patch.face, f, 1);
+                    let there = inner_cell(donor, conn.donor_block, conn.donor_face, m, 1);
+                    let c = blk.cell(here.i as usize, here.j as usize);
+                    let d = donor.cell(there.i as usize, there.j as usize);
+                    let (vc, vd) = (metrics.blocks[b].volume[c], metrics.blocks[conn.donor_block].volume[d]);
+                    self.max_volume_ratio = self.max_volume_ratio.max(ratio(vc, vd));
+                    let g = ratio(normal_extent(b, patch.face, c), normal_extent(conn.donor_block, conn.donor_face, d));
+                    self.max_growth_ratio = self.max_growth_ratio.max(g);
+
+                    for (nf, nm) in node_partners(patch, conn, f) {
+                        let (pi, pj) = face_node(blk, patch.face, nf);
+                        let (qi, qj) = face_node(donor, conn.donor_face, nm);
+                        let p = point(blk, pi, pj);
+                        let q = point(donor, qi, qj);
+                        let miss = norm([p[0] - q[0] - t[0], p[1] - q[1] - t[1]]);
+                        if conn.is_periodic() {
+                            self.max_periodic_mismatch = max_opt(self.max_periodic_mismatch, miss);
+                        } else {
+                            self.max_one_to_one_mismatch = max_opt(self.max_one_to_one_mismatch, miss);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The node one step off the wall along the grid line through wall node `n`.
+fn off_wall_node(blk: &Block, face: Face, n: (usize, usize)) -> (usize, usize) {
+    match face {
+        Face::IMin => (1, n.1),
+        Face::IMax => (blk.ni - 1, n.1),
+        Face::JMin => (n.0, 1),
+        Face::JMax => (n.0, blk.nj - 1),
+    }
+}
+
+impl fmt::Display for QualityReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
+        let opt_e = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3e}"));
+        writeln!(f, "mesh quality: {} blocks, {} cells", self.blocks, self.cells)?;
+        writeln!(f, "  cell volume             {:.3e} .. {:.3e} m^2 ({} non-positive)", self.min_volume, self.max_volume, self.non_positive_volumes)?;
+        writeln!(f, "  max volume ratio        {:.3}", self.max_volume_ratio)?;
+        writeln!(f, "  max growth ratio        {:.3}", self.max_growth_ratio)?;
+        writeln!(f, "  min orthogonality       {:.2} deg", self.min_orthogonality_deg)?;
+        writeln!(f, "  min wall orthogonality  {} deg", opt(self.min_wall_orthogonality_deg, 2))?;
+        writeln!(f, "  max skewness            {:.3}", self.max_skewness)?;
+        writeln!(f, "  max aspect ratio        {:.1}", self.max_aspect_ratio)?;
+        writeln!(f, "  first cell height       {} .. {} m", opt_e(self.min_first_cell_height), opt_e(self.max_first_cell_height))?;
+        writeln!(f, "  first cell y+ estimate  {}", opt(self.first_cell_yplus_estimate, 2))?;
+        writeln!(f, "  periodic mismatch       {} m", opt_e(self.max_periodic_mismatch))?;
+        write!(f, "  1-to-1 mismatch         {} m", opt_e(self.max_one_to_one_mismatch))
+    }
+}

@@ -1,0 +1,163 @@
+//! The solver's configuration (serde, so RON case files work) and its validation.
+
+use serde::{Deserialize, Serialize};
+
+use super::multigrid::Multigrid;
+use crate::backend::{Reconstruction, SaSourceOptions};
+use crate::flow::case::OperatingPoint;
+use crate::flow::gas::Gas;
+use crate::{Error, Result};
+
+/// Stage coefficients of the low-storage m-stage Runge-Kutta scheme (thesis eq. 4.8).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RkScheme {
+    /// Jameson's classical 4-stage set 1/4, 1/3, 1/2, 1 (fourth order for linear problems,
+    /// the choice for time-accurate runs).
+    Jameson4,
+    /// Blazek's optimized 5-stage set for second-order upwind schemes, 0.0695, 0.1602, 0.2898,
+    /// 0.5060, 1 (Blazek Table 6.1; stable up to CFL ~ 2.5 with local time stepping).
+    Blazek5Upwind,
+    /// Any other set; the last coefficient must be 1 for consistency.
+    Custom(Vec<f64>),
+}
+
+impl RkScheme {
+    pub fn coefficients(&self) -> Vec<f64> {
+        match self {
+            RkScheme::Jameson4 => vec![0.25, 1.0 / 3.0, 0.5, 1.0],
+            RkScheme::Blazek5Upwind => vec![0.0695, 0.1602, 0.2898, 0.5060, 1.0],
+            RkScheme::Custom(a) => a.clone(),
+        }
+    }
+}
+
+/// How the time step is chosen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeStepping {
+    /// Each cell marches with its own stable step (steady state).
+    Local,
+    /// Time-accurate: every cell marches with the smallest stable step until `final_time` [s];
+    /// the last step is shortened to land on it.
+    Global { final_time: f64 },
+}
+
+/// Physical model of the run (inviscid, laminar, Spalart-Allmaras).
+pub type FlowModel = crate::backend::Physics;
+
+/// Central implicit residual smoothing (thesis eq. 4.15) with constant coefficients.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResidualSmoothing {
+    /// Smoothing coefficients along i and j (0 switches a direction off). Blazek eq. 9.36:
+    /// eps >= ((CFL/CFL*)^2 - 1)/4 for a CFL raised from CFL* to CFL.
+    pub epsilon: [f64; 2],
+}
+
+/// Everything the explicit solver needs besides the mesh and the gas.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolverConfig {
+    pub model: FlowModel,
+    /// Spalart-Allmaras source options (ft2 on/off).
+    pub sa: SaSourceOptions,
+    pub reconstruction: Reconstruction,
+    pub cfl: f64,
+    pub rk: RkScheme,
+    pub time_stepping: TimeStepping,
+    pub smoothing: Option<ResidualSmoothing>,
+    /// FAS multigrid (steady runs with local time stepping only); `None`: single grid.
+    pub multigrid: Option<Multigrid>,
+    /// Iterations (multigrid: cycles) at most.
+    pub max_iterations: usize,
+    /// Converged when the density residual dropped this many orders below its first value.
+    pub convergence_orders: f64,
+    /// Diverged when the density residual exceeds its first value by this factor.
+    pub divergence_factor: f64,
+    /// Harten entropy fix, fraction of |V| + c.
+    pub entropy_fix: f64,
+    /// Limiter threshold K: eps = (K q_ref)^2 with q_ref the inlet total density, total speed
+    /// of sound and total pressure (`flow::muscl::limiter_epsilon`).
+    pub limiter_k: f64,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            model: FlowModel::Euler,
+            sa: SaSourceOptions::default(),
+            reconstruction: Reconstruction::SecondOrder,
+            cfl: 1.5,
+            rk: RkScheme::Blazek5Upwind,
+            time_stepping: TimeStepping::Local,
+            smoothing: None,
+            multigrid: None,
+            max_iterations: 20_000,
+            convergence_orders: 6.0,
+            divergence_factor: 1e5,
+            entropy_fix: 0.1,
+            limiter_k: 1e-2,
+        }
+    }
+}
+
+/// A flow case: gas, operating point (boundary data and limiter reference) and solver settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Case {
+    pub gas: Gas,
+    pub operating_point: OperatingPoint,
+    #[serde(default)]
+    pub solver: SolverConfig,
+}
+
+impl Case {
+    /// Checks every number a run depends on; bad input gets a typed error naming it.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |what: &str, value: f64| Error::Other(format!("invalid case: {what} = {value} must be finite and positive"));
+        let positive = |what: &str, value: f64| if value.is_finite() && value > 0.0 { Ok(()) } else { Err(bad(what, value)) };
+        let op = &self.operating_point;
+        positive("p01", op.p01)?;
+        positive("t01", op.t01)?;
+        positive("p2", op.p2)?;
+        positive("gas_constant", self.gas.gas_constant)?;
+        positive("gamma - 1", self.gas.gamma - 1.0)?;
+        if !op.alpha1_deg.is_finite() || op.alpha1_deg.abs() >= 90.0 {
+            return Err(Error::Other(format!("invalid case: inlet angle alpha1 = {} deg must lie in (-90, 90)", op.alpha1_deg)));
+        }
+        let s = &self.solver;
+        positive("cfl", s.cfl)?;
+        positive("convergence_orders", s.convergence_orders)?;
+        positive("divergence_factor", s.divergence_factor)?;
+        if !(s.entropy_fix.is_finite() && s.entropy_fix >= 0.0) {
+            return Err(bad("entropy_fix", s.entropy_fix));
+        }
+        positive("limiter_k", s.limiter_k)?;
+        if s.model.is_turbulent() && !(op.nu_tilde_ratio.is_finite() && op.nu_tilde_ratio >= 0.0) {
+            return Err(Error::Other(format!("invalid case: nu_tilde_ratio = {} must be finite and >= 0", op.nu_tilde_ratio)));
+        }
+        let alphas = s.rk.coefficients();
+        if alphas.is_empty() || alphas.iter().any(|a| !(a.is_finite() && *a > 0.0)) || alphas.last() != Some(&1.0) {
+            return Err(Error::Other(format!("invalid case: RK coefficients {alphas:?} must be positive and end with 1")));
+        }
+        if let TimeStepping::Global { final_time } = s.time_stepping {
+            positive("final_time", final_time)?;
+        }
+        if let Some(sm) = s.smoothing {
+            if sm.epsilon.iter().any(|e| !(e.is_finite() && *e >= 0.0)) {
+                return Err(Error::Other(format!("invalid case: smoothing epsilon {:?} must be finite and >= 0", sm.epsilon)));
+            }
+        }
+        if let Some(mg) = s.multigrid {
+            if !(1..=4).contains(&mg.levels) {
+                return Err(Error::Other(format!("invalid case: multigrid levels = {} must be 1 to 4", mg.levels)));
+            }
+            if mg.levels > 1 && s.time_stepping != TimeStepping::Local {
+                return Err(Error::Other("invalid case: multigrid needs local time stepping (steady runs)".into()));
+            }
+        }
+        if s.max_iterations == 0 {
+            return Err(Error::Other("invalid case: max_iterations must be at least 1".into()));
+        }
+        Ok(())
+    }
+}

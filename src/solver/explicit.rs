@@ -1,0 +1,267 @@
+//! The explicit solver, written once against [`Backend`]: low-storage m-stage Runge-Kutta
+//! (thesis eq. 4.8) with local or global time stepping, optional implicit residual smoothing
+//! (thesis eq. 4.15) and FAS multigrid (Blazek sec. 9.3) with the Runge-Kutta scheme as the
+//! smoother on every level.
+
+use std::time::Instant;
+
+use super::config::{Case, TimeStepping};
+use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
+use super::multigrid::coarsen;
+use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
+use crate::flow::muscl::limiter_epsilon;
+use crate::flow::solution::Solution;
+use crate::mesh::Mesh;
+use crate::{Error, Result};
+
+/// Result of a solve.
+#[derive(Clone, Debug)]
+pub struct SolveOutcome {
+    pub solution: Solution,
+    pub history: ConvergenceHistory,
+    /// Steady runs: the density residual dropped the configured orders. Time-accurate runs:
+    /// the final time was reached.
+    pub converged: bool,
+    /// Iterations (multigrid cycles) done.
+    pub iterations: usize,
+    /// Physical time reached (time-accurate runs; 0 otherwise).
+    pub time: f64,
+}
+
+/// One grid of the multigrid hierarchy (the only one without multigrid) with its buffers:
+/// W0, W and R of the low-storage scheme, the time steps, the forcing term (FAS forcing on
+/// coarse grids, minus the source term on the fine grid) and the restricted state W_c^0 that
+/// the coarse-grid correction is measured from.
+struct Level<B: Backend> {
+    geometry: B::Geometry,
+    scheme: ConvectiveScheme,
+    w0: B::Field,
+    w: B::Field,
+    r: B::Field,
+    dt: B::Scalars,
+    forcing: Option<B::Field>,
+    w_start: Option<B::Field>,
+}
+
+/// An explicit flow solver on one mesh and one backend.
+pub struct ExplicitSolver<'b, B: Backend> {
+    backend: &'b B,
+    case: Case,
+    boundary: BoundaryData,
+    levels: Vec<Level<B>>,
+}
+
+impl<'b, B: Backend> ExplicitSolver<'b, B> {
+    /// Validates the case, builds the coarse meshes (multigrid) and uploads every level's
+    /// geometry to the backend.
+    pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
+        case.validate()?;
+        let gas = &case.gas;
+        let op = &case.operating_point;
+        let alpha = op.alpha1_deg.to_radians();
+        let boundary = BoundaryData {
+            p01: op.p01,
+            t01: op.t01,
+            inlet_direction: [alpha.cos(), alpha.sin()],
+            p2: op.p2,
+            inlet_nu_tilde: if case.solver.model.is_turbulent() { op.nu_tilde_ratio * inlet_kinematic_viscosity(&case) } else { 0.0 },
+        };
+        // Limiter reference magnitudes: inlet total density, total speed of sound (for both
+        // velocity components) and total pressure.
+        let rho01 = op.p01 / (gas.gas_constant * op.t01);
+        let c01 = (gas.gamma * gas.gas_constant * op.t01).sqrt();
+        let k = case.solver.limiter_k;
+        let fine_scheme = ConvectiveScheme {
+            reconstruction: case.solver.reconstruction,
+            entropy_fix: case.solver.entropy_fix,
+            convect_nu_tilde: case.solver.model.is_turbulent(),
+            limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
+        };
+        let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
+        let mut levels = Vec::with_capacity(n_levels);
+        let mut level_mesh = mesh.clone();
+        for l in 0..n_levels {
+            if l > 0 {
+                level_mesh = coarsen(&level_mesh)?;
+            }
+            // Coarse grids only carry corrections: first order is cheaper and more robust.
+            let scheme = if l == 0 { fine_scheme } else { ConvectiveScheme { reconstruction: Reconstruction::FirstOrder, ..fine_scheme } };
+            let geometry = backend.upload_geometry(&level_mesh)?;
+            let (w0, w, r) = (backend.new_field(&geometry), backend.new_field(&geometry), backend.new_field(&geometry));
+            let dt = backend.new_scalars(&geometry);
+            let (forcing, w_start) = if l > 0 { (Some(backend.new_field(&geometry)), Some(backend.new_field(&geometry))) } else { (None, None) };
+            levels.push(Level { geometry, scheme, w0, w, r, dt, forcing, w_start });
+        }
+        Ok(ExplicitSolver { backend, case, boundary, levels })
+    }
+
+    pub fn case(&self) -> &Case {
+        &self.case
+    }
+
+    /// Adds a constant source: the residual becomes `R(W) - S`, with `S` given per cell as
+    /// volume-integrated conservative quantities (manufactured solutions). Shapes must match.
+    pub fn set_source(&mut self, source: &Solution) -> Result<()> {
+        let fine = &mut self.levels[0];
+        let s = self.backend.upload_state(&fine.geometry, source)?;
+        let mut forcing = self.backend.new_field(&fine.geometry);
+        self.backend.axpy_field(-1.0, &s, &mut forcing);
+        fine.forcing = Some(forcing);
+        Ok(())
+    }
+
+    /// Marches `initial` until convergence, the final time, `max_iterations`, or an observer's
+    /// stop. NaN/Inf or residual blow-up end in [`Error::Diverged`] naming the iteration.
+    pub fn solve(&mut self, initial: &Solution, observer: &mut dyn Observer) -> Result<SolveOutcome> {
+        self.levels[0].w = self.backend.upload_state(&self.levels[0].geometry, initial)?;
+        let config = self.case.solver.clone();
+        let visits = config.multigrid.map_or(1, |mg| mg.cycle.visits());
+        let mut monitor = Monitor::new(config.convergence_orders, config.divergence_factor);
+        let mut history = ConvergenceHistory::default();
+        let start = Instant::now();
+        let mut time = 0.0;
+        let mut converged = false;
+        let mut iterations = 0;
+
+        for iteration in 1..=config.max_iterations {
+            iterations = iteration;
+            let global_step = match config.time_stepping {
+                TimeStepping::Local => None,
+                TimeStepping::Global { final_time } => Some(final_time - time),
+            };
+            let (residuals, dt) = self.rk_iteration(0, global_step, iteration)?;
+            time += dt;
+            if self.levels.len() > 1 {
+                self.coarse_grid_correction(0, visits, iteration)?;
+            }
+            let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time };
+            let steady_converged = monitor.check(iteration, &residuals)?;
+            let control = observer.on_iteration(&record);
+            history.records.push(record);
+            converged = match config.time_stepping {
+                TimeStepping::Local => steady_converged,
+                TimeStepping::Global { final_time } => time >= final_time,
+            };
+            if converged || control == Control::Stop {
+                break;
+            }
+        }
+
+        let fine = &self.levels[0];
+        let solution = self.backend.download_state(&fine.geometry, &fine.w);
+        check_finite(&solution, iterations)?;
+        Ok(SolveOutcome { solution, history, converged, iterations, time })
+    }
+
+    /// One Runge-Kutta iteration on level `l` (thesis eq. 4.8). With `global_step = Some(t_left)`
+    /// every cell takes the smallest stable step, at most `t_left`. Returns the residual norms of
+    /// the first stage (the residual of the state the iteration started from) and the global
+    /// step taken (0 with local time stepping).
+    fn rk_iteration(&mut self, l: usize, global_step: Option<f64>, iteration: usize) -> Result<([f64; NVAR], f64)> {
+        let backend = self.backend;
+        let config = &self.case.solver;
+        let alphas = config.rk.coefficients();
+        let level = &mut self.levels[l];
+        backend.copy_field(&level.w, &mut level.w0);
+        backend.apply_boundary_conditions(&level.geometry, &self.case.gas, &self.boundary, &mut level.w);
+        backend.local_time_step(&level.geometry, &self.case.gas, config.model, config.cfl, &level.w, &mut level.dt);
+        let mut step = 0.0;
+        if let Some(time_left) = global_step {
+            step = backend.min_scalar(&level.dt).min(time_left);
+            if !(step.is_finite() && step > 0.0) {
+                return Err(Error::Diverged { iteration, reason: format!("global time step is {step}") });
+            }
+            backend.fill_scalars(&mut level.dt, step);
+        }
+        let nvar = config.model.n_marched();
+        let mut norms = [0.0; NVAR];
+        for (stage, alpha) in alphas.iter().enumerate() {
+            if stage > 0 {
+                backend.apply_boundary_conditions(&level.geometry, &self.case.gas, &self.boundary, &mut level.w);
+            }
+            residual(backend, &self.case, level);
+            if stage == 0 {
+                norms = backend.residual_norms(&level.geometry, &level.r);
+            }
+            if let Some(sm) = config.smoothing {
+                backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r);
+            }
+            backend.rk_stage_update(&level.geometry, nvar, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
+        }
+        Ok((norms, step))
+    }
+
+    /// FAS coarse-grid correction of level `l` (Blazek sec. 9.3): restrict the state and the
+    /// full residual, set the forcing P_c = I R_f - R_c(I W_f) so that the coarse problem
+    /// starts from the fine residual, smooth there (recursively `visits` times: 1 = V-cycle,
+    /// 2 = W-cycle), and add the prolonged correction W_c - I W_f to the fine state.
+    fn coarse_grid_correction(&mut self, l: usize, visits: usize, iteration: usize) -> Result<()> {
+        let backend = self.backend;
+        let (fine_levels, coarse_levels) = self.levels.split_at_mut(l + 1);
+        let (fine, coarse) = (&mut fine_levels[l], &mut coarse_levels[0]);
+
+        backend.apply_boundary_conditions(&fine.geometry, &self.case.gas, &self.boundary, &mut fine.w);
+        residual(backend, &self.case, fine);
+        let forcing = coarse.forcing.as_mut().expect("coarse levels carry a forcing buffer");
+        backend.restrict_residual(&fine.geometry, &coarse.geometry, &fine.r, forcing);
+        backend.restrict_state(&fine.geometry, &coarse.geometry, &fine.w, &mut coarse.w);
+        backend.apply_boundary_conditions(&coarse.geometry, &self.case.gas, &self.boundary, &mut coarse.w);
+        // R_c(I W_f) without forcing, into the coarse residual buffer.
+        physical_residual(backend, &self.case, &coarse.geometry, &coarse.scheme, &coarse.w, &mut coarse.r);
+        backend.axpy_field(-1.0, &coarse.r, forcing);
+        let w_start = coarse.w_start.as_mut().expect("coarse levels carry a start-state buffer");
+        backend.copy_field(&coarse.w, w_start);
+
+        for _ in 0..visits {
+            self.rk_iteration(l + 1, None, iteration)?;
+            if l + 2 < self.levels.len() {
+                self.coarse_grid_correction(l + 1, visits, iteration)?;
+            }
+        }
+
+        let (fine_levels, coarse_levels) = self.levels.split_at_mut(l + 1);
+        let (fine, coarse) = (&mut fine_levels[l], &coarse_levels[0]);
+        let w_start = coarse.w_start.as_ref().expect("coarse levels carry a start-state buffer");
+        backend.prolong_correction(&coarse.geometry, &fine.geometry, &coarse.w, w_start, &mut fine.w);
+        Ok(())
+    }
+}
+
+/// R(W) + P on one level: the physical residual plus the level's forcing (FAS forcing on
+/// coarse grids, minus the source on the fine grid). Ghosts of `w` must be filled.
+fn residual<B: Backend>(backend: &B, case: &Case, level: &mut Level<B>) {
+    physical_residual(backend, case, &level.geometry, &level.scheme, &level.w, &mut level.r);
+    if let Some(forcing) = &level.forcing {
+        backend.axpy_field(1.0, forcing, &mut level.r);
+    }
+}
+
+/// R(W): convective plus viscous (and SA) residual (thesis eq. 4.1).
+fn physical_residual<B: Backend>(backend: &B, case: &Case, geometry: &B::Geometry, scheme: &ConvectiveScheme, w: &B::Field, r: &mut B::Field) {
+    backend.convective_residual(geometry, &case.gas, scheme, w, r);
+    backend.viscous_residual(geometry, &case.gas, case.solver.model, &case.solver.sa, w, r);
+}
+
+/// Laminar kinematic viscosity at the inlet total conditions [m^2/s] (reference for the inlet
+/// nu_tilde = ratio * nu).
+fn inlet_kinematic_viscosity(case: &Case) -> f64 {
+    let op = &case.operating_point;
+    let rho01 = op.p01 / (case.gas.gas_constant * op.t01);
+    case.gas.viscosity(op.t01) / rho01
+}
+
+/// The last update is not seen by a residual norm; a non-finite or non-physical state must
+/// still not come back as a result.
+fn check_finite(solution: &Solution, iteration: usize) -> Result<()> {
+    for (b, block) in solution.blocks.iter().enumerate() {
+        let bad = block
+            .rho
+            .iter()
+            .zip(&block.rho_e)
+            .position(|(rho, rho_e)| !(rho.is_finite() && rho_e.is_finite() && *rho > 0.0));
+        if let Some(c) = bad {
+            return Err(Error::Diverged { iteration, reason: format!("non-physical state in block {b}, cell {c}") });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,51 @@
+//! Time integration written once against [`crate::backend::Backend`] (DESIGN.md section 2):
+//! the explicit Runge-Kutta loop with local or global time stepping and residual smoothing,
+//! convergence monitoring, and the case configuration.
+
+pub mod config;
+pub mod explicit;
+pub mod monitor;
+pub mod multigrid;
+
+pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping};
+pub use explicit::{ExplicitSolver, SolveOutcome};
+pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
+pub use multigrid::{coarsen, Cycle, Multigrid};
+
+use crate::flow::case::OperatingPoint;
+use crate::flow::gas::Gas;
+use crate::flow::solution::{BlockSolution, Solution};
+use crate::flow::state::conservative_from_primitive;
+use crate::mesh::Mesh;
+
+/// A uniform state `[rho, u, v, p]` on every cell of `mesh` (nu_tilde = 0).
+pub fn uniform_state(mesh: &Mesh, gas: &Gas, primitive: [f64; 4]) -> Solution {
+    let w = conservative_from_primitive(gas.gamma, &primitive);
+    let blocks = mesh
+        .blocks
+        .iter()
+        .map(|b| {
+            let n = b.n_cells();
+            BlockSolution {
+                ni: b.ni,
+                nj: b.nj,
+                rho: vec![w[0]; n],
+                rho_u: vec![w[1]; n],
+                rho_v: vec![w[2]; n],
+                rho_e: vec![w[3]; n],
+                nu_tilde: vec![0.0; n],
+            }
+        })
+        .collect();
+    Solution { blocks }
+}
+
+/// The isentropic state that the operating point's total conditions give at the outlet
+/// static pressure, flowing in the inlet direction: the usual initial guess of a cascade run.
+pub fn operating_point_state(gas: &Gas, op: &OperatingPoint) -> [f64; 4] {
+    let gamma = gas.gamma;
+    let t = op.t01 * (op.p2 / op.p01).powf((gamma - 1.0) / gamma);
+    let speed = (2.0 * gas.cp() * (op.t01 - t)).max(0.0).sqrt();
+    let alpha = op.alpha1_deg.to_radians();
+    [op.p2 / (gas.gas_constant * t), speed * alpha.cos(), speed * alpha.sin(), op.p2]
+}

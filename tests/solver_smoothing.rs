@@ -1,0 +1,51 @@
+//! Implicit residual smoothing (thesis eq. 4.15) must at least double the stable CFL number of
+//! the explicit scheme.
+
+mod common;
+
+use turbopt::backend::cpu::CpuBackend;
+use turbopt::solver::{uniform_state, Case, ExplicitSolver, ResidualSmoothing, Silent, SolverConfig};
+
+/// A run is stable at `cfl` when it neither diverges nor ends with a larger density residual
+/// than it started with after 400 iterations.
+fn stable(cfl: f64, smoothing: Option<ResidualSmoothing>) -> bool {
+    let gas = common::unit_gas();
+    let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
+    let mesh = common::distorted_channel(1, 24, 16, 1.5, 0.03);
+    let mut op = common::operating_point_of(&gas, q);
+    op.p2 *= 0.97;
+    op.alpha1_deg = 10.0;
+    let config = SolverConfig { cfl, smoothing, max_iterations: 400, convergence_orders: 12.0, ..SolverConfig::default() };
+    let case = Case { gas, operating_point: op, solver: config };
+    let backend = CpuBackend::new(Some(1)).unwrap();
+    let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
+    match solver.solve(&uniform_state(&mesh, &gas, q), &mut Silent) {
+        Ok(out) => {
+            let r = &out.history.records;
+            r.last().unwrap().residuals[0] < r[0].residuals[0]
+        }
+        Err(_) => false,
+    }
+}
+
+/// Largest CFL of the ladder 0.5, 1.0, 1.5, ... that is stable (and all below it).
+fn max_stable_cfl(smoothing: Option<ResidualSmoothing>) -> f64 {
+    let mut best = 0.0;
+    for k in 1..=40 {
+        let cfl = 0.5 * k as f64;
+        if !stable(cfl, smoothing) {
+            break;
+        }
+        best = cfl;
+    }
+    best
+}
+
+#[test]
+fn residual_smoothing_at_least_doubles_the_stable_cfl() {
+    let plain = max_stable_cfl(None);
+    let smoothed = max_stable_cfl(Some(ResidualSmoothing { epsilon: [1.0, 1.0] }));
+    println!("max stable CFL: {plain} without smoothing, {smoothed} with eps = 1.0");
+    assert!(plain > 0.0);
+    assert!(smoothed >= 2.0 * plain, "smoothing raised the stable CFL from {plain} to {smoothed} only");
+}
