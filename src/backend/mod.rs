@@ -11,6 +11,7 @@
 //! The conservative variables are `rho, rho*u, rho*v, rho*E, rho*nu_tilde` ([`NVAR`]).
 
 pub mod cpu;
+pub mod implicit;
 pub mod layout;
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,7 @@ use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::Result;
 
+pub use implicit::{ConvectiveJacobian, ImplicitBackend, JacobianOptions, PreconditionerKind};
 pub use layout::{BlockLayout, NGHOST};
 
 /// Number of conservative variables stored per cell (4 mean-flow + SA working variable).
