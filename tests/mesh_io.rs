@@ -61,6 +61,8 @@ fn plot3d_reader_reports_truncated_and_garbled_files() {
     let e = read_plot3d(&path, Plot3dFormat::Binary).unwrap_err().to_string();
     assert!(e.contains("file ends before the coordinates of block 0"), "{e}");
     assert!(read_plot3d(dir.join("missing.p2d"), Plot3dFormat::Ascii).is_err());
+    std::fs::write(&path, "1\n18446744073709551615 18446744073709551615\n0").unwrap();
+    assert!(read_plot3d(&path, Plot3dFormat::Ascii).unwrap_err().to_string().contains("overflow"));
 }
 
 /// Values of the `DataArray` named `name` in a VTK XML file.
@@ -80,7 +82,11 @@ fn vtk_multiblock_with_cell_data() {
     let block_id: Vec<Vec<f64>> = mesh.blocks.iter().enumerate().map(|(b, blk)| vec![b as f64; blk.n_cells()]).collect();
     let vtm = write_vtk(dir.join("flow.vtm"), &mesh, &[("volume", &volume), ("block", &block_id)]).unwrap();
     let index = std::fs::read_to_string(&vtm).unwrap();
-    assert_eq!(index.matches("<DataSet ").count(), 3);
+    assert_eq!(index.matches("<DataSet ").count(), 4, "3 blocks + boundaries");
+    let boundaries = std::fs::read_to_string(dir.join("flow_blocks").join("boundaries.vtp")).unwrap();
+    // Boundary faces: inlet 6 + outlet 6 + periodic 2 x 12 + 1-to-1 4 x 6.
+    assert_eq!(data_array(&boundaries, "kind").len(), 60);
+    assert_eq!(data_array(&boundaries, "kind").iter().filter(|&&k| k == 5.0).count(), 24);
     let vts = dir.join("flow_blocks").join("1_wavy_b_a.vts");
     let xml = std::fs::read_to_string(&vts).unwrap();
     assert!(index.contains("file=\"flow_blocks/1_wavy_b_a.vts\""), "{index}");
@@ -134,4 +140,6 @@ fn su2_reader_rejects_bad_node_numbers() {
     std::fs::write(&path, "NDIME= 2\nNELEM= 1\n9 0 1 2 7 0\nNPOIN= 4\n0 0 0\n1 0 1\n1 1 2\n0 1 3\nNMARK= 0\n").unwrap();
     let e = read_su2_summary(&path).unwrap_err().to_string();
     assert!(e.contains("node number 7"), "{e}");
+    std::fs::write(&path, "NDIME= 2\nNELEM= 18446744073709551615\n9 0 1 2 3 0\n").unwrap();
+    assert!(read_su2_summary(&path).unwrap_err().to_string().contains("file ends at element 1"));
 }

@@ -157,7 +157,12 @@ fn flat_plate_grid_family() {
         let wall = b.patches.iter().find(|p| p.kind == BoundaryKind::Wall).unwrap();
         let i_le = ni * 96 / 544;
         assert_eq!((wall.face, wall.start, wall.end), (Face::JMin, i_le, ni));
-        assert_eq!(b.x[i_le], 0.0);
+        assert_eq!(b.x[i_le].to_bits(), 0.0f64.to_bits());
+        // Uniform streamwise spacing from x = 0.970084 (node 448 of 544 on the finest grid).
+        let i_u = ni * 448 / 544;
+        assert_eq!(b.x[i_u], 0.970084048409);
+        let h = b.x[ni] - b.x[ni - 1];
+        assert!((i_u..ni).all(|i| ((b.x[i + 1] - b.x[i]) - h).abs() < 1e-12));
     }
     // Nested: the 273 x 193 grid is every other node of the 545 x 385 one.
     let fine = simple::tmr_flat_plate(FlatPlateGrid::N545x385).unwrap();
@@ -189,7 +194,10 @@ fn flat_plate_273_wall_resolution_and_smoothness() {
     q.first_cell_yplus_estimate = Some(WallUnits::from_flow(1.0, 2e-7, 1.0).unwrap().yplus(q.max_first_cell_height.unwrap()));
     println!("{q}\nmax local y+ along the plate: {worst:.3}");
     assert!(worst < 1.0, "y+ {worst}");
-    assert!((q.min_first_cell_height.unwrap() - 1.0e-6).abs() < 0.02e-6);
+    // The 273 x 193 grid's first wall spacing is two cells of the finest distribution.
+    let finest_normal = simple::sinh_stretching(384, 5e-7).unwrap();
+    assert!((q.min_first_cell_height.unwrap() - finest_normal[2]).abs() < 1e-20);
+    assert!((q.max_first_cell_height.unwrap() - finest_normal[2]).abs() < 1e-20);
     assert!((q.min_wall_orthogonality_deg.unwrap() - 90.0).abs() < 1e-9);
     assert_eq!(q.non_positive_volumes, 0);
     assert!(q.max_growth_ratio < 1.2, "growth {}", q.max_growth_ratio);
@@ -251,4 +259,78 @@ fn bad_blocks_and_patches_give_errors() {
 
     assert!(simple::wavy_channel(8, 8, 1.0, 1.0, 0.5, Sides::inviscid_channel()).unwrap_err().to_string().contains("folded"));
     assert!(simple::channel(0, 4, 1.0, 1.0, Sides::inviscid_channel()).is_err());
+
+    let small = simple::channel(4, 4, 1.0, 1.0, Sides::inviscid_channel()).unwrap();
+    let other = MeshMetrics::new(&simple::channel(4, 2, 1.0, 1.0, Sides::inviscid_channel()).unwrap()).unwrap();
+    assert!(QualityReport::new(&small, &other).unwrap_err().to_string().contains("other block sizes"));
+}
+
+#[test]
+fn quality_points_at_the_worst_cells() {
+    // Move one interior node of a uniform 4 x 4 box: only the four cells around it distort.
+    let mut mesh = simple::channel(4, 4, 1.0, 1.0, Sides::inviscid_channel()).unwrap();
+    let n = mesh.blocks[0].node(2, 2);
+    mesh.blocks[0].x[n] += 0.08;
+    mesh.blocks[0].y[n] += 0.05;
+    let q = QualityReport::new(&mesh, &MeshMetrics::new(&mesh).unwrap()).unwrap();
+    let around = |l: Option<turbopt::mesh::quality::CellLocation>| {
+        let l = l.unwrap();
+        l.block == 0 && (1..=2).contains(&l.i) && (1..=2).contains(&l.j)
+    };
+    let w = &q.worst;
+    assert!(around(w.min_volume) && around(w.min_orthogonality) && around(w.max_skewness));
+    assert!(around(w.max_aspect_ratio) && around(w.max_volume_ratio) && around(w.max_growth_ratio));
+    assert!(q.to_string().contains("at block 0 cell ("), "{q}");
+}
+
+#[test]
+fn quality_yplus_estimate_for_an_operating_point() {
+    let mesh = simple::tmr_flat_plate(FlatPlateGrid::N69x49).unwrap();
+    let mut q = QualityReport::new(&mesh, &MeshMetrics::new(&mesh).unwrap()).unwrap();
+    let op = OperatingPoint { name: "MUR47".into(), p01: 159600.0, t01: 420.0, alpha1_deg: 0.0, p2: 82350.0, nu_tilde_ratio: 3.0 };
+    q.estimate_yplus(&op, &Gas::default(), 0.067647).unwrap();
+    let expected = yplus::yplus_estimate(q.max_first_cell_height.unwrap(), &op, &Gas::default(), 0.067647).unwrap();
+    assert_eq!(q.first_cell_yplus_estimate, Some(expected));
+    assert_eq!(q.worst.min_wall_orthogonality.map(|l| l.j), Some(0));
+}
+
+#[test]
+fn wall_distance_tree_equals_brute_force() {
+    use turbopt::mesh::metrics::{wall_distance_brute_force, wall_segments};
+    // Bump channel with both walls no-slip: curved lower wall, straight upper wall.
+    let mut mesh = simple::gaussian_bump_channel(96, 32).unwrap();
+    for p in &mut mesh.blocks[0].patches {
+        if p.kind == BoundaryKind::InviscidWall {
+            p.kind = BoundaryKind::Wall;
+        }
+    }
+    let walls = wall_segments(&mesh);
+    assert_eq!(walls.len(), 192);
+    let m = &MeshMetrics::new(&mesh).unwrap().blocks[0];
+    for c in 0..m.volume.len() {
+        let p = [m.centre_x[c], m.centre_y[c]];
+        assert_eq!(m.wall_distance[c], wall_distance_brute_force(p, &walls), "cell {c}");
+    }
+}
+
+#[test]
+fn stretching_functions_meet_their_end_spacings() {
+    // Two-sided Vinokur: end slopes exact, so end intervals within the local growth (~1 %).
+    for (n, first, last) in [(352, 1.03e-3, 1.04e-2), (384, 4.29e-7, 3.19e-2), (96, 2.7e-3, 3.7e-2), (10, 0.1, 0.1)] {
+        let s = simple::vinokur_two_sided(n, first, last).unwrap();
+        assert_eq!((s[0], s[n]), (0.0, 1.0));
+        assert!(s.windows(2).all(|w| w[1] > w[0]), "monotone");
+        let (d0, d1) = (s[1] - s[0], s[n] - s[n - 1]);
+        assert!((d0 / first - 1.0).abs() < 0.02 && (d1 / last - 1.0).abs() < 0.04, "n {n}: {d0:e} vs {first:e}, {d1:e} vs {last:e}");
+    }
+    for s in [simple::one_sided_tanh(192, 1e-6).unwrap(), simple::sinh_stretching(192, 1e-6).unwrap()] {
+        assert!(((s[1] - s[0]) / 1e-6 - 1.0).abs() < 1e-9 && s[192] == 1.0);
+        assert!(s.windows(2).all(|w| w[1] > w[0]), "monotone");
+    }
+    // sinh: geometric far from the wall, ratio exp(b/n) with sinh(b/n)/sinh(b) = first.
+    let s = simple::sinh_stretching(48, 4.04e-6).unwrap();
+    let r = (s[48] - s[47]) / (s[47] - s[46]);
+    assert!((r - 1.276).abs() < 0.01, "outer ratio {r}");
+    assert!(simple::vinokur_two_sided(10, 0.0, 0.1).is_err() && simple::one_sided_tanh(0, 0.1).is_err());
+    assert!(simple::sinh_stretching(10, 0.2).is_err());
 }

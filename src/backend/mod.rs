@@ -9,6 +9,18 @@
 //! Data layout (DESIGN.md section 3): structure of arrays per block, i fastest, two ghost layers
 //! on every side, so one variable of a block of `ni x nj` cells occupies `(ni+4)*(nj+4)` f64.
 //! The conservative variables are `rho, rho*u, rho*v, rho*E, rho*nu_tilde` ([`NVAR`]).
+//!
+//! Conventions every backend keeps (checked by the verification tests, and by CPU/GPU parity):
+//! - residuals are volume integrals, `R = sum over faces (F_c - F_v) . S_out - Omega Q`
+//!   (thesis eq. 4.1), so the update is `dW/dt = -R / Omega`;
+//! - face vectors: i-face `(i, j)` (node line i, row j, `(ni+1)*nj` of them) points to +i,
+//!   j-face `(i, j)` (`ni*(nj+1)`) points to +j, with the face length as magnitude;
+//! - wall, slip-wall and symmetry faces carry the pressure-only flux (thesis eq. 4.2 with
+//!   V.n = 0), every other face the Roe flux of the MUSCL states built from the two cells on
+//!   either side of it along the grid line (ghosts included), so boundary conditions act only
+//!   through the ghost cells that [`Backend::apply_boundary_conditions`] fills;
+//! - the convective residual is the first GPU kernel: input the state (with ghosts), the
+//!   geometry and a [`ConvectiveScheme`]; output the whole residual field, overwritten.
 
 pub mod cpu;
 pub mod implicit;
@@ -87,6 +99,9 @@ pub struct BoundaryData {
     pub p2: f64,
     /// Inlet nu_tilde [m^2/s] (SA runs; zero otherwise).
     pub inlet_nu_tilde: f64,
+    /// No-slip ghosts at `Wall` patches (viscous runs); `false` mirrors them as slip walls, so
+    /// that an inviscid run sees no velocity jump across the wall in the MUSCL stencils.
+    pub no_slip_walls: bool,
 }
 
 /// The operations a backend provides. `Field` holds [`NVAR`] cell variables of every block

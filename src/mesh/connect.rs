@@ -186,6 +186,7 @@ pub struct PaddedLayout {
 }
 
 impl PaddedLayout {
+    /// The layout of `mesh`'s blocks in block order.
     pub fn new(mesh: &Mesh) -> Self {
         let mut offset = Vec::with_capacity(mesh.blocks.len());
         let mut total = 0;
@@ -214,7 +215,9 @@ impl PaddedLayout {
 /// A cell of a block, by signed indices (ghosts have an index outside `0..ni` or `0..nj`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CellRef {
+    /// Block index in the mesh.
     pub block: usize,
+    /// Signed cell indices (negative or >= ni / nj for ghosts).
     pub i: isize,
     pub j: isize,
 }
@@ -251,6 +254,7 @@ pub fn inner_cell(block: &Block, b: usize, face: Face, m: usize, l: usize) -> Ce
 /// Entries are sorted by ghost index.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GhostExchange {
+    /// The padded layout the indices refer to.
     pub layout: PaddedLayout,
     /// Padded index of each ghost cell.
     pub ghost: Vec<usize>,
@@ -258,8 +262,9 @@ pub struct GhostExchange {
     pub donor: Vec<usize>,
     /// Add to the donor's coordinates to get the ghost's (zero for 1-to-1, +-pitch periodic).
     pub translation: Vec<[f64; 2]>,
-    /// The same entries as signed (block, i, j), for readability and tests.
+    /// The ghost cells as signed (block, i, j), for readability and tests.
     pub ghost_cell: Vec<CellRef>,
+    /// The donor cells as (block, i, j).
     pub donor_cell: Vec<CellRef>,
 }
 
@@ -310,6 +315,7 @@ impl GhostExchange {
         self.ghost.len()
     }
 
+    /// True when the mesh has no interface patches.
     pub fn is_empty(&self) -> bool {
         self.ghost.is_empty()
     }

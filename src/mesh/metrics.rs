@@ -23,20 +23,21 @@ use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 /// Metrics of one block; arrays are i fastest like [`Block`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockMetrics {
+    /// Cells in i and j, as in the block.
     pub ni: usize,
     pub nj: usize,
     /// Signed cell area [m^2] (volume per unit span), `ni*nj`; positive for right-handed cells.
     pub volume: Vec<f64>,
-    /// Cell centroid [m], `ni*nj`.
+    /// Cell centroid \[m\], `ni*nj`.
     pub centre_x: Vec<f64>,
     pub centre_y: Vec<f64>,
-    /// i-face area vectors [m], `(ni+1)*nj`, index `i + (ni+1) j`, pointing +i.
+    /// i-face area vectors \[m\], `(ni+1)*nj`, index `i + (ni+1) j`, pointing +i.
     pub i_face_x: Vec<f64>,
     pub i_face_y: Vec<f64>,
-    /// j-face area vectors [m], `ni*(nj+1)`, index `i + ni j`, pointing +j.
+    /// j-face area vectors \[m\], `ni*(nj+1)`, index `i + ni j`, pointing +j.
     pub j_face_x: Vec<f64>,
     pub j_face_y: Vec<f64>,
-    /// Distance [m] from the cell centroid to the nearest no-slip wall face of the whole mesh
+    /// Distance \[m\] from the cell centroid to the nearest no-slip wall face of the whole mesh
     /// (`f64::INFINITY` when the mesh has no [`BoundaryKind::Wall`]).
     pub wall_distance: Vec<f64>,
 }
@@ -62,6 +63,7 @@ impl BlockMetrics {
 /// Metrics of every block of a mesh, in block order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshMetrics {
+    /// One entry per block of the mesh.
     pub blocks: Vec<BlockMetrics>,
 }
 
@@ -243,13 +245,104 @@ fn point_segment_distance_squared(p: [f64; 2], s: &[f64; 4]) -> f64 {
     ex * ex + ey * ey
 }
 
-/// Minimum distance from each point to any wall segment (brute force over the segments,
-/// rayon-parallel over the points; wall distance is computed once per mesh).
+/// Minimum distance from each point to any wall segment, rayon-parallel over the points.
+///
+/// Exact (the same point-segment distance as a brute-force scan, minimised over every
+/// segment), but with the segments in a bounding-box tree so that each query visits a few
+/// leaves instead of all wall faces.
 fn wall_distance(xs: &[f64], ys: &[f64], walls: &[[f64; 4]]) -> Vec<f64> {
-    xs.par_iter()
-        .zip(ys.par_iter())
-        .map(|(&x, &y)| {
-            walls.iter().map(|s| point_segment_distance_squared([x, y], s)).fold(f64::INFINITY, f64::min).sqrt()
-        })
-        .collect()
+    let tree = WallTree::new(walls.to_vec());
+    xs.par_iter().zip(ys.par_iter()).map(|(&x, &y)| tree.nearest_squared([x, y]).sqrt()).collect()
+}
+
+/// Brute-force reference of the wall distance of one point (tests compare the tree with it).
+pub fn wall_distance_brute_force(p: [f64; 2], walls: &[[f64; 4]]) -> f64 {
+    walls.iter().map(|s| point_segment_distance_squared(p, s)).fold(f64::INFINITY, f64::min).sqrt()
+}
+
+/// Segments per tree leaf.
+const LEAF_SEGMENTS: usize = 8;
+
+/// A node of the bounding-box tree: a box `[xmin, ymin, xmax, ymax]` and either two children or
+/// a range of (reordered) segments.
+struct TreeNode {
+    bbox: [f64; 4],
+    children: Option<[usize; 2]>,
+    segments: std::ops::Range<usize>,
+}
+
+/// Bounding-box hierarchy over wall segments, split at the median along the longer side.
+pub struct WallTree {
+    segments: Vec<[f64; 4]>,
+    nodes: Vec<TreeNode>,
+}
+
+impl WallTree {
+    /// Build the tree (segments `[x0, y0, x1, y1]`).
+    pub fn new(mut segments: Vec<[f64; 4]>) -> Self {
+        let mut nodes = Vec::new();
+        if !segments.is_empty() {
+            let n = segments.len();
+            build_node(&mut segments, 0..n, &mut nodes);
+        }
+        WallTree { segments, nodes }
+    }
+
+    /// Squared distance from `p` to the nearest segment (infinite without segments).
+    pub fn nearest_squared(&self, p: [f64; 2]) -> f64 {
+        let mut best = f64::INFINITY;
+        if self.nodes.is_empty() {
+            return best;
+        }
+        let mut stack = vec![0usize];
+        while let Some(k) = stack.pop() {
+            let node = &self.nodes[k];
+            if box_distance_squared(p, &node.bbox) >= best {
+                continue;
+            }
+            match node.children {
+                None => {
+                    for s in &self.segments[node.segments.clone()] {
+                        best = best.min(point_segment_distance_squared(p, s));
+                    }
+                }
+                Some([a, b]) => {
+                    // Visit the nearer child first (pushed last) so `best` shrinks early.
+                    let (da, db) = (box_distance_squared(p, &self.nodes[a].bbox), box_distance_squared(p, &self.nodes[b].bbox));
+                    if da <= db {
+                        stack.extend([b, a]);
+                    } else {
+                        stack.extend([a, b]);
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+fn build_node(segs: &mut [[f64; 4]], range: std::ops::Range<usize>, nodes: &mut Vec<TreeNode>) -> usize {
+    let mut bbox = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    for s in &segs[range.clone()] {
+        bbox = [bbox[0].min(s[0]).min(s[2]), bbox[1].min(s[1]).min(s[3]), bbox[2].max(s[0]).max(s[2]), bbox[3].max(s[1]).max(s[3])];
+    }
+    let k = nodes.len();
+    nodes.push(TreeNode { bbox, children: None, segments: range.clone() });
+    if range.len() > LEAF_SEGMENTS {
+        let axis = if bbox[2] - bbox[0] >= bbox[3] - bbox[1] { 0 } else { 1 };
+        let mid = range.len() / 2;
+        let centre = |s: &[f64; 4]| s[axis] + s[axis + 2];
+        segs[range.clone()].select_nth_unstable_by(mid, |a, b| centre(a).total_cmp(&centre(b)));
+        let left = build_node(segs, range.start..range.start + mid, nodes);
+        let right = build_node(segs, range.start + mid..range.end, nodes);
+        nodes[k].children = Some([left, right]);
+    }
+    k
+}
+
+/// Squared distance from `p` to the box (0 inside).
+fn box_distance_squared(p: [f64; 2], b: &[f64; 4]) -> f64 {
+    let dx = (b[0] - p[0]).max(0.0).max(p[0] - b[2]);
+    let dy = (b[1] - p[1]).max(0.0).max(p[1] - b[3]);
+    dx * dx + dy * dy
 }

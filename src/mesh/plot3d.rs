@@ -6,8 +6,9 @@
 //!   (`{:e}`), so write -> read reproduces every coordinate bit for bit. Fortran `D` exponents
 //!   are accepted on reading.
 //! - Binary: the "C binary" flavour (no Fortran record markers), little-endian, `i32` counts and
-//!   `f64` coordinates; ParaView reads it with "Binary File", "Multi Grid", "2D Geometry" on
-//!   and "Has Byte Count" off.
+//!   `f64` coordinates; ParaView (VTK's PLOT3D reader) reads it with "Binary File", "Multi
+//!   Grid", "2D Geometry", "Double Precision" on, "Has Byte Count" and "IBlanking" off, little
+//!   endian (checked with VTK 9.7).
 
 use std::fs;
 use std::io::Write;
@@ -19,7 +20,9 @@ use crate::mesh::{Block, Mesh};
 /// Plot3D file flavour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plot3dFormat {
+    /// Text, bit-exact round trip.
     Ascii,
+    /// Little-endian C binary (no record markers).
     Binary,
 }
 
@@ -123,7 +126,7 @@ fn build_blocks(dims: &[(usize, usize)], mut next: impl FnMut(usize) -> Result<f
         if ni < 2 || nj < 2 {
             return Err(bad(format!("block {b} has {ni} x {nj} nodes; a 2D block needs at least 2 x 2")));
         }
-        let n = ni * nj;
+        let n = ni.checked_mul(nj).ok_or_else(|| bad(format!("block {b}: {ni} x {nj} nodes overflow")))?;
         let x = (0..n).map(|_| next(b)).collect::<Result<Vec<_>>>()?;
         let y = (0..n).map(|_| next(b)).collect::<Result<Vec<_>>>()?;
         blocks.push(Block { name: format!("block{b}"), ni: ni - 1, nj: nj - 1, x, y, patches: Vec::new() });

@@ -4,7 +4,7 @@
 //!
 //! Definitions, per quadrilateral cell with corners a-b-c-d (counter-clockwise) and corner
 //! angles theta:
-//! - orthogonality = min over corners of `min(theta, 180 - theta)` [deg] (90 = orthogonal);
+//! - orthogonality = min over corners of `min(theta, 180 - theta)` \[deg\] (90 = orthogonal);
 //!   at the wall, the angle between each wall face and the grid line leaving the wall node;
 //! - skewness = equiangle skewness `max |theta - 90| / 90` (0 = rectangle, 1 = degenerate);
 //! - aspect ratio = longer / shorter of the mean i-extent `(|ab| + |dc|)/2` and the mean
@@ -19,7 +19,10 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::flow::case::OperatingPoint;
+use crate::flow::gas::Gas;
+use crate::mesh::yplus::yplus_estimate;
 use crate::mesh::connect::{donor_offset, inner_cell, node_partners, validate};
 use crate::mesh::metrics::{face_edge_nodes, face_node, MeshMetrics};
 use crate::mesh::{Block, BoundaryKind, Face, Mesh};
@@ -27,6 +30,7 @@ use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 /// Summary of the quality of a mesh. Ratios are >= 1; angles in degrees.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QualityReport {
+    /// Number of blocks and of cells.
     pub blocks: usize,
     pub cells: usize,
     /// Smallest and largest signed cell volume (area per unit span) [m^2].
@@ -41,19 +45,67 @@ pub struct QualityReport {
     pub min_wall_orthogonality_deg: Option<f64>,
     /// Smallest orthogonality of any cell corner of the mesh.
     pub min_orthogonality_deg: f64,
+    /// Largest equiangle skewness (0 rectangle .. 1 degenerate).
     pub max_skewness: f64,
+    /// Largest ratio of a cell's i- and j-extents.
     pub max_aspect_ratio: f64,
     /// Largest ratio of successive cell sizes along grid lines (also across connections).
     pub max_growth_ratio: f64,
-    /// Wall-normal length of the first grid line at the wall [m]: min and max (None without walls).
+    /// Wall-normal length of the first grid line at the wall \[m\]: min and max (None without walls).
     pub min_first_cell_height: Option<f64>,
     pub max_first_cell_height: Option<f64>,
-    /// Largest node mismatch of periodic connections after translation [m] (None if none).
+    /// Largest node mismatch of periodic connections after translation \[m\] (None if none).
     pub max_periodic_mismatch: Option<f64>,
-    /// Largest node mismatch of 1-to-1 connections [m] (None if none).
+    /// Largest node mismatch of 1-to-1 connections \[m\] (None if none).
     pub max_one_to_one_mismatch: Option<f64>,
-    /// y+ of `max_first_cell_height`, filled in by the caller with [`crate::mesh::yplus`].
+    /// y+ of `max_first_cell_height`, filled in by the caller with [`crate::mesh::yplus`]
+    /// (e.g. through [`QualityReport::estimate_yplus`]).
     pub first_cell_yplus_estimate: Option<f64>,
+    /// Where the extremes above occur.
+    pub worst: WorstCells,
+}
+
+/// A cell of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CellLocation {
+    pub block: usize,
+    pub i: usize,
+    pub j: usize,
+}
+
+impl fmt::Display for CellLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "block {} cell ({}, {})", self.block, self.i, self.j)
+    }
+}
+
+/// Cells where the extremes of a [`QualityReport`] occur (for ratios: the first cell of the
+/// pair). None where the measure has no cell (no walls) or is already ideal.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct WorstCells {
+    pub min_volume: Option<CellLocation>,
+    pub max_volume_ratio: Option<CellLocation>,
+    pub max_growth_ratio: Option<CellLocation>,
+    pub min_orthogonality: Option<CellLocation>,
+    pub min_wall_orthogonality: Option<CellLocation>,
+    pub max_skewness: Option<CellLocation>,
+    pub max_aspect_ratio: Option<CellLocation>,
+}
+
+/// Replace `value` (and its location) when `candidate` is larger.
+fn raise(value: &mut f64, at: &mut Option<CellLocation>, candidate: f64, here: CellLocation) {
+    if candidate > *value {
+        *value = candidate;
+        *at = Some(here);
+    }
+}
+
+/// Replace `value` (and its location) when `candidate` is smaller.
+fn lower(value: &mut f64, at: &mut Option<CellLocation>, candidate: f64, here: CellLocation) {
+    if candidate < *value {
+        *value = candidate;
+        *at = Some(here);
+    }
 }
 
 /// Shape measures of one cell.
@@ -77,7 +129,7 @@ fn norm(v: [f64; 2]) -> f64 {
     v[0].hypot(v[1])
 }
 
-/// Unsigned angle between two vectors [deg], in [0, 180].
+/// Unsigned angle between two vectors \[deg\], in [0, 180].
 fn angle_deg(u: [f64; 2], v: [f64; 2]) -> f64 {
     (u[0] * v[1] - u[1] * v[0]).abs().atan2(u[0] * v[0] + u[1] * v[1]).to_degrees()
 }
@@ -116,9 +168,26 @@ fn min_opt(acc: Option<f64>, v: f64) -> Option<f64> {
 }
 
 impl QualityReport {
-    /// Measure a mesh (validated first) whose metrics are `metrics`.
+    /// Fill `first_cell_yplus_estimate` from `max_first_cell_height` at the exit isentropic
+    /// state of `op` with running length `chord` (see [`crate::mesh::yplus`]); no-op without walls.
+    pub fn estimate_yplus(&mut self, op: &OperatingPoint, gas: &Gas, chord: f64) -> Result<()> {
+        if let Some(h) = self.max_first_cell_height {
+            self.first_cell_yplus_estimate = Some(yplus_estimate(h, op, gas, chord)?);
+        }
+        Ok(())
+    }
+}
+
+impl QualityReport {
+    /// Measure a mesh (validated first) whose metrics are `metrics`; fails if the metrics were
+    /// computed for a mesh of other block sizes.
     pub fn new(mesh: &Mesh, metrics: &MeshMetrics) -> Result<Self> {
         validate(mesh)?;
+        let same_shape = metrics.blocks.len() == mesh.blocks.len()
+            && metrics.blocks.iter().zip(&mesh.blocks).all(|(m, b)| (m.ni, m.nj) == (b.ni, b.nj) && m.volume.len() == b.n_cells());
+        if !same_shape {
+            return Err(Error::Mesh("quality report: the metrics belong to a mesh of other block sizes".into()));
+        }
         let shapes: Vec<Vec<CellShape>> = mesh
             .blocks
             .iter()
@@ -142,44 +211,46 @@ impl QualityReport {
             max_periodic_mismatch: None,
             max_one_to_one_mismatch: None,
             first_cell_yplus_estimate: None,
+            worst: WorstCells::default(),
         };
         for (b, blk) in mesh.blocks.iter().enumerate() {
-            r.add_block_interior(blk, &metrics.blocks[b].volume, &shapes[b]);
-            r.add_walls(blk);
+            r.add_block_interior(b, blk, &metrics.blocks[b].volume, &shapes[b]);
+            r.add_walls(b, blk);
         }
         r.add_connections(mesh, metrics, &shapes);
         Ok(r)
     }
 
-    fn add_block_interior(&mut self, blk: &Block, volume: &[f64], shape: &[CellShape]) {
-        for (v, s) in volume.iter().zip(shape) {
-            self.min_volume = self.min_volume.min(*v);
-            self.max_volume = self.max_volume.max(*v);
-            if *v <= 0.0 {
-                self.non_positive_volumes += 1;
-            }
-            self.min_orthogonality_deg = self.min_orthogonality_deg.min(s.min_orthogonality);
-            self.max_skewness = self.max_skewness.max(s.skewness);
-            self.max_aspect_ratio = self.max_aspect_ratio.max(ratio(s.i_extent, s.j_extent));
-        }
+    fn add_block_interior(&mut self, b: usize, blk: &Block, volume: &[f64], shape: &[CellShape]) {
+        let w = &mut self.worst;
         for j in 0..blk.nj {
             for i in 0..blk.ni {
+                let here = CellLocation { block: b, i, j };
                 let c = blk.cell(i, j);
+                let (v, s) = (volume[c], &shape[c]);
+                lower(&mut self.min_volume, &mut w.min_volume, v, here);
+                self.max_volume = self.max_volume.max(v);
+                if v <= 0.0 {
+                    self.non_positive_volumes += 1;
+                }
+                lower(&mut self.min_orthogonality_deg, &mut w.min_orthogonality, s.min_orthogonality, here);
+                raise(&mut self.max_skewness, &mut w.max_skewness, s.skewness, here);
+                raise(&mut self.max_aspect_ratio, &mut w.max_aspect_ratio, ratio(s.i_extent, s.j_extent), here);
                 if i + 1 < blk.ni {
                     let e = blk.cell(i + 1, j);
-                    self.max_volume_ratio = self.max_volume_ratio.max(ratio(volume[c], volume[e]));
-                    self.max_growth_ratio = self.max_growth_ratio.max(ratio(shape[c].i_extent, shape[e].i_extent));
+                    raise(&mut self.max_volume_ratio, &mut w.max_volume_ratio, ratio(v, volume[e]), here);
+                    raise(&mut self.max_growth_ratio, &mut w.max_growth_ratio, ratio(s.i_extent, shape[e].i_extent), here);
                 }
                 if j + 1 < blk.nj {
                     let n = blk.cell(i, j + 1);
-                    self.max_volume_ratio = self.max_volume_ratio.max(ratio(volume[c], volume[n]));
-                    self.max_growth_ratio = self.max_growth_ratio.max(ratio(shape[c].j_extent, shape[n].j_extent));
+                    raise(&mut self.max_volume_ratio, &mut w.max_volume_ratio, ratio(v, volume[n]), here);
+                    raise(&mut self.max_growth_ratio, &mut w.max_growth_ratio, ratio(s.j_extent, shape[n].j_extent), here);
                 }
             }
         }
     }
 
-    fn add_walls(&mut self, blk: &Block) {
+    fn add_walls(&mut self, b: usize, blk: &Block) {
         for patch in blk.patches.iter().filter(|p| p.kind == BoundaryKind::Wall) {
             for f in patch.start..patch.end {
                 let [n0, n1] = face_edge_nodes(blk, patch.face, f);
@@ -187,7 +258,12 @@ impl QualityReport {
                     let off = off_wall_node(blk, patch.face, here);
                     let (p, q, r) = (point(blk, here.0, here.1), point(blk, other.0, other.1), point(blk, off.0, off.1));
                     let theta = angle_deg(sub(q, p), sub(r, p));
-                    self.min_wall_orthogonality_deg = min_opt(self.min_wall_orthogonality_deg, theta.min(180.0 - theta));
+                    let orth = theta.min(180.0 - theta);
+                    if self.min_wall_orthogonality_deg.is_none_or(|m| orth < m) {
+                        self.min_wall_orthogonality_deg = Some(orth);
+                        let cell = inner_cell(blk, b, patch.face, f, 1);
+                        self.worst.min_wall_orthogonality = Some(CellLocation { block: b, i: cell.i as usize, j: cell.j as usize });
+                    }
                     let h = norm(sub(r, p));
                     self.min_first_cell_height = min_opt(self.min_first_cell_height, h);
                     self.max_first_cell_height = max_opt(self.max_first_cell_height, h);
@@ -213,9 +289,10 @@ impl QualityReport {
                     let c = blk.cell(here.i as usize, here.j as usize);
                     let d = donor.cell(there.i as usize, there.j as usize);
                     let (vc, vd) = (metrics.blocks[b].volume[c], metrics.blocks[conn.donor_block].volume[d]);
-                    self.max_volume_ratio = self.max_volume_ratio.max(ratio(vc, vd));
+                    let at = CellLocation { block: b, i: here.i as usize, j: here.j as usize };
+                    raise(&mut self.max_volume_ratio, &mut self.worst.max_volume_ratio, ratio(vc, vd), at);
                     let g = ratio(normal_extent(b, patch.face, c), normal_extent(conn.donor_block, conn.donor_face, d));
-                    self.max_growth_ratio = self.max_growth_ratio.max(g);
+                    raise(&mut self.max_growth_ratio, &mut self.worst.max_growth_ratio, g, at);
 
                     for (nf, nm) in node_partners(patch, conn, f) {
                         let (pi, pj) = face_node(blk, patch.face, nf);
@@ -249,14 +326,23 @@ impl fmt::Display for QualityReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
         let opt_e = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3e}"));
+        let at = |l: Option<CellLocation>| l.map_or(String::new(), |l| format!("  at {l}"));
+        let w = &self.worst;
         writeln!(f, "mesh quality: {} blocks, {} cells", self.blocks, self.cells)?;
-        writeln!(f, "  cell volume             {:.3e} .. {:.3e} m^2 ({} non-positive)", self.min_volume, self.max_volume, self.non_positive_volumes)?;
-        writeln!(f, "  max volume ratio        {:.3}", self.max_volume_ratio)?;
-        writeln!(f, "  max growth ratio        {:.3}", self.max_growth_ratio)?;
-        writeln!(f, "  min orthogonality       {:.2} deg", self.min_orthogonality_deg)?;
-        writeln!(f, "  min wall orthogonality  {} deg", opt(self.min_wall_orthogonality_deg, 2))?;
-        writeln!(f, "  max skewness            {:.3}", self.max_skewness)?;
-        writeln!(f, "  max aspect ratio        {:.1}", self.max_aspect_ratio)?;
+        writeln!(
+            f,
+            "  cell volume             {:.3e} .. {:.3e} m^2 ({} non-positive){}",
+            self.min_volume,
+            self.max_volume,
+            self.non_positive_volumes,
+            at(w.min_volume)
+        )?;
+        writeln!(f, "  max volume ratio        {:.3}{}", self.max_volume_ratio, at(w.max_volume_ratio))?;
+        writeln!(f, "  max growth ratio        {:.3}{}", self.max_growth_ratio, at(w.max_growth_ratio))?;
+        writeln!(f, "  min orthogonality       {:.2} deg{}", self.min_orthogonality_deg, at(w.min_orthogonality))?;
+        writeln!(f, "  min wall orthogonality  {} deg{}", opt(self.min_wall_orthogonality_deg, 2), at(w.min_wall_orthogonality))?;
+        writeln!(f, "  max skewness            {:.3}{}", self.max_skewness, at(w.max_skewness))?;
+        writeln!(f, "  max aspect ratio        {:.1}{}", self.max_aspect_ratio, at(w.max_aspect_ratio))?;
         writeln!(f, "  first cell height       {} .. {} m", opt_e(self.min_first_cell_height), opt_e(self.max_first_cell_height))?;
         writeln!(f, "  first cell y+ estimate  {}", opt(self.first_cell_yplus_estimate, 2))?;
         writeln!(f, "  periodic mismatch       {} m", opt_e(self.max_periodic_mismatch))?;

@@ -14,6 +14,7 @@ use crate::mesh::{Block, BoundaryKind, Connection, Face, Mesh, Patch};
 /// Boundary kinds of the four faces of a single-block test mesh (one patch per face).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sides {
+    /// Kinds of the faces i = 0, i = ni, j = 0, j = nj.
     pub imin: BoundaryKind,
     pub imax: BoundaryKind,
     pub jmin: BoundaryKind,
@@ -226,9 +227,65 @@ pub fn one_sided_tanh(n: usize, first: f64) -> Result<Vec<f64>> {
     Ok(out)
 }
 
+/// Two-sided stretching on [0, 1] with `n` intervals whose end slopes give first interval
+/// `first` and last interval `last` (fractions of the length), after Vinokur (J. Comput. Phys.
+/// 50, 1983): with `A = sqrt(last/first)` and `B = 1/(n sqrt(first last))`, solve
+/// `sinh(d)/d = B` (B > 1) or `sin(d)/d = B` (B < 1), take
+/// `u = 1/2 (1 + tanh(d (xi - 1/2)) / tanh(d/2))` (tan for B < 1) and `s = u / (A + (1 - A) u)`.
+/// The end slopes are matched exactly, so the first and last intervals match `first` and
+/// `last` to first order in the local growth.
+pub fn vinokur_two_sided(n: usize, first: f64, last: f64) -> Result<Vec<f64>> {
+    if n == 0 || !(first > 0.0 && last > 0.0 && first < 1.0 && last < 1.0) {
+        return Err(Error::Mesh(format!(
+            "two-sided stretching: need n > 0 and end spacings in (0, 1), got n = {n}, {first}, {last}"
+        )));
+    }
+    let a = (last / first).sqrt();
+    let b = 1.0 / (n as f64 * (first * last).sqrt());
+    let bisect = |f: &dyn Fn(f64) -> f64, mut lo: f64, mut hi: f64| {
+        // f increasing on [lo, hi] with f(lo) < 0 < f(hi).
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if f(mid) > 0.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    };
+    let u: Box<dyn Fn(f64) -> f64> = if (b - 1.0).abs() < 1e-12 {
+        Box::new(|xi| xi)
+    } else if b > 1.0 {
+        let mut hi: f64 = 1.0;
+        while hi.sinh() / hi < b {
+            hi *= 2.0;
+            if hi > 700.0 {
+                return Err(Error::Mesh(format!("two-sided stretching: end spacings {first:e}, {last:e} too small for {n} intervals")));
+            }
+        }
+        let d = bisect(&|d: f64| d.sinh() / d - b, 1e-12, hi);
+        Box::new(move |xi| 0.5 * (1.0 + (d * (xi - 0.5)).tanh() / (0.5 * d).tanh()))
+    } else {
+        // sin(d)/d falls from 1 to 0 on (0, pi).
+        let d = bisect(&|d: f64| b - d.sin() / d, 1e-12, PI - 1e-12);
+        Box::new(move |xi| 0.5 * (1.0 + (d * (xi - 0.5)).tan() / (0.5 * d).tan()))
+    };
+    let mut out: Vec<f64> = (0..=n)
+        .map(|k| {
+            let v = u(k as f64 / n as f64);
+            v / (a + (1.0 - a) * v)
+        })
+        .collect();
+    out[0] = 0.0;
+    out[n] = 1.0;
+    Ok(out)
+}
+
 /// The members of the nested NASA TMR flat-plate grid family (nodes streamwise x normal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlatPlateGrid {
+    /// 69 x 49 nodes (68 x 48 cells).
     N69x49,
     N137x97,
     N273x193,
@@ -247,14 +304,55 @@ impl FlatPlateGrid {
     }
 }
 
-/// Cells of the finest flat-plate grid upstream of the leading edge and along the plate.
+/// Inlet plane of the TMR flat-plate grid.
+const PLATE_X_INLET: f64 = -0.33333;
+/// Cells of the finest flat-plate grid: upstream of the leading edge, stretched along the
+/// plate up to `PLATE_X_UNIFORM`, uniform from there to x = 2, and normal to the plate.
 const PLATE_UPSTREAM_CELLS: usize = 96;
-const PLATE_CELLS: usize = 448;
+const PLATE_STRETCHED_CELLS: usize = 352;
+const PLATE_UNIFORM_CELLS: usize = 96;
 const PLATE_NORMAL_CELLS: usize = 384;
-/// First wall-normal spacing of the finest grid (the 273 x 193 grid gets about twice this).
-const PLATE_WALL_SPACING: f64 = 5.0e-7;
-/// Streamwise spacing at the leading edge on the finest grid, equal on both sides of x = 0.
-const PLATE_LE_SPACING: f64 = 1.0e-4;
+/// Where the streamwise spacing becomes uniform (a node of every grid, the TMR skin-friction
+/// station x = 0.97008).
+const PLATE_X_UNIFORM: f64 = 0.970084048409;
+/// Spacings \[m\] of the finest grid, fitted to the nodes of the TMR 69 x 49 grid (see
+/// [`tmr_flat_plate`]).
+const PLATE_LE_SPACING: f64 = 9.990213e-4;
+const PLATE_SPACING_AT_UNIFORM: f64 = 1.0114669e-2;
+const UPSTREAM_LE_SPACING: f64 = 1.0e-3;
+const WALL_SPACING: f64 = 5.0e-7;
+
+/// One-sided sinh stretching on [0, 1] with `n` intervals, clustered at 0 with first interval
+/// `first`: `s(xi) = sinh(b xi) / sinh(b)`, `b` by bisection. The spacing grows slowly at first
+/// and then geometrically (ratio `exp(b/n)`), the character of the TMR flat-plate grids.
+pub fn sinh_stretching(n: usize, first: f64) -> Result<Vec<f64>> {
+    if n == 0 || !(first > 0.0 && first < 1.0 / n as f64) {
+        return Err(Error::Mesh(format!("sinh stretching: need n > 0 and 0 < first < 1/n, got n = {n}, first = {first}")));
+    }
+    let s = |b: f64, xi: f64| (b * xi).sinh() / b.sinh();
+    let xi1 = 1.0 / n as f64;
+    // s(b, xi1) falls monotonically from 1/n (b -> 0) towards 0.
+    let (mut lo, mut hi) = (1e-8, 1.0);
+    while s(hi, xi1) > first {
+        hi *= 2.0;
+        if hi > 700.0 {
+            return Err(Error::Mesh(format!("sinh stretching: first spacing {first:e} too small for {n} intervals")));
+        }
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if s(mid, xi1) > first {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let b = 0.5 * (lo + hi);
+    let mut out: Vec<f64> = (0..=n).map(|k| s(b, k as f64 / n as f64)).collect();
+    out[0] = 0.0;
+    out[n] = 1.0;
+    Ok(out)
+}
 
 /// The NASA Turbulence Modeling Resource 2D zero-pressure-gradient flat plate grid
 /// (M = 0.2, Re = 5e6 per unit length): x in [-0.33333, 2], y in [0, 1], plate (no-slip
@@ -264,24 +362,35 @@ const PLATE_LE_SPACING: f64 = 1.0e-4;
 /// nearest kind and lets the displacement flow leave).
 ///
 /// Like the TMR family, coarser grids are every other node of the next finer one (the finest,
-/// 545 x 385, is built and subsampled), with 96 of the 544 streamwise cells of the finest grid
-/// upstream of the plate. How ours differs (the TMR files are not available here): the
-/// distributions are one-sided tanh stretchings (Vinokur) rather than TMR's own, with the
-/// first wall spacing 5e-7 on the finest grid (~1e-6 on 273 x 193, y+ ~ 0.2 at Re_x = 5e6,
-/// below 1 everywhere on the plate) and streamwise spacing 1e-4 on both sides of the leading
-/// edge (finest), growing monotonically to the inlet and to the outlet (no trailing clustering).
-/// Cell counts are multiples of 8 on 273 x 193 and finer (272 x 192 = 3 multigrid coarsenings).
+/// 545 x 385, is built and subsampled), with the leading edge at node 96 of 544 on the finest
+/// grid (12 of 68 on 69 x 49). The TMR files are not part of this project; the distributions
+/// were matched to the nodes of the TMR 69 x 49 grid as republished in SU2's V&V collection:
+/// - wall-normal: [`sinh_stretching`] with first spacing 5e-7 (finest; ~1e-6 on 273 x 193):
+///   reproduces the TMR rows to 1e-10 (relative);
+/// - upstream: [`sinh_stretching`] from the leading edge with first spacing 1e-3: reproduces
+///   the TMR nodes to 1e-10;
+/// - along the plate: [`vinokur_two_sided`] from 9.990213e-4 at the leading edge to
+///   1.0114669e-2 at x = 0.970084048409 (352 cells, end spacings fitted: nodes within 6e-6
+///   relative), then 96 uniform cells to x = 2. Here ours differs: TMR's nodes beyond
+///   x = 0.97 are not quite uniform (its first spacing there is 1.2 % smaller), so our nodes
+///   between 0.97 and 2 sit up to 1e-3 (relative) off TMR's.
+///
+/// y+ of the first cell on 273 x 193 is below 0.4 along the whole plate (Re_x >= 1e4, White's
+/// correlation, see [`crate::mesh::yplus`]).
+/// Cell counts are multiples of 8 on 273 x 193 and finer (3 multigrid coarsenings).
 pub fn tmr_flat_plate(grid: FlatPlateGrid) -> Result<Mesh> {
-    let x_up = -0.33333;
-    let plate = one_sided_tanh(PLATE_CELLS, PLATE_LE_SPACING / 2.0)?;
-    let upstream = one_sided_tanh(PLATE_UPSTREAM_CELLS, PLATE_LE_SPACING / -x_up)?;
-    let normal = one_sided_tanh(PLATE_NORMAL_CELLS, PLATE_WALL_SPACING)?;
-    // Streamwise nodes: upstream part mirrored so that its clustering sits at x = 0.
-    let mut xs: Vec<f64> = upstream.iter().rev().map(|&s| x_up * s).collect();
-    xs.extend(plate.iter().skip(1).map(|&s| 2.0 * s));
+    let upstream = sinh_stretching(PLATE_UPSTREAM_CELLS, UPSTREAM_LE_SPACING / -PLATE_X_INLET)?;
+    let plate = vinokur_two_sided(PLATE_STRETCHED_CELLS, PLATE_LE_SPACING / PLATE_X_UNIFORM, PLATE_SPACING_AT_UNIFORM / PLATE_X_UNIFORM)?;
+    let normal = sinh_stretching(PLATE_NORMAL_CELLS, WALL_SPACING)?;
+    // Upstream nodes from the inlet to the leading edge (`+ 0.0` turns -0.0 into 0.0).
+    let mut xs: Vec<f64> = upstream.iter().rev().map(|&s| PLATE_X_INLET * s + 0.0).collect();
+    xs.extend(plate.iter().skip(1).map(|&s| PLATE_X_UNIFORM * s));
+    let uniform = (2.0 - PLATE_X_UNIFORM) / PLATE_UNIFORM_CELLS as f64;
+    xs.extend((1..PLATE_UNIFORM_CELLS).map(|k| PLATE_X_UNIFORM + uniform * k as f64));
+    xs.push(2.0);
 
     let stride = grid.stride();
-    let ni = (PLATE_UPSTREAM_CELLS + PLATE_CELLS) / stride;
+    let ni = (PLATE_UPSTREAM_CELLS + PLATE_STRETCHED_CELLS + PLATE_UNIFORM_CELLS) / stride;
     let nj = PLATE_NORMAL_CELLS / stride;
     let i_le = PLATE_UPSTREAM_CELLS / stride;
     let sides = Sides {

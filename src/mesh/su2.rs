@@ -25,6 +25,7 @@ const SU2_QUAD: u32 = 9;
 /// Counts of an SU2 mesh file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Su2Summary {
+    /// NDIME, NELEM and NPOIN.
     pub dimensions: usize,
     pub elements: usize,
     pub points: usize,
@@ -181,7 +182,8 @@ pub fn read_su2_summary(path: impl AsRef<Path>) -> Result<Su2Summary> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('%'));
     let dimensions = keyword(&mut lines, &bad, "NDIME=")?;
     let elements = keyword(&mut lines, &bad, "NELEM=")?;
-    let mut element_nodes = Vec::with_capacity(elements);
+    // No pre-allocation from counts read in the file: a corrupt count must give an error, not an abort.
+    let mut element_nodes = Vec::new();
     for k in 0..elements {
         element_nodes.push(element_line(lines.next(), k, &bad)?);
     }

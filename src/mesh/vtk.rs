@@ -1,13 +1,15 @@
 //! VTK output for ParaView: one XML structured grid (`.vts`) per block plus a multi-block index
 //! (`.vtm`), with optional cell data (one scalar per cell, e.g. the solver's density, Mach
-//! number or wall distance). ASCII data with shortest round-trip number formatting.
+//! number or wall distance), and the boundary patches as line cells (`boundaries.vtp`) with
+//! their kind and block. ASCII data with shortest round-trip number formatting.
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::mesh::{Block, Mesh};
+use crate::mesh::metrics::{check_block_shape, face_edge_nodes};
+use crate::mesh::{Block, BoundaryKind, Mesh};
 
 /// A named cell field: one `Vec` per block, `ni*nj` values each (i fastest).
 pub type CellField<'a> = (&'a str, &'a [Vec<f64>]);
@@ -15,9 +17,13 @@ pub type CellField<'a> = (&'a str, &'a [Vec<f64>]);
 /// Write `mesh` with `cell_data` for ParaView and return the path of the `.vtm` file to open.
 ///
 /// `path` is either the `.vtm` file to write or a directory (created if needed) that receives
-/// `mesh.vtm`. The block files go to `<stem>_blocks/<b>_<name>.vts` beside the `.vtm`.
+/// `mesh.vtm`. The block files go to `<stem>_blocks/<b>_<name>.vts` beside the `.vtm`, the
+/// boundary lines to `<stem>_blocks/boundaries.vtp` (the last data set of the index).
 /// Fails, naming the field and block, when a field has the wrong number of blocks or values.
 pub fn write_vtk(path: impl AsRef<Path>, mesh: &Mesh, cell_data: &[CellField<'_>]) -> Result<PathBuf> {
+    for (b, block) in mesh.blocks.iter().enumerate() {
+        check_block_shape(b, block)?;
+    }
     check_fields(mesh, cell_data)?;
     let path = path.as_ref();
     let vtm = if path.extension().is_some_and(|e| e == "vtm") {
@@ -46,6 +52,9 @@ pub fn write_vtk(path: impl AsRef<Path>, mesh: &Mesh, cell_data: &[CellField<'_>
             xml_escape(&block.name)
         );
     }
+    let file = blocks_dir.join("boundaries.vtp");
+    fs::write(&file, boundaries_xml(mesh)).map_err(|e| Error::io(&file, e))?;
+    let _ = writeln!(index, "    <DataSet index=\"{}\" name=\"boundaries\" file=\"{blocks_dir_name}/boundaries.vtp\"/>", mesh.blocks.len());
     index.push_str("  </vtkMultiBlockDataSet>\n</VTKFile>\n");
     fs::write(&vtm, index).map_err(|e| Error::io(&vtm, e))?;
     Ok(vtm)
@@ -71,6 +80,56 @@ fn check_fields(mesh: &Mesh, cell_data: &[CellField<'_>]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Code of a boundary kind in the `kind` cell field of `boundaries.vtp`.
+pub fn boundary_kind_code(kind: &BoundaryKind) -> i32 {
+    match kind {
+        BoundaryKind::Wall => 0,
+        BoundaryKind::InviscidWall => 1,
+        BoundaryKind::Symmetry => 2,
+        BoundaryKind::Inlet => 3,
+        BoundaryKind::Outlet => 4,
+        BoundaryKind::Interface(c) if c.is_periodic() => 5,
+        BoundaryKind::Interface(_) => 6,
+    }
+}
+
+/// Every boundary face as a two-point line, with cell fields `kind`
+/// ([`boundary_kind_code`]: 0 wall, 1 slip wall, 2 symmetry, 3 inlet, 4 outlet, 5 periodic,
+/// 6 1-to-1) and `block`.
+fn boundaries_xml(mesh: &Mesh) -> String {
+    let mut points = String::new();
+    let mut kinds = Vec::new();
+    let mut blocks = Vec::new();
+    for (b, block) in mesh.blocks.iter().enumerate() {
+        for patch in &block.patches {
+            for f in patch.start..patch.end {
+                for (i, j) in face_edge_nodes(block, patch.face, f) {
+                    let n = block.node(i, j);
+                    let _ = writeln!(points, "{:e} {:e} 0", block.x[n], block.y[n]);
+                }
+                kinds.push(boundary_kind_code(&patch.kind));
+                blocks.push(b);
+            }
+        }
+    }
+    let n = kinds.len();
+    let join = |v: Vec<String>| v.join(" ");
+    let mut s = String::new();
+    let _ = writeln!(s, "<?xml version=\"1.0\"?>");
+    let _ = writeln!(s, "<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">");
+    let _ = writeln!(s, "  <PolyData>\n    <Piece NumberOfPoints=\"{}\" NumberOfLines=\"{n}\">", 2 * n);
+    let _ = writeln!(s, "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">");
+    s.push_str(&points);
+    s.push_str("        </DataArray>\n      </Points>\n      <Lines>\n");
+    let _ = writeln!(s, "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n{}", join((0..2 * n).map(|k| k.to_string()).collect()));
+    let _ = writeln!(s, "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n{}", join((1..=n).map(|k| (2 * k).to_string()).collect()));
+    s.push_str("        </DataArray>\n      </Lines>\n      <CellData>\n");
+    let _ = writeln!(s, "        <DataArray type=\"Int32\" Name=\"kind\" format=\"ascii\">\n{}", join(kinds.iter().map(|k| k.to_string()).collect()));
+    let _ = writeln!(s, "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"block\" format=\"ascii\">\n{}", join(blocks.iter().map(|k| k.to_string()).collect()));
+    s.push_str("        </DataArray>\n      </CellData>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
+    s
 }
 
 /// File-name-safe version of a block name.

@@ -30,7 +30,7 @@ pub struct WallUnits {
 }
 
 impl WallUnits {
-    /// Wall units for velocity `u` [m/s], kinematic viscosity `nu` [m^2/s], running length `x` [m].
+    /// Wall units for velocity `u` [m/s], kinematic viscosity `nu` [m^2/s], running length `x` \[m\].
     pub fn from_flow(u: f64, nu: f64, x: f64) -> Result<Self> {
         if !(u > 0.0 && nu > 0.0 && x > 0.0 && u.is_finite() && nu.is_finite() && x.is_finite()) {
             return Err(Error::Other(format!(
@@ -69,12 +69,12 @@ impl WallUnits {
         Self::from_flow(u2, gas.viscosity(t2) / rho2, chord)
     }
 
-    /// y+ of a wall distance `height` [m].
+    /// y+ of a wall distance `height` \[m\].
     pub fn yplus(&self, height: f64) -> f64 {
         height * self.friction_velocity / self.kinematic_viscosity
     }
 
-    /// Wall distance [m] at which y+ equals `yplus`.
+    /// Wall distance \[m\] at which y+ equals `yplus`.
     pub fn height(&self, yplus: f64) -> f64 {
         yplus * self.kinematic_viscosity / self.friction_velocity
     }
@@ -89,7 +89,7 @@ pub fn flat_plate_skin_friction(reynolds: f64) -> Result<f64> {
     Ok(0.455 / (0.06 * reynolds).ln().powi(2))
 }
 
-/// First-cell height [m] that gives `target_yplus` at the exit isentropic state of `op`
+/// First-cell height \[m\] that gives `target_yplus` at the exit isentropic state of `op`
 /// (running length = `chord`).
 pub fn first_cell_height(target_yplus: f64, op: &OperatingPoint, gas: &Gas, chord: f64) -> Result<f64> {
     if !(target_yplus > 0.0) {
@@ -98,7 +98,7 @@ pub fn first_cell_height(target_yplus: f64, op: &OperatingPoint, gas: &Gas, chor
     Ok(WallUnits::exit_isentropic(op, gas, chord)?.height(target_yplus))
 }
 
-/// y+ estimate of a first-cell height [m] at the exit isentropic state of `op`.
+/// y+ estimate of a first-cell height \[m\] at the exit isentropic state of `op`.
 pub fn yplus_estimate(height: f64, op: &OperatingPoint, gas: &Gas, chord: f64) -> Result<f64> {
     Ok(WallUnits::exit_isentropic(op, gas, chord)?.yplus(height))
 }

@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use super::multigrid::coarsen;
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
 use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
+use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
 
@@ -65,6 +65,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             inlet_direction: [alpha.cos(), alpha.sin()],
             p2: op.p2,
             inlet_nu_tilde: if case.solver.model.is_turbulent() { op.nu_tilde_ratio * inlet_kinematic_viscosity(&case) } else { 0.0 },
+            no_slip_walls: case.solver.model.is_viscous(),
         };
         // Limiter reference magnitudes: inlet total density, total speed of sound (for both
         // velocity components) and total pressure.

@@ -12,7 +12,7 @@ pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, Tim
 pub use explicit::{ExplicitSolver, SolveOutcome};
 pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, TimeBreakdown};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
-pub use multigrid::{coarsen, Cycle, Multigrid};
+pub use multigrid::{Cycle, Multigrid};
 
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
