@@ -124,7 +124,7 @@ fn fgmres_converges_with_every_preconditioner_on_the_cfd_matrix() {
     let mut w = backend.upload_state(&g, &state).unwrap();
     let op = &case.operating_point;
     let a = op.alpha1_deg.to_radians();
-    let data = turbopt::backend::BoundaryData { p01: op.p01, t01: op.t01, inlet_direction: [a.cos(), a.sin()], p2: op.p2, inlet_nu_tilde: 0.0 };
+    let data = turbopt::backend::BoundaryData { p01: op.p01, t01: op.t01, inlet_direction: [a.cos(), a.sin()], p2: op.p2, inlet_nu_tilde: 0.0, no_slip_walls: false };
     backend.apply_boundary_conditions(&g, &case.gas, &data, &mut w);
     let mut r = backend.new_field(&g);
     let scheme = turbopt::backend::ConvectiveScheme {

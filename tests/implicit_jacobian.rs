@@ -26,7 +26,7 @@ const FREE_STREAM: [f64; 4] = [1.0, 0.5, 0.1, 1.0 / 1.4];
 fn boundary_data(gas: &Gas) -> BoundaryData {
     let op = common::operating_point_of(gas, FREE_STREAM);
     let a = op.alpha1_deg.to_radians();
-    BoundaryData { p01: op.p01, t01: op.t01, inlet_direction: [a.cos(), a.sin()], p2: op.p2, inlet_nu_tilde: 0.0 }
+    BoundaryData { p01: op.p01, t01: op.t01, inlet_direction: [a.cos(), a.sin()], p2: op.p2, inlet_nu_tilde: 0.0, no_slip_walls: false }
 }
 
 fn first_order() -> ConvectiveScheme {

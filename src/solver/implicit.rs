@@ -240,7 +240,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         }
         let (gas, op) = (&case.gas, &case.operating_point);
         let alpha = op.alpha1_deg.to_radians();
-        let boundary = BoundaryData { p01: op.p01, t01: op.t01, inlet_direction: [alpha.cos(), alpha.sin()], p2: op.p2, inlet_nu_tilde: 0.0 };
+        let boundary = BoundaryData { p01: op.p01, t01: op.t01, inlet_direction: [alpha.cos(), alpha.sin()], p2: op.p2, inlet_nu_tilde: 0.0, no_slip_walls: case.solver.model.is_viscous() };
         // Same residual as the explicit solver: limiter references are the inlet total density,
         // total speed of sound and total pressure.
         let rho01 = op.p01 / (gas.gas_constant * op.t01);
