@@ -41,6 +41,8 @@ pub enum IluRefresh {
     /// On demand: when the last linear solve needed more than MAX_ITR = a + b CFL iterations
     /// (thesis eq. 5.11), or `period` flow iterations after the last factorization (0: never
     /// periodically). The thesis used a = 0.5, b = 0.15 at CFL 50 (MAX_ITR = 8), period 20.
+    /// The solver also refreshes after a rejected step and when the CFL moved by more than a
+    /// factor 2 since the last factorization.
     OnDemand { a: f64, b: f64, period: usize },
 }
 
@@ -300,6 +302,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut cfl = cfg.cfl.start.min(cfg.cfl.target);
         let mut previous_rho: Option<f64> = None;
         let (mut last_linear, mut since_factorization, mut rejections_in_row) = (0usize, 0usize, 0usize);
+        let (mut factorized_cfl, mut after_rejection) = (cfl, false);
         let mut converged = false;
 
         for iteration in 1..=solver.max_iterations {
@@ -323,7 +326,11 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             report.time.assembly += t.elapsed().as_secs_f64();
 
             let t = Instant::now();
-            let refactor = preconditioner.is_none() || cfg.refresh.needs_factorization(last_linear, cfl, since_factorization);
+            // Beyond the thesis rule (a constant CFL there): a factorization made at a CFL more than
+            // twice or less than half the current one, or before a rejected step, is for another
+            // matrix (Omega/dt dominates the diagonal), so it is refreshed too.
+            let stale = preconditioner.is_none() || after_rejection || cfl > 2.0 * factorized_cfl || cfl < 0.5 * factorized_cfl;
+            let refactor = stale || cfg.refresh.needs_factorization(last_linear, cfl, since_factorization);
             if refactor {
                 match preconditioner.as_mut() {
                     None => preconditioner = Some(self.factorize_or_diverge(iteration)?),
@@ -331,7 +338,9 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 }
                 report.factorizations += 1;
                 since_factorization = 0;
+                factorized_cfl = cfl;
             }
+            after_rejection = false;
             since_factorization += 1;
             let pc = preconditioner.as_ref().expect("factorized above");
             report.time.factorization += t.elapsed().as_secs_f64();
@@ -359,6 +368,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 backend.copy_field(&w0, &mut w);
                 report.rejected_steps += 1;
                 rejections_in_row += 1;
+                after_rejection = true;
                 cfl = (cfl * cfg.cfl.backoff).max(cfg.cfl.min);
                 previous_rho = None;
                 if rejections_in_row >= cfg.max_rejections {
