@@ -238,6 +238,8 @@ pub struct ImplicitSolver<'b, B: ImplicitBackend> {
     scheme: ConvectiveScheme,
     geometry: B::Geometry,
     jacobian: B::Jacobian,
+    /// Minus a constant source (manufactured solutions, body forces), added to the residual.
+    forcing: Option<B::Field>,
 }
 
 impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
@@ -270,11 +272,22 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         };
         let geometry = backend.upload_geometry(mesh)?;
         let jacobian = backend.new_jacobian(&geometry)?;
-        Ok(ImplicitSolver { backend, case, config, boundary, scheme, geometry, jacobian })
+        Ok(ImplicitSolver { backend, case, config, boundary, scheme, geometry, jacobian, forcing: None })
     }
 
     pub fn case(&self) -> &Case {
         &self.case
+    }
+
+    /// Adds a constant source as the explicit solver's `set_source` does: the residual becomes
+    /// `R(W) - S`, with `S` per cell as volume-integrated conservative quantities. A constant
+    /// source leaves the Jacobian unchanged. Shapes must match the mesh.
+    pub fn set_source(&mut self, source: &Solution) -> Result<()> {
+        let s = self.backend.upload_state(&self.geometry, source)?;
+        let mut forcing = self.backend.new_field(&self.geometry);
+        self.backend.axpy_field(-1.0, &s, &mut forcing);
+        self.forcing = Some(forcing);
+        Ok(())
     }
 
     /// Marches `initial` until the density residual dropped `convergence_orders`, for at most
@@ -398,11 +411,15 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             .map_err(|e| Error::Diverged { iteration, reason: e.to_string() })
     }
 
-    /// R(W): convective plus viscous residual of the case's (second-order) discretization.
+    /// R(W): convective plus viscous residual of the case's (second-order) discretization, plus
+    /// the forcing of a constant source.
     fn residual(&self, w: &B::Field, r: &mut B::Field) {
         let (gas, solver) = (&self.case.gas, &self.case.solver);
         self.backend.convective_residual(&self.geometry, gas, &self.scheme, w, r);
         self.backend.viscous_residual(&self.geometry, gas, solver.model, &solver.sa, w, r);
+        if let Some(forcing) = &self.forcing {
+            self.backend.axpy_field(1.0, forcing, r);
+        }
     }
 }
 

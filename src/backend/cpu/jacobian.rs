@@ -16,8 +16,9 @@
 //!   4x4 derivative comes from central differences of the backend's own characteristic ghost
 //!   fill, so dF/dW_c + dF/dW_g dg/dW_c is the chain rule of the residual the solver uses;
 //! * 1-to-1 and periodic interfaces: the ghost is the donor cell, an off-diagonal block;
-//! * viscous terms (Navier-Stokes): only the sum of the faces' viscous spectral radii
-//!   on the diagonal (Blazek sec. 6.2.3), no off-diagonal viscous coupling;
+//! * viscous terms (Navier-Stokes): each face's viscous spectral radius as the coefficient of
+//!   a scalar Laplacian (+ on the diagonal, - to the neighbour; walls and inlet/outlet faces on
+//!   the diagonal only), Blazek sec. 6.2.3; the true viscous Jacobian is not formed;
 //! * MUSCL reconstruction is not linearized (first-order Jacobian of a second-order residual).
 
 use rayon::prelude::*;
@@ -303,6 +304,18 @@ pub(super) fn assemble(
             let wc = conservative_at(wb, np, row.padded);
             let qc = primitive_from_conservative(gamma, &wc);
             let mut diag = [[0.0; 4]; 4];
+            let volume = bg.volume[row.cell];
+            // Viscous spectral radius of a face as the coefficient of a scalar Laplacian of the
+            // conservative variables: +Lambda_v on the diagonal for every face, -Lambda_v to the
+            // neighbour across interior and interface faces (Blazek sec. 6.2.3).
+            let mu = gas.viscosity(qc[3] / (qc[0] * gas.gas_constant));
+            let viscous_radius = |s_out: [f64; 2]| {
+                if options.physics.is_viscous() {
+                    viscous_spectral_radius(gas, qc[0], mu, 0.0, s_out, volume)
+                } else {
+                    0.0
+                }
+            };
             for face in &row.faces {
                 let area = (face.s_out[0] * face.s_out[0] + face.s_out[1] * face.s_out[1]).sqrt();
                 let n = [face.s_out[0] / area, face.s_out[1] / area];
@@ -310,7 +323,11 @@ pub(super) fn assemble(
                     Neighbour::Wall => add(&mut diag, &wall_jacobian(gamma, &qc, n, area)),
                     Neighbour::Cell { block, padded, slot } => {
                         let wo = conservative_at(&w.blocks[block], g.blocks[block].layout.n_padded(), padded);
-                        let (d_c, d_o) = face_jacobians(options.convective, gamma, options.entropy_fix, &wc, &wo, n, area);
+                        let (d_c, mut d_o) = face_jacobians(options.convective, gamma, options.entropy_fix, &wc, &wo, n, area);
+                        let lambda_v = viscous_radius(face.s_out);
+                        for (k, d) in d_o.iter_mut().enumerate() {
+                            d[k] -= lambda_v;
+                        }
                         add(&mut diag, &d_c);
                         write_block(&mut values[slot * 16..slot * 16 + 16], &d_o);
                     }
@@ -323,12 +340,7 @@ pub(super) fn assemble(
                     }
                 }
             }
-            let volume = bg.volume[row.cell];
-            let mut scalar = 0.0;
-            if options.physics.is_viscous() {
-                let mu = gas.viscosity(qc[3] / (qc[0] * gas.gas_constant));
-                scalar += row.faces.iter().map(|f| viscous_spectral_radius(gas, qc[0], mu, 0.0, f.s_out, volume)).sum::<f64>();
-            }
+            let mut scalar: f64 = row.faces.iter().map(|f| viscous_radius(f.s_out)).sum();
             if let Some(dt) = dt {
                 scalar += volume / dt.blocks[row.block][row.cell];
             }
