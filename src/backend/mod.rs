@@ -132,6 +132,8 @@ pub trait Backend: Send + Sync {
 
     /// `dst = src` (interior and ghosts).
     fn copy_field(&self, src: &Self::Field, dst: &mut Self::Field);
+    /// Sets every entry (interior and ghosts) to `value`.
+    fn fill_field(&self, field: &mut Self::Field, value: f64);
     /// `y += a * x` on interior cells (forcing terms, manufactured sources).
     fn axpy_field(&self, a: f64, x: &Self::Field, y: &mut Self::Field);
 
