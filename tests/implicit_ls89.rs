@@ -2,14 +2,12 @@
 //! explicit solver (convergence, time per iteration with its breakdown, cascade performance),
 //! on-demand vs every-iteration ILU on LS89, and a T106C-class blade.
 
-use std::time::Instant;
-
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::geometry::{load_blade_file, Outline};
 use turbopt::mesh::generate::{generate_cascade_mesh, PassageSpec};
 use turbopt::mesh::{Density, Mesh};
 use turbopt::post::planes::{cascade_performance, CascadePerformance};
-use turbopt::solver::{operating_point_state, uniform_state, Case, Control, ExplicitSolver, FlowModel, IluRefresh, ImplicitConfig, ImplicitSolver, IterationRecord, Scheme, SolverConfig};
+use turbopt::solver::{operating_point_state, uniform_state, Case, Control, FlowModel, IluRefresh, ImplicitConfig, ImplicitSolver, IterationRecord, Scheme, SolverConfig};
 use turbopt::flow::solution::Solution;
 
 const AXIAL_CHORD: f64 = 36.985e-3;
@@ -48,49 +46,21 @@ fn progress(every: usize) -> impl FnMut(&IterationRecord) -> Control {
 }
 
 #[test]
-#[ignore = "long validation: implicit (and explicit) LS89 MUR47 inviscid on the coarse mesh (about 10-30 minutes on 2 cores)"]
-fn ls89_mur47_inviscid_implicit_vs_explicit() {
+#[ignore = "long validation: implicit LS89 MUR47 inviscid on the coarse mesh (about 1 minute on 2 cores)"]
+fn ls89_mur47_inviscid_implicit_converges() {
+    // The explicit solver is no reference here: single grid at CFL 1.5 it oscillates between
+    // density residuals 4e2 and 4e3 from 5 000 to 48 000 iterations (20 minutes) without
+    // converging, so R_C is reported on the channel cases (tests/implicit_convergence.rs).
     let (mesh, case) = ls89();
     println!("LS89 coarse mesh: {} cells, {} blocks", mesh.n_cells(), mesh.blocks.len());
-    let initial = uniform_state(&mesh, &case.gas, operating_point_state(&case.gas, &case.operating_point));
-    let backend = CpuBackend::new(None).unwrap();
-
-    let implicit = Case { solver: SolverConfig { scheme: Scheme::Implicit(ImplicitConfig::default()), max_iterations: 2000, ..case.solver.clone() }, ..case.clone() };
-    let mut solver = ImplicitSolver::new(&backend, &mesh, implicit).unwrap();
-    let start = Instant::now();
-    let out = solver.solve(&initial, &mut progress(50)).unwrap();
-    let wall = start.elapsed().as_secs_f64();
-    let r = &out.report;
-    println!(
-        "implicit: {} iterations, {:.2} orders, {:.1} s ({:.1} ms/iteration: residual {:.1} s, assembly {:.1} s, factorization {:.1} s, Krylov {:.1} s), {} factorizations, {:.2} linear iterations/stage, {} rejected, final CFL {:.0}",
-        out.outcome.iterations,
-        out.outcome.history.orders_dropped(),
-        wall,
-        1e3 * r.time_per_iteration(),
-        r.time.residual,
-        r.time.assembly,
-        r.time.factorization,
-        r.time.krylov,
-        r.factorizations,
-        r.mean_linear_iterations(),
-        r.rejected_steps,
-        r.cfl.last().unwrap()
-    );
-    let perf_imp = performance(&mesh, &case, &out.outcome.solution);
-    println!("implicit: entropy rise {:.5e}, exit angle {:.3} deg, exit Mis {:.4}", perf_imp.entropy_rise, perf_imp.exit_angle_deg, perf_imp.exit_isentropic_mach);
-    assert!(out.outcome.converged, "implicit LS89 not converged");
-
-    let explicit = Case { solver: SolverConfig { max_iterations: 100_000, ..case.solver.clone() }, ..case.clone() };
-    let mut solver = ExplicitSolver::new(&backend, &mesh, explicit).unwrap();
-    let start = Instant::now();
-    let exp = solver.solve(&initial, &mut progress(1000)).unwrap();
-    let wall_exp = start.elapsed().as_secs_f64();
-    let perf_exp = performance(&mesh, &case, &exp.solution);
-    println!("explicit: {} iterations, {:.2} orders, {:.1} s; entropy rise {:.5e}, exit angle {:.3} deg, exit Mis {:.4}", exp.iterations, exp.history.orders_dropped(), wall_exp, perf_exp.entropy_rise, perf_exp.exit_angle_deg, perf_exp.exit_isentropic_mach);
-    println!("R_C = {:.1}, wall-time gain {:.2}", exp.iterations as f64 / out.outcome.iterations as f64, wall_exp / wall);
-    assert!(exp.converged);
-    assert!((perf_imp.exit_angle_deg - perf_exp.exit_angle_deg).abs() < 0.05);
-    assert!((perf_imp.exit_isentropic_mach - perf_exp.exit_isentropic_mach).abs() < 0.005);
+    let out = implicit_run("LS89 MUR47 implicit", &mesh, &case, ImplicitConfig::default());
+    let perf = performance(&mesh, &case, &out.outcome.solution);
+    println!("LS89 MUR47 implicit: entropy rise {:.5e}, exit angle {:.3} deg, exit Mis {:.4}", perf.entropy_rise, perf.exit_angle_deg, perf.exit_isentropic_mach);
+    assert!(out.outcome.iterations <= 800, "{} flow iterations", out.outcome.iterations);
+    // The outlet imposes p2; the pitch-averaged pressure at the measurement plane must give
+    // the operating point's exit isentropic Mach number.
+    let target = case.operating_point.exit_isentropic_mach(case.gas.gamma);
+    assert!((perf.exit_isentropic_mach - target).abs() < 0.005, "exit Mis {} vs {target}", perf.exit_isentropic_mach);
 }
 
 /// Runs the implicit solver on `mesh` and prints its figures.
