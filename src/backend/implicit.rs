@@ -107,6 +107,11 @@ pub trait ImplicitBackend: Backend {
         settings: &FgmresSettings,
     ) -> FgmresStats;
 
+    /// Largest relative change of density or pressure over the interior cells that the update
+    /// `w + dw` would make: max(|d rho| / rho, |d p| / p). Infinite when `w + dw` is not
+    /// physical (non-positive or non-finite density or pressure).
+    fn max_relative_change(&self, geometry: &Self::Geometry, gas: &Gas, w: &Self::Field, dw: &Self::Field) -> f64;
+
     /// True when every interior cell has finite, positive density and pressure.
     fn is_physical(&self, geometry: &Self::Geometry, gas: &Gas, w: &Self::Field) -> bool;
 }

@@ -93,6 +93,34 @@ impl ImplicitBackend for CpuBackend {
         stats
     }
 
+    fn max_relative_change(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField, dw: &CpuField) -> f64 {
+        self.pool.install(|| {
+            w.blocks
+                .par_iter()
+                .zip(&dw.blocks)
+                .zip(&g.blocks)
+                .map(|((wb, db), bg)| {
+                    let l = bg.layout;
+                    let np = l.n_padded();
+                    let mut worst: f64 = 0.0;
+                    for j in 0..l.nj {
+                        for i in 0..l.ni {
+                            let p = l.interior(i, j);
+                            let old: [f64; 4] = std::array::from_fn(|v| wb[v * np + p]);
+                            let new: [f64; 4] = std::array::from_fn(|v| wb[v * np + p] + db[v * np + p]);
+                            let (q0, q1) = (primitive_from_conservative(gas.gamma, &old), primitive_from_conservative(gas.gamma, &new));
+                            if !(q1[0] > 0.0 && q1[3] > 0.0 && q1.iter().all(|x| x.is_finite())) {
+                                return f64::INFINITY;
+                            }
+                            worst = worst.max((q1[0] - q0[0]).abs() / q0[0]).max((q1[3] - q0[3]).abs() / q0[3]);
+                        }
+                    }
+                    worst
+                })
+                .reduce(|| 0.0, f64::max)
+        })
+    }
+
     fn is_physical(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField) -> bool {
         self.pool.install(|| {
             w.blocks.par_iter().zip(&g.blocks).all(|(wb, bg)| {
