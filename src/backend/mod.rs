@@ -25,6 +25,7 @@
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;
+pub mod implicit;
 pub mod layout;
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,7 @@ use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::Result;
 
+pub use implicit::{ConvectiveJacobian, ImplicitBackend, JacobianOptions, PreconditionerKind};
 pub use layout::{BlockLayout, NGHOST};
 
 /// Number of conservative variables stored per cell (4 mean-flow + SA working variable).

@@ -4,7 +4,7 @@
 
 use super::{axpy, dot, norm2, Preconditioner};
 
-#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FgmresSettings {
     /// Krylov subspace size before a restart (m).
     pub restart: usize,

@@ -79,6 +79,9 @@ pub struct SolverConfig {
     /// Limiter threshold K: eps = (K q_ref)^2 with q_ref the inlet total density, total speed
     /// of sound and total pressure (`flow::muscl::limiter_epsilon`).
     pub limiter_k: f64,
+    /// Time integration scheme: explicit Runge-Kutta (the fields above) or the implicit
+    /// scheme with its own section (`solver::implicit`).
+    pub scheme: super::implicit::Scheme,
 }
 
 impl Default for SolverConfig {
@@ -97,6 +100,7 @@ impl Default for SolverConfig {
             divergence_factor: 1e5,
             entropy_fix: 0.1,
             limiter_k: 1e-2,
+            scheme: super::implicit::Scheme::Explicit,
         }
     }
 }

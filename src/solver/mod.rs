@@ -4,11 +4,13 @@
 
 pub mod config;
 pub mod explicit;
+pub mod implicit;
 pub mod monitor;
 pub mod multigrid;
 
 pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping};
 pub use explicit::{ExplicitSolver, SolveOutcome};
+pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, TimeBreakdown};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
 pub use multigrid::{Cycle, Multigrid};
 

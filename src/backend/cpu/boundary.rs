@@ -108,7 +108,7 @@ fn mirrored(w: &[f64; NVAR], n: [f64; 2], no_slip: bool) -> [f64; NVAR] {
 /// Supersonic inflow (normal Mach above one): every characteristic enters; P0, T0 and the
 /// direction are imposed and the static pressure is kept from the interior, so that the
 /// boundary Mach number follows the flow (the operating point has no inlet Mach number).
-fn inlet_state(gas: &Gas, data: &BoundaryData, q: &Primitive, n: [f64; 2]) -> Primitive {
+pub(super) fn inlet_state(gas: &Gas, data: &BoundaryData, q: &Primitive, n: [f64; 2]) -> Primitive {
     let (gamma, r_gas) = (gas.gamma, gas.gas_constant);
     let gm1 = gamma - 1.0;
     let d = data.inlet_direction;
@@ -143,7 +143,7 @@ fn inlet_state(gas: &Gas, data: &BoundaryData, q: &Primitive, n: [f64; 2]) -> Pr
 /// normal Mach number (V.n >= c): every characteristic leaves, all variables are extrapolated.
 /// The switch uses the normal Mach number, not the total one: turbine exits with high
 /// tangential velocity stay subsonic along the normal.
-fn outlet_state(gamma: f64, p2: f64, q: &Primitive, n: [f64; 2]) -> Primitive {
+pub(super) fn outlet_state(gamma: f64, p2: f64, q: &Primitive, n: [f64; 2]) -> Primitive {
     let c_inner = (gamma * q[3] / q[0]).sqrt();
     let vn = q[1] * n[0] + q[2] * n[1];
     if vn >= c_inner {

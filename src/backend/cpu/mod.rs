@@ -4,6 +4,8 @@
 mod boundary;
 mod convective;
 pub mod geometry;
+mod implicit_ops;
+pub mod jacobian;
 mod smoothing;
 mod transfer;
 mod viscous;
@@ -22,6 +24,8 @@ use crate::mesh::Mesh;
 use crate::{Error, Result};
 
 pub use geometry::{BlockGeometry, CpuGeometry};
+pub use implicit_ops::CpuPreconditioner;
+pub use jacobian::CpuJacobian;
 
 /// Conservative variables (or residuals) of every block: block `b`, variable `v`, padded cell
 /// `idx` at `blocks[b][v * n_padded + idx]`.

@@ -1,0 +1,79 @@
+//! Implicit-scheme configuration: the on-demand refresh rule (thesis eq. 5.11), the CFL ramp
+//! and the validation of every knob, and the RON round trip of the `Implicit` scheme section.
+
+use turbopt::backend::cpu::CpuBackend;
+use turbopt::backend::{ConvectiveJacobian, PreconditionerKind};
+use turbopt::flow::case::OperatingPoint;
+use turbopt::flow::gas::Gas;
+use turbopt::mesh::simple::gaussian_bump_channel;
+use turbopt::solver::{CflRamp, FlowModel, IluRefresh, ImplicitConfig, ImplicitSolver, Scheme, SolverConfig, Case};
+
+#[test]
+fn on_demand_refresh_follows_thesis_eq_5_11() {
+    let policy = IluRefresh::OnDemand { a: 0.5, b: 0.15, period: 20 };
+    // MAX_ITR = 0.5 + 0.15 * 50 = 8.
+    assert!(!policy.needs_factorization(8, 50.0, 3));
+    assert!(policy.needs_factorization(9, 50.0, 3));
+    assert!(policy.needs_factorization(2, 50.0, 20));
+    assert!(IluRefresh::EveryIteration.needs_factorization(0, 50.0, 0));
+    let never_periodic = IluRefresh::OnDemand { a: 0.5, b: 0.15, period: 0 };
+    assert!(!never_periodic.needs_factorization(1, 50.0, 1000));
+}
+
+#[test]
+fn cfl_grows_holds_and_backs_off() {
+    let ramp = CflRamp { start: 10.0, target: 100.0, growth: 2.0, backoff: 0.5, rise_factor: 2.0, min: 1.0 };
+    assert_eq!(ramp.next(10.0, None, 1.0), 10.0);
+    assert_eq!(ramp.next(10.0, Some(1.0), 0.5), 20.0);
+    assert_eq!(ramp.next(80.0, Some(1.0), 0.5), 100.0);
+    assert_eq!(ramp.next(10.0, Some(1.0), 1.5), 10.0);
+    assert_eq!(ramp.next(10.0, Some(1.0), 3.0), 5.0);
+    assert_eq!(ramp.next(1.5, Some(1.0), 3.0), 1.0);
+}
+
+#[test]
+fn config_validation_names_the_bad_knob() {
+    let mut c = ImplicitConfig { stages: 7, ..ImplicitConfig::default() };
+    assert!(c.validate().unwrap_err().to_string().contains("stages"));
+    c.stages = 3;
+    c.stage_coefficients = Some(vec![1.0, 1.0]);
+    assert!(c.validate().unwrap_err().to_string().contains("coefficients"));
+    c.stage_coefficients = None;
+    c.cfl.backoff = 1.5;
+    assert!(c.validate().unwrap_err().to_string().contains("backoff"));
+    c.cfl.backoff = 0.5;
+    assert!(c.validate().is_ok());
+    let ron_text = ron::to_string(&Scheme::Implicit(c.clone())).unwrap();
+    let back: Scheme = ron::from_str(&ron_text).unwrap();
+    assert_eq!(back, Scheme::Implicit(c));
+}
+
+#[test]
+fn implicit_section_reads_from_ron_with_defaults_for_the_rest() {
+    let text = "(scheme: implicit((stages: 3, preconditioner: mc_ilu, jacobian: rusanov, cfl: (start: 2.0, target: 500.0, growth: 1.5, backoff: 0.5, rise_factor: 2.0, min: 0.5), refresh: on_demand(a: 0.5, b: 0.15, period: 20))))";
+    let config: SolverConfig = ron::from_str(text).unwrap();
+    let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
+    assert_eq!(implicit.stages, 3);
+    assert_eq!(implicit.preconditioner, PreconditionerKind::McIlu);
+    assert_eq!(implicit.jacobian, ConvectiveJacobian::Rusanov);
+    assert_eq!(implicit.cfl.target, 500.0);
+    assert_eq!(implicit.refresh, IluRefresh::OnDemand { a: 0.5, b: 0.15, period: 20 });
+    assert_eq!(implicit.gmres.rel_tol, 0.1);
+    assert!(implicit.validate().is_ok());
+}
+
+#[test]
+fn implicit_solver_refuses_what_it_cannot_do() {
+    let mesh = gaussian_bump_channel(6, 2).unwrap();
+    let backend = CpuBackend::new(Some(1)).unwrap();
+    let op = OperatingPoint { name: "t".into(), p01: 1.2e5, t01: 300.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0 };
+    let case = |solver: SolverConfig| Case { gas: Gas::default(), operating_point: op.clone(), solver };
+    let explicit = ImplicitSolver::new(&backend, &mesh, case(SolverConfig::default())).err().unwrap();
+    assert!(explicit.to_string().contains("scheme"), "{explicit}");
+    let sa = SolverConfig { model: FlowModel::SpalartAllmaras, scheme: Scheme::Implicit(ImplicitConfig::default()), ..SolverConfig::default() };
+    let sa = ImplicitSolver::new(&backend, &mesh, case(sa)).err().unwrap();
+    assert!(sa.to_string().contains("Spalart-Allmaras"), "{sa}");
+    let bad = SolverConfig { scheme: Scheme::Implicit(ImplicitConfig { stages: 0, ..ImplicitConfig::default() }), ..SolverConfig::default() };
+    let bad = ImplicitSolver::new(&backend, &mesh, case(bad)).err().unwrap();
+    assert!(bad.to_string().contains("stages"), "{bad}");
+}

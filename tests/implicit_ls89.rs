@@ -1,0 +1,187 @@
+//! The implicit solver on generated cascade meshes (inviscid): VKI LS89 at MUR47 against the
+//! explicit solver (convergence, time per iteration with its breakdown, cascade performance),
+//! on-demand vs every-iteration ILU on LS89, and a T106C-class blade.
+
+use turbopt::backend::cpu::CpuBackend;
+use turbopt::geometry::{load_blade_file, Outline};
+use turbopt::mesh::generate::{generate_cascade_mesh, PassageSpec};
+use turbopt::mesh::{Density, Mesh};
+use turbopt::post::planes::{cascade_performance, CascadePerformance};
+use turbopt::solver::{operating_point_state, uniform_state, Case, Control, FlowModel, IluRefresh, ImplicitConfig, ImplicitSolver, IterationRecord, Scheme, SolverConfig};
+use turbopt::flow::solution::Solution;
+
+const AXIAL_CHORD: f64 = 36.985e-3;
+/// Outlet plane of the mesh, downstream of the trailing edge [m] (blades/ls89.ron).
+const OUTLET_LENGTH: f64 = 64e-3;
+
+fn ls89() -> (Mesh, Case) {
+    let blade = load_blade_file("blades/ls89.ron").unwrap();
+    let outline = blade.outline().unwrap();
+    let spec = PassageSpec {
+        pitch: blade.cascade.pitch,
+        inlet_x: -blade.cascade.inlet_length,
+        outlet_x: AXIAL_CHORD + blade.cascade.outlet_length,
+        first_cell_height: 2e-5,
+        density: Density::Coarse,
+        inlet_angle_deg: 0.0,
+        outlet_angle_deg: -74.0,
+    };
+    let mesh = generate_cascade_mesh(&outline, &spec).unwrap();
+    let op = blade.operating_point("MUR47").unwrap().clone();
+    let solver = SolverConfig { model: FlowModel::Euler, convergence_orders: 6.0, ..SolverConfig::default() };
+    (mesh, Case { gas: blade.gas, operating_point: op, solver })
+}
+
+fn performance(mesh: &Mesh, case: &Case, sol: &Solution) -> CascadePerformance {
+    cascade_performance(mesh, sol, &case.gas, &case.operating_point, -0.5 * AXIAL_CHORD, AXIAL_CHORD + 0.5 * OUTLET_LENGTH, 1.433 * AXIAL_CHORD)
+}
+
+fn progress(every: usize) -> impl FnMut(&IterationRecord) -> Control {
+    move |r: &IterationRecord| {
+        if r.iteration % every == 0 {
+            println!("    iteration {}: density residual {:.3e} ({:.1} s)", r.iteration, r.residuals[0], r.wall_s);
+        }
+        Control::Continue
+    }
+}
+
+#[test]
+#[ignore = "long validation: implicit LS89 MUR47 inviscid on the coarse mesh (about 1 minute on 2 cores)"]
+fn ls89_mur47_inviscid_implicit_converges() {
+    // The explicit solver is no reference here: single grid at CFL 1.5 it oscillates between
+    // density residuals 4e2 and 4e3 from 5 000 to 48 000 iterations (20 minutes) without
+    // converging, so R_C is reported on the channel cases (tests/implicit_convergence.rs).
+    let (mesh, case) = ls89();
+    println!("LS89 coarse mesh: {} cells, {} blocks", mesh.n_cells(), mesh.blocks.len());
+    let out = implicit_run("LS89 MUR47 implicit", &mesh, &case, ImplicitConfig::default());
+    let perf = performance(&mesh, &case, &out.outcome.solution);
+    println!("LS89 MUR47 implicit: entropy rise {:.5e}, exit angle {:.3} deg, exit Mis {:.4}", perf.entropy_rise, perf.exit_angle_deg, perf.exit_isentropic_mach);
+    assert!(out.outcome.iterations <= 800, "{} flow iterations", out.outcome.iterations);
+    // The outlet imposes p2; the pitch-averaged pressure at the measurement plane must give
+    // the operating point's exit isentropic Mach number.
+    let target = case.operating_point.exit_isentropic_mach(case.gas.gamma);
+    assert!((perf.exit_isentropic_mach - target).abs() < 0.005, "exit Mis {} vs {target}", perf.exit_isentropic_mach);
+}
+
+/// Runs the implicit solver on `mesh` and prints its figures.
+fn implicit_run(name: &str, mesh: &Mesh, case: &Case, implicit: ImplicitConfig) -> turbopt::solver::ImplicitOutcome {
+    let initial = uniform_state(mesh, &case.gas, operating_point_state(&case.gas, &case.operating_point));
+    let backend = CpuBackend::new(None).unwrap();
+    let case = Case { solver: SolverConfig { scheme: Scheme::Implicit(implicit), max_iterations: 2000, ..case.solver.clone() }, ..case.clone() };
+    let mut solver = ImplicitSolver::new(&backend, mesh, case).unwrap();
+    let out = solver.solve(&initial, &mut progress(100)).unwrap();
+    let r = &out.report;
+    println!(
+        "{name}: {} iterations, {:.2} orders, {:.1} s ({:.1} ms/iteration: residual {:.1} s, assembly {:.1} s, factorization {:.1} s, Krylov {:.1} s), {} factorizations, {:.2} linear iterations/stage, {} rejected",
+        out.outcome.iterations,
+        out.outcome.history.orders_dropped(),
+        r.time.total,
+        1e3 * r.time_per_iteration(),
+        r.time.residual,
+        r.time.assembly,
+        r.time.factorization,
+        r.time.krylov,
+        r.factorizations,
+        r.mean_linear_iterations(),
+        r.rejected_steps
+    );
+    assert!(out.outcome.converged, "{name}: not converged");
+    out
+}
+
+#[test]
+#[ignore = "long validation: LS89 MUR47 inviscid, on-demand ILU vs ILU every iteration (about 3 minutes on 2 cores)"]
+fn ls89_on_demand_ilu_vs_every_iteration() {
+    let (mesh, case) = ls89();
+    let on_demand = implicit_run("on-demand ILU", &mesh, &case, ImplicitConfig::default());
+    let every = implicit_run("ILU every iteration", &mesh, &case, ImplicitConfig { refresh: IluRefresh::EveryIteration, ..ImplicitConfig::default() });
+    let (od, ev) = (&on_demand.report, &every.report);
+    let cut = 1.0 - od.factorizations as f64 / ev.factorizations as f64;
+    let extra = od.iterations as f64 / ev.iterations as f64 - 1.0;
+    println!(
+        "on-demand: {:.0} % fewer factorizations, {:+.1} % flow iterations, wall {:.1} s vs {:.1} s (gain {:.2})",
+        100.0 * cut,
+        100.0 * extra,
+        od.time.total,
+        ev.time.total,
+        ev.time.total / od.time.total
+    );
+    assert!(cut >= 0.8, "factorizations cut by {:.0} %", 100.0 * cut);
+    assert!(extra <= 0.1, "{:.1} % more flow iterations", 100.0 * extra);
+}
+
+/// A T106C-class high-lift LPT section (chord 93.01 mm, pitch/chord 0.95, stagger 30.7 deg,
+/// metal angles +32.7 / -63.2 deg), the stand-in outline of tests/mesh_generate.rs: quadratic
+/// Bezier camber, NACA-type 12 % thickness, round trailing edge.
+fn t106c_outline() -> Outline {
+    let chord = 93.01e-3;
+    let stagger = 30.7f64.to_radians();
+    let cax = chord * stagger.cos();
+    let p2 = [cax, -cax * stagger.tan()];
+    let (b1, b2) = (32.7f64.to_radians(), (-63.2f64).to_radians());
+    let (d1, d2) = ([b1.cos(), b1.sin()], [b2.cos(), b2.sin()]);
+    let det = d1[0] * (-d2[1]) - d1[1] * (-d2[0]);
+    let t = (p2[0] * (-d2[1]) - p2[1] * (-d2[0])) / det;
+    let p1 = [t * d1[0], t * d1[1]];
+    let bezier = |u: f64| {
+        // The first control point is the leading edge at the origin.
+        let (b, c) = (2.0 * u * (1.0 - u), u * u);
+        [b * p1[0] + c * p2[0], b * p1[1] + c * p2[1]]
+    };
+    let base = |u: f64| 5.0 * 0.12 * chord * (0.2969 * u.sqrt() - 0.1260 * u - 0.3516 * u * u + 0.2843 * u.powi(3) - 0.1015 * u.powi(4)) + 0.35e-3 * u;
+    let slope_end = (base(1.0) - base(1.0 - 1e-7)) / 1e-7;
+    let bend = -slope_end / (2.0 * 0.1);
+    let half = |u: f64| base(u) + bend * (u - 0.9f64).max(0.0).powi(2);
+    let side = |u: f64, sign: f64| {
+        let c = bezier(u);
+        let e = 1e-6;
+        let (a, b) = (bezier((u - e).max(0.0)), bezier((u + e).min(1.0)));
+        let tn = [b[0] - a[0], b[1] - a[1]];
+        let l = tn[0].hypot(tn[1]);
+        let h = half(u);
+        [c[0] - sign * h * tn[1] / l, c[1] + sign * h * tn[0] / l]
+    };
+    let n = 1500;
+    let u_at = |k: usize| 0.5 - 0.5 * (std::f64::consts::PI * k as f64 / n as f64).cos();
+    let mut pts: Vec<[f64; 2]> = (0..n).map(|k| side(u_at(k), 1.0)).collect();
+    let (up, lo, c) = (side(1.0, 1.0), side(1.0, -1.0), bezier(1.0));
+    let a0 = (up[1] - c[1]).atan2(up[0] - c[0]);
+    let mut a1 = (lo[1] - c[1]).atan2(lo[0] - c[0]);
+    if a1 > a0 {
+        a1 -= 2.0 * std::f64::consts::PI;
+    }
+    let r = half(1.0);
+    for k in 0..100 {
+        let a = a0 + (a1 - a0) * k as f64 / 100.0;
+        pts.push([c[0] + r * a.cos(), c[1] + r * a.sin()]);
+    }
+    for k in (1..=n).rev() {
+        pts.push(side(u_at(k), -1.0));
+    }
+    let te = (0..pts.len()).max_by(|&i, &j| pts[i][0].total_cmp(&pts[j][0])).unwrap();
+    Outline { points: pts, trailing_edge: te }
+}
+
+#[test]
+#[ignore = "long validation: T106C-class cascade, inviscid, exit Mis 0.65, coarse mesh (about 2 minutes on 2 cores)"]
+fn t106c_class_inviscid_converges() {
+    let chord = 93.01e-3;
+    let cax = chord * 30.7f64.to_radians().cos();
+    let spec = PassageSpec {
+        pitch: 0.95 * chord,
+        inlet_x: -0.5 * cax,
+        outlet_x: 2.0 * cax,
+        first_cell_height: 5e-5,
+        density: Density::Coarse,
+        inlet_angle_deg: 32.7,
+        outlet_angle_deg: -63.2,
+    };
+    let mesh = generate_cascade_mesh(&t106c_outline(), &spec).unwrap();
+    println!("T106C-class coarse mesh: {} cells, {} blocks", mesh.n_cells(), mesh.blocks.len());
+    let gas = turbopt::flow::gas::Gas::default();
+    let p01 = 1.0e5;
+    let p2 = p01 / (1.0 + 0.2 * 0.65f64.powi(2)).powf(3.5);
+    let op = turbopt::flow::case::OperatingPoint { name: "M2is 0.65".into(), p01, t01: 300.0, alpha1_deg: 32.7, p2, nu_tilde_ratio: 3.0 };
+    let case = Case { gas, operating_point: op, solver: SolverConfig { model: FlowModel::Euler, convergence_orders: 6.0, ..SolverConfig::default() } };
+    implicit_run("T106C-class implicit", &mesh, &case, ImplicitConfig::default());
+}
