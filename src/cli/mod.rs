@@ -50,6 +50,24 @@ pub enum BackendArg {
 pub enum SchemeArg {
     /// Multistage Runge-Kutta with local time stepping, residual smoothing and multigrid.
     Explicit,
+    /// Multistage implicit Runge-Kutta (JT-KIRK) with FGMRES and on-demand ILU (CPU; Euler and
+    /// laminar flow for now).
+    Implicit,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelArg {
+    Euler,
+    Laminar,
+    /// Spalart-Allmaras RANS.
+    Sa,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrecondArg {
+    Ilu,
+    McIlu,
+    Jacobi,
 }
 
 #[derive(clap::Args, Debug)]
@@ -71,8 +89,18 @@ pub struct SolveArgs {
     /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order, IRS, 3-level multigrid.
     #[arg(long)]
     pub config: Option<std::path::PathBuf>,
+    /// Flow model (overrides --config's).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    /// CFL number (implicit: the target of the CFL ramp).
     #[arg(long)]
     pub cfl: Option<f64>,
+    /// Implicit Runge-Kutta stages (1-6).
+    #[arg(long)]
+    pub stages: Option<usize>,
+    /// Implicit scheme preconditioner.
+    #[arg(long, value_enum)]
+    pub precond: Option<PrecondArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
     /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.

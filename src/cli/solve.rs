@@ -18,7 +18,7 @@ use crate::mesh::Mesh;
 use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MisComparison, SurfacePoint};
 use crate::report::plots::{plot_isentropic_mach, plot_semilog};
 use crate::mesh::passage::trailing_edge_camber_angle_deg;
-use crate::solver::{Case, Control, ExplicitSolver, IterationRecord, SolveOutcome, SolverConfig};
+use crate::solver::{solve_case, Case, Control, ImplicitReport, IterationRecord, Observer, SolveOutcome, SolverConfig};
 use crate::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -38,12 +38,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Some(path) => read_solver_config(path)?,
         None => default_cascade_config(),
     };
-    if let Some(cfl) = args.cfl {
-        config.cfl = cfl;
-    }
-    if let Some(n) = args.max_iterations {
-        config.max_iterations = n;
-    }
+    apply_overrides(args, &mut config)?;
     let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
     let spec = passage_spec(&blade, &blade.cascade, &outline, &op, args.density)?;
     let mesh = generate_cascade_mesh(&outline, &spec)?;
@@ -51,16 +46,71 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     match args.backend {
         super::BackendArg::Cpu => {
             let backend = CpuBackend::new(args.threads)?;
-            solve_and_report(&backend, args, &blade, &outline, &mesh, &op, config)
+            let name = backend.name();
+            let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| solve_case(&backend, &mesh, case, initial, observer);
+            solve_and_report(run, &name, args, &blade, &outline, &mesh, &op, config)
         }
         super::BackendArg::Gpu => solve_on_gpu(args, &blade, &outline, &mesh, &op, config),
     }
 }
 
+/// Command-line settings on top of the configuration (file or default).
+fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
+    use super::{ModelArg, PrecondArg, SchemeArg};
+    use crate::backend::implicit::PreconditionerKind;
+    use crate::solver::{FlowModel, ImplicitConfig, Scheme};
+    if let Some(m) = args.model {
+        config.model = match m {
+            ModelArg::Euler => FlowModel::Euler,
+            ModelArg::Laminar => FlowModel::Laminar,
+            ModelArg::Sa => FlowModel::SpalartAllmaras,
+        };
+    }
+    if args.scheme == SchemeArg::Implicit && matches!(config.scheme, Scheme::Explicit) {
+        config.scheme = Scheme::Implicit(ImplicitConfig::default());
+    }
+    match &mut config.scheme {
+        Scheme::Implicit(imp) => {
+            if let Some(cfl) = args.cfl {
+                imp.cfl.target = cfl;
+            }
+            if let Some(n) = args.stages {
+                imp.stages = n;
+            }
+            if let Some(p) = args.precond {
+                imp.preconditioner = match p {
+                    PrecondArg::Ilu => PreconditionerKind::Ilu,
+                    PrecondArg::McIlu => PreconditionerKind::McIlu,
+                    PrecondArg::Jacobi => PreconditionerKind::Jacobi,
+                };
+            }
+        }
+        Scheme::Explicit => {
+            if args.stages.is_some() || args.precond.is_some() {
+                return Err(Error::Other("--stages and --precond belong to --scheme implicit".into()));
+            }
+            if let Some(cfl) = args.cfl {
+                config.cfl = cfl;
+            }
+        }
+    }
+    if let Some(n) = args.max_iterations {
+        config.max_iterations = n;
+    }
+    Ok(())
+}
+
 #[cfg(feature = "cuda")]
 fn solve_on_gpu(args: &SolveArgs, blade: &BladeFile, outline: &Outline, mesh: &Mesh, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
+    if !matches!(config.scheme, crate::solver::Scheme::Explicit) {
+        return Err(Error::Gpu("the implicit scheme has no GPU backend yet: use --backend cpu".into()));
+    }
     let backend = crate::backend::gpu::GpuBackend::new(0)?;
-    solve_and_report(&backend, args, blade, outline, mesh, op, config)
+    let name = backend.name();
+    let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| {
+        Ok((crate::solver::ExplicitSolver::new(&backend, mesh, case)?.solve(initial, observer)?, None))
+    };
+    solve_and_report(run, &name, args, blade, outline, mesh, op, config)
 }
 
 #[cfg(not(feature = "cuda"))]
@@ -85,8 +135,10 @@ fn read_solver_config(path: &Path) -> Result<SolverConfig> {
     ron::from_str(&text).map_err(|e| Error::Input { path: path.display().to_string(), reason: e.to_string() })
 }
 
-fn solve_and_report<B: Backend>(
-    backend: &B,
+#[allow(clippy::too_many_arguments)]
+fn solve_and_report(
+    run: impl FnOnce(Case, &Solution, &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)>,
+    backend: &str,
     args: &SolveArgs,
     blade: &BladeFile,
     outline: &Outline,
@@ -98,7 +150,6 @@ fn solve_and_report<B: Backend>(
     let start = Instant::now();
     let max_iterations = config.max_iterations;
     let case = Case { gas, operating_point: op.clone(), solver: config };
-    let mut solver = ExplicitSolver::new(backend, mesh, case)?;
     let planes = cascade_planes(mesh, outline);
     let initial = quasi_1d_start(mesh, &gas, op, &planes, trailing_edge_camber_angle_deg(outline), 0.2);
     let bar = progress_bar(max_iterations, args.json);
@@ -109,11 +160,36 @@ fn solve_and_report<B: Backend>(
         bar.set_message(format!("density residual {:.2e} ({:.2} orders)", r.residuals[0], (r0 / r.residuals[0]).log10()));
         Control::Continue
     };
-    let outcome = solver.solve(&initial, &mut observer);
+    let result = run(case, &initial, &mut observer);
     bar.finish_and_clear();
-    let outcome = outcome?;
+    let (outcome, implicit) = result?;
     let wall_s = start.elapsed().as_secs_f64();
-    report(args, blade, outline, mesh, op, &gas, &outcome, wall_s, &backend.name())
+    if let Some(rep) = &implicit {
+        print_implicit_report(rep);
+    }
+    report(args, blade, outline, mesh, op, &gas, &outcome, wall_s, backend)
+}
+
+fn print_implicit_report(r: &ImplicitReport) {
+    let t = &r.time;
+    println!(
+        "implicit: {} iterations, {} linear iterations ({:.1} per stage), {} ILU factorizations, {} rejected steps, final CFL {:.0}",
+        r.iterations,
+        r.total_linear_iterations(),
+        r.mean_linear_iterations(),
+        r.factorizations,
+        r.rejected_steps,
+        r.cfl.last().copied().unwrap_or(0.0)
+    );
+    println!(
+        "  time: residual {:.2} s, Jacobian assembly {:.2} s, factorization {:.2} s, Krylov {:.2} s, total {:.2} s ({:.1} ms per iteration)",
+        t.residual,
+        t.assembly,
+        t.factorization,
+        t.krylov,
+        t.total,
+        1e3 * t.total / r.iterations.max(1) as f64
+    );
 }
 
 fn progress_bar(max: usize, quiet: bool) -> ProgressBar {
