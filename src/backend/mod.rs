@@ -87,6 +87,9 @@ pub struct BoundaryData {
     pub p2: f64,
     /// Inlet nu_tilde [m^2/s] (SA runs; zero otherwise).
     pub inlet_nu_tilde: f64,
+    /// No-slip ghosts at `Wall` patches (viscous runs); `false` mirrors them as slip walls, so
+    /// that an inviscid run sees no velocity jump across the wall in the MUSCL stencils.
+    pub no_slip_walls: bool,
 }
 
 /// The operations a backend provides. `Field` holds [`NVAR`] cell variables of every block

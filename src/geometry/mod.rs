@@ -5,6 +5,23 @@
 //! [`Outline`]: a dense closed polyline in metres, in the cascade frame (x axial,
 //! y pitchwise, leading edge at the origin for the published LS89).
 
+pub mod bezier_blade;
+pub mod blade_file;
+pub mod cascade;
+pub mod coordinates;
+pub mod curves;
+pub mod design;
+pub mod fit;
+pub mod sampling;
+pub mod validity;
+
+pub use bezier_blade::{BezierBlade, TrailingEdgeCircle};
+pub use blade_file::{load_blade_file, BladeDefinition, BladeFile};
+pub use cascade::{throat, Cascade};
+pub use coordinates::CoordinateBlade;
+pub use design::{DesignCurve, DesignParameterization, DesignVariable};
+pub use validity::GeometryError;
+
 pub type Point2 = [f64; 2];
 
 /// A closed blade outline in metres.

@@ -8,6 +8,8 @@
 //! - a connection maps the k-th cell along a patch to a donor cell along the donor face;
 //!   the solver turns connections into ghost-cell donor lookup tables.
 
+pub mod generate;
+
 use serde::{Deserialize, Serialize};
 
 pub mod coarsen;

@@ -65,6 +65,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             inlet_direction: [alpha.cos(), alpha.sin()],
             p2: op.p2,
             inlet_nu_tilde: if case.solver.model.is_turbulent() { op.nu_tilde_ratio * inlet_kinematic_viscosity(&case) } else { 0.0 },
+            no_slip_walls: case.solver.model.is_viscous(),
         };
         // Limiter reference magnitudes: inlet total density, total speed of sound (for both
         // velocity components) and total pressure.

@@ -124,3 +124,26 @@ pub fn integrate_quad(c: &[[f64; 2]; 4], f: &dyn Fn(f64, f64) -> f64) -> f64 {
     }
     sum
 }
+
+/// Channel `[0, lx] x [0, h]` of `ni x nj` uniform cells, periodic along x (pitch lx), no-slip
+/// walls at y = 0 and y = h.
+pub fn periodic_wall_channel(ni: usize, nj: usize, lx: f64, h: f64) -> Mesh {
+    let mut x = Vec::new();
+    let mut y = Vec::new();
+    for j in 0..=nj {
+        for i in 0..=ni {
+            x.push(lx * i as f64 / ni as f64);
+            y.push(h * j as f64 / nj as f64);
+        }
+    }
+    let periodic = |donor_face, tx: f64| {
+        BoundaryKind::Interface(Connection { donor_block: 0, donor_face, donor_start: 0, reversed: false, translation: [tx, 0.0] })
+    };
+    let patches = vec![
+        Patch { face: Face::IMin, start: 0, end: nj, kind: periodic(Face::IMax, -lx) },
+        Patch { face: Face::IMax, start: 0, end: nj, kind: periodic(Face::IMin, lx) },
+        Patch { face: Face::JMin, start: 0, end: ni, kind: BoundaryKind::Wall },
+        Patch { face: Face::JMax, start: 0, end: ni, kind: BoundaryKind::Wall },
+    ];
+    Mesh { blocks: vec![Block { name: "channel".into(), ni, nj, x, y, patches }], pitch: lx }
+}

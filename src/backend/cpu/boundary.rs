@@ -65,7 +65,7 @@ fn fill_boundary_cell(kind: PhysicalBc, cell: &BoundaryCell, gas: &Gas, data: &B
             // Mirror images: ghost at depth d reflects interior cell at depth d.
             for d in 0..NGHOST {
                 let inner = read_state(w, np, cell.interior[d]);
-                let ghost = mirrored(&inner, cell.normal, kind == PhysicalBc::Wall);
+                let ghost = mirrored(&inner, cell.normal, kind == PhysicalBc::Wall && data.no_slip_walls);
                 write_state(w, np, cell.ghost[d], &ghost);
             }
         }

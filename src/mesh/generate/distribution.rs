@@ -1,0 +1,299 @@
+//! One-dimensional node distributions and arc-length parametrized curves.
+//!
+//! Every grid line of the cascade mesh is built the same way: a curve (polyline or cubic
+//! Hermite) and a cell-size function along it. The size function is
+//! `h(s) = min(h_max, cap(s))`, where `cap` collects the spacing requirements (first cell at a
+//! wall or at a block interface, curvature limits) graded so that neighbouring cells never grow
+//! by more than a set ratio, and `h_max` is chosen so that exactly `n` cells fit. Placing node
+//! `k` where `integral_0^s ds'/h(s') = k` gives cells of size ~h: for `h = h0 + g s` the cells
+//! are exactly geometric with ratio `e^g`.
+
+use crate::error::Error;
+
+/// A 2-D point or vector [m].
+pub type P2 = [f64; 2];
+
+pub fn add(a: P2, b: P2) -> P2 {
+    [a[0] + b[0], a[1] + b[1]]
+}
+pub fn sub(a: P2, b: P2) -> P2 {
+    [a[0] - b[0], a[1] - b[1]]
+}
+pub fn scale(a: P2, c: f64) -> P2 {
+    [a[0] * c, a[1] * c]
+}
+pub fn norm(a: P2) -> f64 {
+    a[0].hypot(a[1])
+}
+pub fn dist(a: P2, b: P2) -> f64 {
+    norm(sub(a, b))
+}
+pub fn unit(a: P2) -> P2 {
+    let n = norm(a);
+    if n > 0.0 {
+        scale(a, 1.0 / n)
+    } else {
+        [0.0, 0.0]
+    }
+}
+/// The vector turned +90 degrees (to the left of the direction of travel).
+pub fn left_normal(t: P2) -> P2 {
+    [-t[1], t[0]]
+}
+pub fn cross(a: P2, b: P2) -> f64 {
+    a[0] * b[1] - a[1] * b[0]
+}
+pub fn dot(a: P2, b: P2) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+/// An open polyline parametrized by arc length.
+#[derive(Clone, Debug)]
+pub struct Polyline {
+    pts: Vec<P2>,
+    s: Vec<f64>,
+}
+
+impl Polyline {
+    /// Consecutive duplicate points are dropped so that the arc length is strictly increasing.
+    pub fn new(points: Vec<P2>) -> Self {
+        let mut pts: Vec<P2> = Vec::with_capacity(points.len());
+        for p in points {
+            if pts.last().is_none_or(|q| dist(*q, p) > 0.0) {
+                pts.push(p);
+            }
+        }
+        let mut s = Vec::with_capacity(pts.len());
+        let mut acc = 0.0;
+        for k in 0..pts.len() {
+            if k > 0 {
+                acc += dist(pts[k - 1], pts[k]);
+            }
+            s.push(acc);
+        }
+        Polyline { pts, s }
+    }
+
+    pub fn length(&self) -> f64 {
+        *self.s.last().unwrap_or(&0.0)
+    }
+
+    pub fn points(&self) -> &[P2] {
+        &self.pts
+    }
+
+    /// Index of the segment holding arc length `s` (clamped to the curve).
+    fn segment(&self, s: f64) -> usize {
+        let k = self.s.partition_point(|&v| v <= s);
+        k.clamp(1, self.pts.len() - 1) - 1
+    }
+
+    /// The point at arc length `s` (clamped to the ends).
+    pub fn at(&self, s: f64) -> P2 {
+        let s = s.clamp(0.0, self.length());
+        let k = self.segment(s);
+        let t = (s - self.s[k]) / (self.s[k + 1] - self.s[k]);
+        add(self.pts[k], scale(sub(self.pts[k + 1], self.pts[k]), t))
+    }
+
+    /// Arc length of the point of the polyline closest to `p`.
+    pub fn closest_param(&self, p: P2) -> f64 {
+        let mut best = (f64::INFINITY, 0.0);
+        for k in 0..self.pts.len() - 1 {
+            let a = self.pts[k];
+            let d = sub(self.pts[k + 1], a);
+            let len2 = dot(d, d);
+            let t = (dot(sub(p, a), d) / len2).clamp(0.0, 1.0);
+            let q = add(a, scale(d, t));
+            let dd = dist(p, q);
+            if dd < best.0 {
+                best = (dd, self.s[k] + t * (self.s[k + 1] - self.s[k]));
+            }
+        }
+        best.1
+    }
+
+    /// Shortest distance from `p` to the polyline.
+    pub fn distance_to(&self, p: P2) -> f64 {
+        dist(p, self.at(self.closest_param(p)))
+    }
+
+    /// The points at the given arc lengths.
+    pub fn sample(&self, s: &[f64]) -> Vec<P2> {
+        s.iter().map(|&v| self.at(v)).collect()
+    }
+}
+
+/// A cubic Hermite curve from `p0` (leaving along `d0`) to `p1` (arriving along `d1`),
+/// sampled densely into a polyline. The end tangents are scaled by `tension` = (at the start,
+/// at the end) times the chord: 1/2 gives a fair curve that leaves and meets the end
+/// directions without loops; a small start tension keeps fanning lines from crossing.
+pub fn hermite(p0: P2, d0: P2, p1: P2, d1: P2, tension: (f64, f64), samples: usize) -> Polyline {
+    let chord = dist(p0, p1);
+    let m0 = scale(unit(d0), tension.0 * chord);
+    let m1 = scale(unit(d1), tension.1 * chord);
+    let pts = (0..=samples)
+        .map(|k| {
+            let t = k as f64 / samples as f64;
+            let (t2, t3) = (t * t, t * t * t);
+            let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
+            let h10 = t3 - 2.0 * t2 + t;
+            let h01 = -2.0 * t3 + 3.0 * t2;
+            let h11 = t3 - t2;
+            [
+                h00 * p0[0] + h10 * m0[0] + h01 * p1[0] + h11 * m1[0],
+                h00 * p0[1] + h10 * m0[1] + h01 * p1[1] + h11 * m1[1],
+            ]
+        })
+        .collect();
+    Polyline::new(pts)
+}
+
+/// A spacing requirement: the cell at arc length `s` should have size `h`.
+#[derive(Clone, Copy, Debug)]
+pub struct SpacingAt {
+    pub s: f64,
+    pub h: f64,
+}
+
+/// Arc lengths `0 = s_0 < ... < s_n = length` of `n` cells on a line of the given length.
+///
+/// `targets` fixes the cell size at a few places (first cells at walls and interfaces);
+/// `cap(s)` is an optional upper bound on the cell size (e.g. from wall curvature). Both are
+/// graded with `max_ratio` between neighbouring cells; the remaining freedom (the largest
+/// cell, `h_max`) is found by bisection so that exactly `n` cells fit. When even without
+/// `h_max` the requirements need more than `n` cells, they are all relaxed by one common
+/// factor (the largest cells grow first, the spacings at the targets a little).
+pub fn graded_distribution(
+    length: f64,
+    n: usize,
+    targets: &[SpacingAt],
+    cap: Option<&dyn Fn(f64) -> f64>,
+    max_ratio: f64,
+) -> Result<Vec<f64>, Error> {
+    if !(length > 0.0 && length.is_finite()) || n == 0 {
+        return Err(Error::Mesh(format!("cannot distribute {n} cells on a line of length {length:e} m")));
+    }
+    // Fine sampling of the size function: enough sub-intervals per cell for the integral.
+    let k = (40 * n).max(4000);
+    let ds = length / k as f64;
+    let g = max_ratio.ln();
+    let mut base = vec![f64::INFINITY; k];
+    if let Some(cap) = cap {
+        for (m, b) in base.iter_mut().enumerate() {
+            *b = cap((m as f64 + 0.5) * ds).max(1e-300);
+        }
+    }
+    let graded = |factor: f64| graded_size(&base, ds, targets, g, factor);
+    let cells = |h: &[f64], h_max: f64| -> f64 { h.iter().map(|&v| ds / v.min(h_max)).sum() };
+
+    let mut factor = 1.0;
+    let mut h = graded(factor);
+    // Relax the requirements until n cells can hold them.
+    for _ in 0..200 {
+        if cells(&h, f64::INFINITY) <= n as f64 {
+            break;
+        }
+        factor *= 1.05;
+        h = graded(factor);
+    }
+    let (mut lo, mut hi) = (length / n as f64 * 1e-3, length);
+    if cells(&h, hi) > n as f64 {
+        hi = f64::INFINITY;
+    }
+    if hi.is_finite() {
+        for _ in 0..100 {
+            let mid = (lo * hi).sqrt();
+            if cells(&h, mid) > n as f64 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    let h_max = hi;
+    // Cumulative cell count and inversion at integer levels (scaled to end exactly at n).
+    let total = cells(&h, h_max);
+    let mut s_nodes = Vec::with_capacity(n + 1);
+    s_nodes.push(0.0);
+    let mut acc = 0.0;
+    let mut next = 1;
+    for (m, &v) in h.iter().enumerate() {
+        let step = ds / v.min(h_max) * n as f64 / total;
+        while next < n && acc + step >= next as f64 {
+            let frac = (next as f64 - acc) / step;
+            s_nodes.push((m as f64 + frac) * ds);
+            next += 1;
+        }
+        acc += step;
+    }
+    while s_nodes.len() < n {
+        s_nodes.push(length);
+    }
+    s_nodes.push(length);
+    Ok(s_nodes)
+}
+
+/// The size function at the `base.len()` sample mid-points (spacing `ds`): the caps `base`
+/// and the `targets`, all times `factor`, graded with log-growth `g`.
+fn graded_size(base: &[f64], ds: f64, targets: &[SpacingAt], g: f64, factor: f64) -> Vec<f64> {
+    let k = base.len();
+    let mut h: Vec<f64> = base.iter().map(|b| b * factor).collect();
+    for t in targets {
+        for (m, v) in h.iter_mut().enumerate() {
+            let s = (m as f64 + 0.5) * ds;
+            *v = v.min(t.h * factor + g * (s - t.s).abs());
+        }
+    }
+    // Grade the caps: h(s) <= h(s') + g |s - s'| (two sweeps, a 1-D distance transform).
+    for m in 1..k {
+        h[m] = h[m].min(h[m - 1] + g * ds);
+    }
+    for m in (0..k - 1).rev() {
+        h[m] = h[m].min(h[m + 1] + g * ds);
+    }
+    h
+}
+
+/// Number of cells (fractional) that the graded requirements need on a line when no cell is
+/// larger than `h_max`.
+pub fn cells_needed(length: f64, targets: &[SpacingAt], cap: Option<&dyn Fn(f64) -> f64>, max_ratio: f64, h_max: f64) -> f64 {
+    let k = 4000;
+    let ds = length / k as f64;
+    let base: Vec<f64> = (0..k).map(|m| cap.map_or(f64::INFINITY, |c| c((m as f64 + 0.5) * ds).max(1e-300))).collect();
+    graded_size(&base, ds, targets, max_ratio.ln(), 1.0).iter().map(|&v| ds / v.min(h_max)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometric_growth_from_a_wall() {
+        let s = graded_distribution(1.0, 32, &[SpacingAt { s: 0.0, h: 1e-3 }], None, 1.15).unwrap();
+        assert_eq!(s.len(), 33);
+        assert!((s[32] - 1.0).abs() < 1e-14);
+        let d: Vec<f64> = s.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(d[0] > 0.9e-3 && d[0] < 1.2e-3, "first cell {}", d[0]);
+        for w in d.windows(2) {
+            assert!(w[1] / w[0] < 1.16 && w[0] / w[1] < 1.16, "ratio {}", w[1] / w[0]);
+        }
+    }
+
+    #[test]
+    fn no_targets_gives_uniform_cells() {
+        let s = graded_distribution(2.0, 8, &[], None, 1.2).unwrap();
+        for (k, v) in s.iter().enumerate() {
+            assert!((v - 0.25 * k as f64).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn polyline_closest_point() {
+        let p = Polyline::new(vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]);
+        assert!((p.length() - 2.0).abs() < 1e-15);
+        assert!((p.closest_param([0.5, -1.0]) - 0.5).abs() < 1e-15);
+        assert!((p.closest_param([2.0, 0.5]) - 1.5).abs() < 1e-15);
+        assert_eq!(p.at(1.5), [1.0, 0.5]);
+    }
+}

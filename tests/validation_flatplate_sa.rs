@@ -1,0 +1,111 @@
+//! NASA TMR zero-pressure-gradient flat plate with Spalart-Allmaras (M = 0.2, Re = 5e6 per unit
+//! length, free-stream nu_tilde = 3 nu): skin friction at x = 0.97008 against CFL3D
+//! (../shared/data/tmr/flatplate_sa.csv).
+
+mod common;
+
+use std::time::Instant;
+
+use turbopt::backend::cpu::CpuBackend;
+use turbopt::flow::gas::Gas;
+use turbopt::flow::solution::Solution;
+use turbopt::mesh::metrics::MeshMetrics;
+use turbopt::mesh::simple::{tmr_flat_plate, FlatPlateGrid};
+use turbopt::mesh::Mesh;
+use turbopt::solver::{uniform_state, Case, Control, Cycle, ExplicitSolver, FlowModel, IterationRecord, Multigrid, ResidualSmoothing, SolverConfig};
+
+const X_CF: f64 = 0.97008;
+
+/// CFL3D's Cf at x = 0.97008 for a grid name such as "273x193".
+fn reference_cf(grid: &str) -> f64 {
+    let text = std::fs::read_to_string("../shared/data/tmr/flatplate_sa.csv").expect("TMR data");
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|f| f.len() > 2 && f[1] == grid)
+        .map(|f| f[2].parse().expect("Cf value"))
+        .expect("grid row")
+}
+
+/// Free stream: T = 300 K, M = 0.2, density from Re = 5e6 per metre.
+fn free_stream(gas: &Gas) -> [f64; 4] {
+    let t = 300.0;
+    let u = 0.2 * (gas.gamma * gas.gas_constant * t).sqrt();
+    let rho = 5e6 * gas.viscosity(t) / u;
+    [rho, u, 0.0, rho * gas.gas_constant * t]
+}
+
+/// Cf at `x` from the first wall cells: tau_w = mu u_t / d with d the centroid wall distance
+/// (the wall-face gradient of the solver), linearly interpolated in x between cell centres.
+fn skin_friction(mesh: &Mesh, solution: &Solution, gas: &Gas, q_inf: [f64; 4], x: f64) -> f64 {
+    let metrics = MeshMetrics::new(mesh).unwrap();
+    let (b, m, s) = (&mesh.blocks[0], &metrics.blocks[0], &solution.blocks[0]);
+    let dynamic_pressure = 0.5 * q_inf[0] * q_inf[1] * q_inf[1];
+    let cf = |i: usize| {
+        let c = b.cell(i, 0);
+        let u = s.rho_u[c] / s.rho[c];
+        let t = s.pressure(c, gas.gamma) / (s.rho[c] * gas.gas_constant);
+        gas.viscosity(t) * u / m.wall_distance[c] / dynamic_pressure
+    };
+    let i = (0..b.ni - 1).find(|&i| m.centre_x[b.cell(i, 0)] <= x && x < m.centre_x[b.cell(i + 1, 0)]).expect("x on the plate");
+    let (x0, x1) = (m.centre_x[b.cell(i, 0)], m.centre_x[b.cell(i + 1, 0)]);
+    let w = (x - x0) / (x1 - x0);
+    (1.0 - w) * cf(i) + w * cf(i + 1)
+}
+
+fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize) -> (f64, f64) {
+    let gas = Gas { prandtl: 0.72, ..Gas::default() };
+    let q = free_stream(&gas);
+    let mesh = tmr_flat_plate(grid).unwrap();
+    let op = common::operating_point_of(&gas, q);
+    let config = SolverConfig {
+        model: FlowModel::SpalartAllmaras,
+        cfl: 2.0,
+        smoothing: Some(ResidualSmoothing { epsilon: [0.5, 0.5] }),
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V }),
+        convergence_orders: 6.0,
+        max_iterations: max_cycles,
+        ..SolverConfig::default()
+    };
+    let case = Case { gas, operating_point: op.clone(), solver: config };
+    let backend = CpuBackend::new(None).unwrap();
+    let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
+    let mut initial = uniform_state(&mesh, &gas, q);
+    let nu_inf = gas.viscosity(300.0) / q[0];
+    for block in &mut initial.blocks {
+        block.nu_tilde.iter_mut().for_each(|n| *n = op.nu_tilde_ratio * nu_inf);
+    }
+    let start = Instant::now();
+    let mut log = |r: &IterationRecord| {
+        if r.iteration % 500 == 0 {
+            println!("{name}: cycle {} residuals {:?} ({:.0} s)", r.iteration, r.residuals, start.elapsed().as_secs_f64());
+        }
+        Control::Continue
+    };
+    let out = solver.solve(&initial, &mut log).unwrap();
+    let cf = skin_friction(&mesh, &out.solution, &gas, q, X_CF);
+    let reference = reference_cf(name);
+    println!(
+        "{name}: {} cycles, {:.2} orders, converged {}, {:.0} s; Cf(x = {X_CF}) = {cf:.6} vs CFL3D {reference:.6} ({:+.2} %)",
+        out.iterations,
+        out.history.orders_dropped(),
+        out.converged,
+        start.elapsed().as_secs_f64(),
+        100.0 * (cf / reference - 1.0)
+    );
+    (cf, reference)
+}
+
+#[test]
+#[ignore = "long validation: SA flat plate on the 69 x 49 grid (several minutes)"]
+fn sa_flat_plate_coarse_grid() {
+    let (cf, reference) = flat_plate(FlatPlateGrid::N69x49, "69x49", 20_000);
+    assert!((cf / reference - 1.0).abs() < 0.05, "Cf {cf} vs {reference}");
+}
+
+#[test]
+#[ignore = "long validation: SA flat plate on the 273 x 193 grid (hours on 2 cores with the explicit solver)"]
+fn sa_flat_plate_skin_friction_within_two_percent() {
+    let (cf, reference) = flat_plate(FlatPlateGrid::N273x193, "273x193", 40_000);
+    assert!((cf / reference - 1.0).abs() < 0.02, "Cf {cf} vs {reference}");
+}
