@@ -153,6 +153,12 @@ impl CfdEvaluator {
         self.build_mesh(&outline, &cascade, hint)
     }
 
+    /// The mesh of the blade file's main definition.
+    pub fn main_blade_mesh(&self) -> std::result::Result<Mesh, Status> {
+        let (outline, cascade, hint) = self.build_blade(Blade::Main)?;
+        self.build_mesh(&outline, &cascade, hint)
+    }
+
     /// Solves the baseline (cold) once; later calls return the cached result.
     fn baseline(&self) -> &std::result::Result<Baseline, String> {
         self.baseline.get_or_init(|| {
@@ -274,9 +280,10 @@ impl CfdEvaluator {
             };
             match self.solve_point(&backend, &mesh, &outline, op, &initial) {
                 Ok(r) => results.push(r),
-                Err(status) => {
+                Err((status, failed_at)) => {
                     let mut e = Evaluation::failed(status);
                     e.diagnostics = self.diagnostics(&results, &backend, start);
+                    e.diagnostics.iterations += failed_at;
                     return (e, None);
                 }
             }
@@ -372,7 +379,7 @@ impl CfdEvaluator {
         outline: &Outline,
         op: &OperatingPoint,
         initial: &Solution,
-    ) -> Stage<PointResult> {
+    ) -> std::result::Result<PointResult, (Status, usize)> {
         let s = &self.config.solver;
         let mut solver_config = s.explicit.clone();
         solver_config.max_iterations = s.max_iterations;
@@ -381,11 +388,12 @@ impl CfdEvaluator {
         let outcome = ExplicitSolver::new(backend, mesh, case)
             .and_then(|mut solver| solver.solve(initial, &mut Silent))
             .map_err(|e| match e {
-                Error::Diverged { .. } => Status::Diverged(format!("{}: {e}", op.name)),
-                Error::Mesh(_) => Status::MeshFailure(format!("{}: {e}", op.name)),
-                other => Status::Failed(format!("{}: {other}", op.name)),
+                Error::Diverged { iteration, .. } => (Status::Diverged(format!("{}: {e}", op.name)), iteration),
+                Error::Mesh(_) => (Status::MeshFailure(format!("{}: {e}", op.name)), 0),
+                other => (Status::Failed(format!("{}: {other}", op.name)), 0),
             })?;
-        let (performance, surface) = self.post_process(mesh, outline, op, &outcome.solution)?;
+        let (performance, surface) =
+            self.post_process(mesh, outline, op, &outcome.solution).map_err(|status| (status, outcome.iterations))?;
         Ok(PointResult { performance, surface, outcome })
     }
 

@@ -32,6 +32,9 @@ pub enum Objective {
     MassFlow,
     /// Mass flow, negated (to maximize it).
     NegativeMassFlow,
+    /// Exit isentropic Mach number from the pitch-averaged static pressure at the exit
+    /// measurement plane (a check figure: LS89 MUR47 is run at M2is = 1.02).
+    ExitIsentropicMach,
     /// RMS difference between the blade-surface isentropic Mach number and a target
     /// distribution (a CSV in the format of `post::read_measured_mis`: side, x_mm or x, mis).
     /// A relative path is taken relative to the evaluator config file.
@@ -65,6 +68,7 @@ impl Objective {
             Objective::NegativeExitAngleMagnitude => "neg_abs_exit_angle_deg".into(),
             Objective::MassFlow => "mass_flow".into(),
             Objective::NegativeMassFlow => "neg_mass_flow".into(),
+            Objective::ExitIsentropicMach => "exit_isentropic_mach".into(),
             Objective::MisRms { target } => format!("mis_rms({})", target.display()),
         }
     }
@@ -132,6 +136,7 @@ impl ResolvedObjective {
                 Objective::NegativeExitAngleMagnitude => -p.exit_angle_deg.abs(),
                 Objective::MassFlow => p.mass_flow,
                 Objective::NegativeMassFlow => -p.mass_flow,
+                Objective::ExitIsentropicMach => p.exit_isentropic_mach,
                 // Resolved into the variant below when the evaluator is built.
                 Objective::MisRms { .. } => f64::NAN,
             },
