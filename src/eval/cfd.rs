@@ -47,7 +47,7 @@ const PLANE_INSET_AXIAL_CHORDS: f64 = 0.01;
 /// The LS89 baseline and a perturbed design on the coarse mesh (a small iteration budget keeps
 /// this doc-test fast; `examples/evaluate_ls89.rs` is the same program):
 ///
-/// ```no_run
+/// ```
 /// use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig};
 /// use turbopt::eval::objectives::{Constraint, Objective};
 /// use turbopt::eval::{Evaluator, Status};
