@@ -156,9 +156,9 @@ fn blade_file_errors_name_the_file_and_position() {
 
 #[test]
 fn outlines_are_closed_without_gaps() {
-    for name in ["ls89.ron", "t106c.ron"] {
+    for (name, use_design) in [("ls89.ron", false), ("ls89.ron", true), ("t106c.ron", false)] {
         let file = blade(name);
-        let o = file.outline().unwrap();
+        let o = if use_design { file.design.as_ref().unwrap().outline().unwrap() } else { file.outline().unwrap() };
         let gap = max_gap(&o);
         // No step larger than 0.3 % of the chord anywhere, the closing step included.
         assert!(gap < 3e-3 * file.cascade.chord, "{name}: largest step {:.4} mm", gap * 1e3);

@@ -44,7 +44,7 @@ fn max_density_difference(a: &Solution, b: &Solution) -> f64 {
 fn compare(ni: usize, nj: usize, levels: usize, cycle: Cycle) -> f64 {
     let orders = 6.0;
     let (single, it_single, wall_single) = converge(ni, nj, None, orders);
-    let (multi, it_multi, wall_multi) = converge(ni, nj, Some(Multigrid { levels, cycle }), orders);
+    let (multi, it_multi, wall_multi) = converge(ni, nj, Some(Multigrid::new(levels, cycle)), orders);
     let diff = max_density_difference(&single, &multi);
     let gain = wall_single / wall_multi;
     println!(

@@ -12,7 +12,7 @@ use turbopt::flow::solution::Solution;
 use turbopt::mesh::metrics::MeshMetrics;
 use turbopt::mesh::simple::{tmr_flat_plate, FlatPlateGrid};
 use turbopt::mesh::Mesh;
-use turbopt::solver::{uniform_state, Case, Control, Cycle, ExplicitSolver, FlowModel, IterationRecord, Multigrid, ResidualSmoothing, SolverConfig};
+use turbopt::solver::{uniform_state, Case, Control, Cycle, ExplicitSolver, FlowModel, IterationRecord, Multigrid, SolverConfig};
 
 const X_CF: f64 = 0.97008;
 
@@ -60,9 +60,9 @@ fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize) -> (f64, f64) 
     let op = common::operating_point_of(&gas, q);
     let config = SolverConfig {
         model: FlowModel::SpalartAllmaras,
-        cfl: 2.0,
-        smoothing: Some(ResidualSmoothing { epsilon: [0.5, 0.5] }),
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V }),
+        cfl: 1.0,
+        // Three levels need the prolonged corrections smoothed on this stretched grid.
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0 }),
         convergence_orders: 6.0,
         max_iterations: max_cycles,
         ..SolverConfig::default()
@@ -76,11 +76,17 @@ fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize) -> (f64, f64) 
         block.nu_tilde.iter_mut().for_each(|n| *n = op.nu_tilde_ratio * nu_inf);
     }
     let start = Instant::now();
+    // Optional wall-clock budget (seconds) for runs that cannot converge in the time at hand:
+    // the solve stops there and the Cf of the unconverged state is reported as such.
+    let budget: Option<f64> = std::env::var("TURBOPT_WALL_BUDGET_S").ok().and_then(|s| s.parse().ok());
     let mut log = |r: &IterationRecord| {
         if r.iteration % 500 == 0 {
             println!("{name}: cycle {} residuals {:?} ({:.0} s)", r.iteration, r.residuals, start.elapsed().as_secs_f64());
         }
-        Control::Continue
+        match budget {
+            Some(b) if r.wall_s > b => Control::Stop,
+            _ => Control::Continue,
+        }
     };
     let out = solver.solve(&initial, &mut log).unwrap();
     let cf = skin_friction(&mesh, &out.solution, &gas, q, X_CF);
@@ -99,7 +105,7 @@ fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize) -> (f64, f64) 
 #[test]
 #[ignore = "long validation: SA flat plate on the 69 x 49 grid (several minutes)"]
 fn sa_flat_plate_coarse_grid() {
-    let (cf, reference) = flat_plate(FlatPlateGrid::N69x49, "69x49", 20_000);
+    let (cf, reference) = flat_plate(FlatPlateGrid::N69x49, "69x49", 30_000);
     assert!((cf / reference - 1.0).abs() < 0.05, "Cf {cf} vs {reference}");
 }
 

@@ -27,7 +27,7 @@ fn poiseuille_velocity_error(nj: usize) -> f64 {
     let config = SolverConfig {
         model: FlowModel::Laminar,
         cfl: 1.0,
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V }),
+        multigrid: Some(Multigrid::new(3, Cycle::V)),
         // Harten's fix as flow::roe applies it widens the shear-wave eigenvalue |V.n| = 0 to
         // 0.05 c: an artificial viscosity comparable to the physical one at this cell Reynolds
         // number (with 0.1 the energy residual stalls 3.5 orders down). Off for this check.

@@ -9,6 +9,18 @@
 //! Data layout (DESIGN.md section 3): structure of arrays per block, i fastest, two ghost layers
 //! on every side, so one variable of a block of `ni x nj` cells occupies `(ni+4)*(nj+4)` f64.
 //! The conservative variables are `rho, rho*u, rho*v, rho*E, rho*nu_tilde` ([`NVAR`]).
+//!
+//! Conventions every backend keeps (checked by the verification tests, and by CPU/GPU parity):
+//! - residuals are volume integrals, `R = sum over faces (F_c - F_v) . S_out - Omega Q`
+//!   (thesis eq. 4.1), so the update is `dW/dt = -R / Omega`;
+//! - face vectors: i-face `(i, j)` (node line i, row j, `(ni+1)*nj` of them) points to +i,
+//!   j-face `(i, j)` (`ni*(nj+1)`) points to +j, with the face length as magnitude;
+//! - wall, slip-wall and symmetry faces carry the pressure-only flux (thesis eq. 4.2 with
+//!   V.n = 0), every other face the Roe flux of the MUSCL states built from the two cells on
+//!   either side of it along the grid line (ghosts included), so boundary conditions act only
+//!   through the ghost cells that [`Backend::apply_boundary_conditions`] fills;
+//! - the convective residual is the first GPU kernel: input the state (with ghosts), the
+//!   geometry and a [`ConvectiveScheme`]; output the whole residual field, overwritten.
 
 pub mod cpu;
 #[cfg(feature = "cuda")]
@@ -127,6 +139,8 @@ pub trait Backend: Send + Sync {
 
     /// `dst = src` (interior and ghosts).
     fn copy_field(&self, src: &Self::Field, dst: &mut Self::Field);
+    /// Sets every entry (interior and ghosts) to `value`.
+    fn fill_field(&self, field: &mut Self::Field, value: f64);
     /// `y += a * x` on interior cells (forcing terms, manufactured sources).
     fn axpy_field(&self, a: f64, x: &Self::Field, y: &mut Self::Field);
 

@@ -36,10 +36,12 @@ const EDGE_RADIUS_TOLERANCE: f64 = 0.01;
 const EDGE_GAP_TOLERANCE: f64 = 1e-6;
 
 impl BezierBlade {
+    /// The suction side as one Bezier curve (t = 0 at the leading edge).
     pub fn suction_curve(&self) -> Bezier<2> {
         Bezier::new(self.suction_side.clone())
     }
 
+    /// The pressure side as one Bezier curve (t = 0 at the leading edge).
     pub fn pressure_curve(&self) -> Bezier<2> {
         Bezier::new(self.pressure_side.clone())
     }

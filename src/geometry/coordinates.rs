@@ -36,6 +36,7 @@ pub enum CoordinateBlade {
 const EDGE_GAP_TOLERANCE: f64 = 1e-6;
 
 impl CoordinateBlade {
+    /// Dense outline with the default number of points, validity checked.
     pub fn outline(&self) -> Result<Outline, GeometryError> {
         self.outline_with(DEFAULT_OUTLINE_POINTS)
     }

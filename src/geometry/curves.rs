@@ -17,6 +17,7 @@ impl<const D: usize> Bezier<D> {
         Bezier { control }
     }
 
+    /// Polynomial degree (number of control points minus one).
     pub fn degree(&self) -> usize {
         self.control.len() - 1
     }

@@ -6,8 +6,10 @@
 //! - P1 = P0 + a1 chord (cos beta1, sin beta1): the tangent at the leading edge is the inlet metal
 //!   angle beta1, a1 = `leading_edge_tangent`;
 //! - P(m-1) = Pm - a2 chord (cos beta2, sin beta2): exit metal angle beta2, a2 = `trailing_edge_tangent`;
-//! - interior points evenly spaced along the segment P1 -> P(m-1), each moved normal to it by
-//!   `camber_k` x chord.
+//! - interior points at chordwise positions evenly spaced between those of P1 and P(m-1), each
+//!   at the ordinate `camber_k` x chord from the chord line (positive towards the suction side,
+//!   i.e. to the left of the chord direction).
+//!   All control points are linear in the tangent legs and the ordinates (useful for fitting).
 //!   Stagger, chord and both metal angles are thus independent variables with no redundancy.
 //!
 //! Thickness: the half-thickness at camber parameter t is
@@ -20,16 +22,17 @@
 //! is close to the half-thickness (fraction of chord) near s_k. The thickness knots cluster
 //! towards both edges (cosine spacing), where the shape changes fastest.
 //!
-//! The thickness is laid off on both sides of the camber point along the normal of a direction
-//! that turns uniformly in t from the inlet to the exit metal angle, theta(t) = beta1 +
-//! (beta2 - beta1) t, rather than along the local camber normal. At both edges the two coincide
-//! (the camber is tangent to the metal angles there), so the edges stay round with the design
-//! radii; in between, the sides cannot fold where a thick section sits on a fast-turning camber
-//! (with the local normal, a side folds where h exceeds the camber's radius of curvature, which
-//! happens on LS89's leading-edge bulb and would make many optimizer candidates invalid).
+//! The thickness is laid off along the camber normal. `thickness` gives it for both sides; a
+//! non-empty `pressure_thickness` gives the pressure side its own law (same form, same edge
+//! radii), which LS89 needs: its bulbous suction side over a nearly straight pressure side would
+//! make a symmetric thickness fold the pressure side (a side offset from a camber line folds
+//! where the offset exceeds the camber's radius of curvature). The apex curvature argument holds
+//! for each side separately, so the edges stay round with the design radii.
 //!
 //! The outline runs over v in [-1, 1] with t = sin^2(pi v / 2) and the signed offset
-//! sin(pi v) / 2 g(t): one smooth closed curve, suction side (offset along +normal) for v > 0,
+//! sin(pi v) / 2 g(t) (g of the pressure side for v < 0): one closed curve, smooth except for a
+//! jump of curvature at the apexes where two thickness laws meet, suction side (offset along
+//! +normal) for v > 0,
 //! apexes of the edges at v = 0 and v = +-1.
 
 use super::curves::BSpline;
@@ -51,6 +54,7 @@ pub struct DesignVariable {
 }
 
 impl DesignVariable {
+    /// A variable with its value and bounds.
     pub fn new(name: impl Into<String>, value: f64, lower: f64, upper: f64) -> Self {
         DesignVariable { name: name.into(), value, lower, upper }
     }
@@ -60,6 +64,7 @@ impl DesignVariable {
         DesignVariable::new(name, value, value, value)
     }
 
+    /// Whether the optimizer may move it (lower < upper).
     pub fn is_free(&self) -> bool {
         self.lower < self.upper
     }
@@ -90,10 +95,16 @@ pub struct DesignParameterization {
     pub leading_edge_tangent: DesignVariable,
     /// Length of the last camber control leg, fraction of chord.
     pub trailing_edge_tangent: DesignVariable,
-    /// Normal offsets of the interior camber control points, fraction of chord.
+    /// Ordinates of the interior camber control points from the chord line, fraction of chord.
     pub camber: Vec<DesignVariable>,
-    /// Interior thickness control values (about the half-thickness), fraction of chord.
+    /// Interior thickness control values (about the half-thickness), fraction of chord: on the
+    /// suction side, and on both sides when `pressure_thickness` is empty.
     pub thickness: Vec<DesignVariable>,
+    /// Interior thickness control values of the pressure side, when the two sides have their own
+    /// thickness laws (LS89's bulbous suction side over a flat pressure side); empty for a
+    /// thickness laid off symmetrically about the camber line.
+    #[serde(default)]
+    pub pressure_thickness: Vec<DesignVariable>,
     /// Leading-edge radius [m].
     pub leading_edge_radius: DesignVariable,
     /// Trailing-edge radius [m].
@@ -120,38 +131,33 @@ fn edge_clustered(u: f64) -> f64 {
 #[derive(Clone, Debug)]
 pub struct DesignCurve {
     pub camber: BSpline<2>,
-    /// Inlet and exit metal angles [rad]: the thickness direction turns from one to the other.
-    beta1: f64,
-    beta2: f64,
     camber_derivative: BSpline<2>,
-    uniform_turning: bool,
-    window: f64,
-    /// g(t) of the module notes.
+    /// g(t) of the module notes (suction side, or both sides).
     pub thickness_factor: BSpline<1>,
+    /// g(t) of the pressure side when it has its own thickness law.
+    pub pressure_factor: Option<BSpline<1>>,
 }
 
 impl DesignCurve {
-    /// Unit direction along which the thickness is laid off at camber parameter t (towards the
-    /// suction side): the normal of the angle beta1 + (beta2 - beta1) t.
+    /// Unit normal of the camber line at camber parameter t, towards the suction side.
     pub fn thickness_normal(&self, t: f64) -> Point2 {
-        if self.uniform_turning {
-            let theta = self.beta1 + (self.beta2 - self.beta1) * t;
-            return [-theta.sin(), theta.cos()];
-        }
-        let delta = self.window * (PI * t).sin();
-        let d = if delta > 1e-9 {
-            let (a, b) = (self.camber.point(t - delta), self.camber.point(t + delta));
-            [b[0] - a[0], b[1] - a[1]]
-        } else {
-            self.camber_derivative.point(t)
-        };
+        let d = self.camber_derivative.point(t);
         let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
         [-d[1] / len, d[0] / len]
     }
 
-    /// Half-thickness at camber parameter t in [0, 1].
+    /// Distances of the suction and pressure sides from the camber line at camber parameter t.
+    pub fn side_thickness(&self, t: f64) -> (f64, f64) {
+        let w = (t * (1.0 - t)).max(0.0).sqrt();
+        let gs = self.thickness_factor.point(t)[0];
+        let gp = self.pressure_factor.as_ref().map_or(gs, |g| g.point(t)[0]);
+        (w * gs, w * gp)
+    }
+
+    /// Half the blade thickness at camber parameter t in [0, 1].
     pub fn half_thickness(&self, t: f64) -> f64 {
-        (t * (1.0 - t)).max(0.0).sqrt() * self.thickness_factor.point(t)[0]
+        let (hs, hp) = self.side_thickness(t);
+        0.5 * (hs + hp)
     }
 
     /// Outline point at v in [-1, 1] (v > 0 suction side, v < 0 pressure side, v = 0 the
@@ -161,7 +167,11 @@ impl DesignCurve {
         let t = (s * s).min(1.0);
         let c = self.camber.point(t);
         let n = self.thickness_normal(t);
-        let offset = 0.5 * (PI * v).sin() * self.thickness_factor.point(t)[0];
+        let factor = match (&self.pressure_factor, v < 0.0) {
+            (Some(g), true) => g.point(t)[0],
+            _ => self.thickness_factor.point(t)[0],
+        };
+        let offset = 0.5 * (PI * v).sin() * factor;
         [c[0] + offset * n[0], c[1] + offset * n[1]]
     }
 
@@ -186,6 +196,7 @@ impl DesignParameterization {
         ];
         v.extend(self.camber.iter());
         v.extend(self.thickness.iter());
+        v.extend(self.pressure_thickness.iter());
         v.extend([&self.leading_edge_radius, &self.trailing_edge_radius, &self.pitch]);
         v
     }
@@ -202,6 +213,7 @@ impl DesignParameterization {
         ];
         v.extend(self.camber.iter_mut());
         v.extend(self.thickness.iter_mut());
+        v.extend(self.pressure_thickness.iter_mut());
         v.extend([&mut self.leading_edge_radius, &mut self.trailing_edge_radius, &mut self.pitch]);
         v
     }
@@ -282,17 +294,16 @@ impl DesignParameterization {
         let (a1, a2) = (self.leading_edge_tangent.value * c, self.trailing_edge_tangent.value * c);
         let p1 = [le[0] + a1 * b1[0], le[1] + a1 * b1[1]];
         let pm1 = [te[0] - a2 * b2[0], te[1] - a2 * b2[1]];
-        let leg = [pm1[0] - p1[0], pm1[1] - p1[1]];
-        let leg_len = (leg[0] * leg[0] + leg[1] * leg[1]).sqrt().max(f64::MIN_POSITIVE);
-        // Offsets are measured along the normal to P1 -> P(m-1) pointing to the suction side
-        // (left of the camber direction), so positive camber_k bends the line towards +normal.
-        let normal = [-leg[1] / leg_len, leg[0] / leg_len];
+        // Chord frame: e along the chord, nu to its left (towards the suction side).
+        let nu = [-e[1], e[0]];
+        let along = |p: Point2| ((p[0] - le[0]) * e[0] + (p[1] - le[1]) * e[1]) / c;
+        let (x1, xm1) = (along(p1), along(pm1));
         let n_in = self.camber.len();
         let mut pts = vec![le, p1];
         for (k, var) in self.camber.iter().enumerate() {
-            let f = (k + 1) as f64 / (n_in + 1) as f64;
-            let off = var.value * c;
-            pts.push([p1[0] + f * leg[0] + off * normal[0], p1[1] + f * leg[1] + off * normal[1]]);
+            let x = x1 + (k + 1) as f64 / (n_in + 1) as f64 * (xm1 - x1);
+            let y = var.value;
+            pts.push([le[0] + c * (x * e[0] + y * nu[0]), le[1] + c * (x * e[1] + y * nu[1])]);
         }
         pts.push(pm1);
         pts.push(te);
@@ -310,25 +321,33 @@ impl DesignParameterization {
         };
         let n_g = self.thickness.len() + 2;
         let degree = DEGREE.min(n_g - 1);
-        let knots = super::curves::clamped_knots(degree, n_g, edge_clustered);
-        let greville = super::curves::greville_abscissae(degree, &knots);
         let c = self.chord.value;
-        let mut g = Vec::with_capacity(n_g);
-        g.push([(2.0 * self.leading_edge_radius.value * speed(0.0)).sqrt()]);
-        for (k, var) in self.thickness.iter().enumerate() {
-            let s = greville[k + 1];
-            g.push([var.value * c / (s * (1.0 - s)).sqrt()]);
-        }
-        g.push([(2.0 * self.trailing_edge_radius.value * speed(1.0)).sqrt()]);
-        let thickness_factor = BSpline { degree, knots, control: g };
+        let (g_le, g_te) = ((2.0 * self.leading_edge_radius.value * speed(0.0)).sqrt(), (2.0 * self.trailing_edge_radius.value * speed(1.0)).sqrt());
+        let factor = |vars: &[DesignVariable]| {
+            let knots = super::curves::clamped_knots(degree, vars.len() + 2, edge_clustered);
+            let greville = super::curves::greville_abscissae(degree, &knots);
+            let mut g = vec![[g_le]];
+            for (k, var) in vars.iter().enumerate() {
+                let s = greville[k + 1];
+                g.push([var.value * c / (s * (1.0 - s)).sqrt()]);
+            }
+            g.push([g_te]);
+            BSpline { degree, knots, control: g }
+        };
+        let thickness_factor = factor(&self.thickness);
+        let pressure_factor = if self.pressure_thickness.is_empty() {
+            None
+        } else {
+            if self.pressure_thickness.len() + 2 <= degree {
+                return Err(GeometryError::InvalidParameter { name: "pressure_thickness".into(), reason: "needs at least two control values".into() });
+            }
+            Some(factor(&self.pressure_thickness))
+        };
         let curve = DesignCurve {
             camber,
-            beta1: self.inlet_metal_angle_deg.value.to_radians(),
-            beta2: self.exit_metal_angle_deg.value.to_radians(),
             camber_derivative,
-            uniform_turning: std::env::var("UNIFORM").is_ok(),
-            window: std::env::var("WINDOW").ok().and_then(|s| s.parse().ok()).unwrap_or(0.0),
             thickness_factor,
+            pressure_factor,
         };
         check_thickness(&curve)?;
         Ok(curve)
@@ -340,6 +359,7 @@ impl DesignParameterization {
         self.outline_with(DEFAULT_OUTLINE_POINTS)
     }
 
+    /// As [`Self::outline`] with about `n_points` points.
     pub fn outline_with(&self, n_points: usize) -> Result<Outline, GeometryError> {
         let curve = self.curve()?;
         let outline = curve.sample(n_points);
@@ -358,10 +378,81 @@ fn check_thickness(curve: &DesignCurve) -> Result<(), GeometryError> {
     const SAMPLES: usize = 2000;
     for k in 0..=SAMPLES {
         let t = k as f64 / SAMPLES as f64;
-        let g = curve.thickness_factor.point(t)[0];
+        let g = curve.thickness_factor.point(t)[0].min(curve.pressure_factor.as_ref().map_or(f64::INFINITY, |p| p.point(t)[0]));
         if !(g > 0.0) {
             return Err(GeometryError::NonPositiveThickness { at_percent: 100.0 * t, thickness_mm: 2e3 * curve.half_thickness(t) });
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(name: &str, value: f64) -> DesignVariable {
+        DesignVariable::new(name, value, value - 1.0, value + 1.0)
+    }
+
+    /// A turbine-like section: 0.1 m chord, 30 deg inlet, -60 deg exit metal angle.
+    fn section(separate: bool) -> DesignParameterization {
+        let thickness = |prefix: &str, scale: f64| (1..=6).map(|k| var(&format!("{prefix}_{k}"), scale * [0.04, 0.07, 0.08, 0.07, 0.05, 0.02][k - 1])).collect();
+        DesignParameterization {
+            stagger_deg: var("stagger_deg", -35.0),
+            chord: var("chord", 0.1),
+            inlet_metal_angle_deg: var("inlet_metal_angle_deg", 30.0),
+            exit_metal_angle_deg: var("exit_metal_angle_deg", -60.0),
+            leading_edge_tangent: var("leading_edge_tangent", 0.3),
+            trailing_edge_tangent: var("trailing_edge_tangent", 0.3),
+            camber: vec![var("camber_1", 0.1), var("camber_2", 0.12), var("camber_3", 0.08)],
+            thickness: thickness("thickness", 1.0),
+            pressure_thickness: if separate { thickness("pressure_thickness", 0.6) } else { vec![] },
+            leading_edge_radius: var("leading_edge_radius", 0.004),
+            trailing_edge_radius: var("trailing_edge_radius", 0.0008),
+            pitch: var("pitch", 0.09),
+            leading_edge: [0.0, 0.0],
+        }
+    }
+
+    /// Curvature of the outline at parameter v by central differences.
+    fn curvature(curve: &DesignCurve, v: f64) -> f64 {
+        let h = 1e-4;
+        let (a, b, c) = (curve.point(v - h), curve.point(v), curve.point(v + h));
+        let d1 = [(c[0] - a[0]) / (2.0 * h), (c[1] - a[1]) / (2.0 * h)];
+        let d2 = [(c[0] - 2.0 * b[0] + a[0]) / (h * h), (c[1] - 2.0 * b[1] + a[1]) / (h * h)];
+        (d1[0] * d2[1] - d1[1] * d2[0]).abs() / (d1[0] * d1[0] + d1[1] * d1[1]).powf(1.5)
+    }
+
+    #[test]
+    fn edges_are_round_with_the_design_radii() {
+        for separate in [false, true] {
+            let d = section(separate);
+            let curve = d.curve().unwrap();
+            let r_le = 1.0 / curvature(&curve, 0.0);
+            let r_te = 1.0 / curvature(&curve, 1.0);
+            assert!((r_le / 0.004 - 1.0).abs() < 1e-3, "separate {separate}: LE apex radius {r_le}");
+            assert!((r_te / 0.0008 - 1.0).abs() < 1e-3, "separate {separate}: TE apex radius {r_te}");
+            // The leading-edge apex is the leading-edge point, the camber leaves it at beta1.
+            assert!(crate::geometry::dist(curve.point(0.0), d.leading_edge) < 1e-15);
+            let outline = d.outline().unwrap();
+            assert!(outline.points.len() >= 2000);
+        }
+    }
+
+    #[test]
+    fn vector_round_trip_and_frozen_variables() {
+        let mut d = section(true);
+        d.pitch.lower = d.pitch.value;
+        d.pitch.upper = d.pitch.value;
+        let x = d.to_vector();
+        assert_eq!(x.len(), d.variables().len() - 1, "the frozen pitch is not in the vector");
+        let space = d.design_space();
+        assert_eq!(space.names.len(), x.len());
+        assert!(!space.names.contains(&"pitch".to_string()));
+        let mut y = x.clone();
+        y[0] += 0.5;
+        let e = d.from_vector(&y).unwrap();
+        assert_eq!(e.stagger_deg.value, d.stagger_deg.value + 0.5);
+        assert_eq!(e.to_vector(), y);
+    }
 }

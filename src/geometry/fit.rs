@@ -1,17 +1,25 @@
 //! Fitting the design parameterization to a given outline (e.g. LS89's published Bezier blade),
 //! so that an optimization can start from an existing blade.
 //!
-//! Least squares on the signed normal distances from target points to the design curve, by
-//! Levenberg-Marquardt with Marquardt's diagonal scaling (Nocedal & Wright, section 10.3). The
-//! foot points on the design curve are re-projected (Newton on (P(v) - p) . P'(v) = 0) after
-//! every accepted step; at fixed foot points the derivative of a normal distance with respect to
-//! a parameter is minus the normal component of the curve point's derivative (the tangential part
-//! only slides the foot point), computed by forward differences.
+//! 1. A first guess ([`initial_design_for_outline`]): apexes, edge radii and metal angles read off
+//!    the outline, the mean line as the locus of inscribed-circle centres, a camber line fitted by
+//!    linear least squares (its control points are linear in the legs and ordinates), side
+//!    distances along the camber normals.
+//! 2. Least squares on signed distances both ways (target points to the design curve, design-
+//!    curve points to the target polyline) plus a light fairing term, by Levenberg-Marquardt with
+//!    Marquardt's diagonal scaling (Nocedal & Wright, section 10.3) and a forward-difference
+//!    Jacobian. Foot points on the design curve are re-projected (Newton on
+//!    (P(v) - p) . P'(v) = 0) at every trial step; at fixed foot points the derivative of a normal
+//!    distance is minus the normal component of the curve point's derivative (the tangential part
+//!    only slides the foot point). Steps that fold the design outline are rejected.
+//!
+//! LS89 (blades/ls89.ron) needs a thickness law per side: with one symmetric law the bulbous
+//! suction side forces a camber so curved that the pressure side folds, and the fit stalls near
+//! 0.5-1 % of chord; with two laws it reaches 0.006 % RMS (tests/geometry_fit.rs).
 
 use super::cascade::closest_on_segment;
-use super::design::{DesignCurve, DesignParameterization, DesignVariable};
+use super::design::{DesignCurve, DesignParameterization, DesignVariable, MAX_TURN_DEG};
 use super::validity::{check_no_cusps, check_self_intersection, GeometryError};
-use super::design::MAX_TURN_DEG;
 use super::{dist, Outline, Point2};
 use nalgebra::{DMatrix, DVector};
 
@@ -195,11 +203,17 @@ fn signed_distance_to_loop(q: Point2, line: &[Point2], hint: Option<usize>, wind
     (if cross > 0.0 { best.0 } else { -best.0 }, best.1)
 }
 
+/// Weight of the fairing residuals (second differences of control values, times the chord)
+/// against the distance residuals: a 1 % of chord kink of the control values costs as much as
+/// a 0.0034 mm distance on a 67 mm chord, small against the 1800 distance residuals.
+const FAIRING: f64 = 0.005;
+
 /// Fit the shape variables of `initial` (all but the pitch; bounds are ignored during the fit)
 /// to the `target` outline. The residuals go both ways: target points to the design curve (at
 /// their foot points) and design-curve points (fixed parameters v) to the target polyline, so
 /// neither a missed stretch of the target nor a bump of the design goes unpenalized. Steps that
-/// fold the design outline are rejected. Fails if no valid design is reached from `initial`.
+/// fold the design outline are rejected, and a light fairing term ([`FAIRING`]) keeps the
+/// control values smooth. Fails if no valid design is reached from `initial`.
 pub fn fit_design_to_outline(target: &Outline, initial: &DesignParameterization, options: &FitOptions) -> Result<FitResult, GeometryError> {
     use std::cell::RefCell;
     let targets = resample_by_arc_length(target, options.target_points);
@@ -211,28 +225,26 @@ pub fn fit_design_to_outline(target: &Outline, initial: &DesignParameterization,
     let n_back = options.target_points / 2;
     let v_back: Vec<f64> = (0..n_back).map(|k| -1.0 + 2.0 * (k as f64 + 0.5) / n_back as f64).collect();
     let hints = RefCell::new(v_back.iter().map(|&v| signed_distance_to_loop(curve0.point(v), &target.points, None, 0).1).collect::<Vec<_>>());
-    let fairing: f64 = std::env::var("FAIR").ok().and_then(|s| s.parse().ok()).unwrap_or(0.02);
     let residual = |q: &[f64], trial: bool| -> Option<Vec<f64>> {
         let curve = with_values(initial, &idx, q).curve().ok()?;
-        if trial && std::env::var("NOFOLD").is_err() && !unfolded(&curve) {
+        if trial && !unfolded(&curve) {
             return None;
         }
         let foot = project(&curve, &targets, Some(&feet.borrow()));
         let (mut r, _) = residuals(&curve, &targets, &foot);
         let mut hint = hints.borrow().clone();
-        for (j, &v) in v_back.iter().enumerate().filter(|_| std::env::var("ONEWAY").is_err()) {
+        for (j, &v) in v_back.iter().enumerate() {
             let (d, k) = signed_distance_to_loop(curve.point(v), &target.points, Some(hint[j]), 60);
             r.push(d);
             hint[j] = k;
         }
-        // Fairing: a light penalty on the second differences of the thickness and camber
+        // Fairing: a light penalty on the second differences of the camber and thickness
         // control values keeps the fit from trading a smooth side for a local finger.
         let d = with_values(initial, &idx, q);
         let chord = d.chord.value;
-        for list in [&d.thickness, &d.camber] {
-            let vals: Vec<f64> = list.iter().map(|v| v.value).collect();
-            for k in 1..vals.len().saturating_sub(1) {
-                r.push(fairing * chord * (vals[k - 1] - 2.0 * vals[k] + vals[k + 1]));
+        for list in [&d.camber, &d.thickness, &d.pressure_thickness] {
+            for w in list.windows(3) {
+                r.push(FAIRING * chord * (w[0].value - 2.0 * w[1].value + w[2].value));
             }
         }
         if trial {
@@ -241,19 +253,27 @@ pub fn fit_design_to_outline(target: &Outline, initial: &DesignParameterization,
         }
         Some(r)
     };
-    let (q, iterations) = levenberg_marquardt_with(q0, residual, options.max_iterations, options.relative_tolerance);
+    let (q, iterations) = levenberg_marquardt(q0, residual, options.max_iterations, options.relative_tolerance);
     let design = with_values(initial, &idx, &q);
     let outline = design.outline()?;
     let (rms, max) = outline_deviation(target, &outline);
     Ok(FitResult { design, rms, max, iterations })
 }
 
+/// Length of the leading-edge leg in the separate-sides guess, as a fraction of the distance to
+/// the intersection of the edge tangents.
+const SHORT_LEADING_LEG: f64 = 0.25;
+
 /// A first guess of the design parameterization for an outline (leading edge at index 0):
-/// chord and stagger from the leading edge to the farthest point, metal angles from the
-/// bisectors of the edges, radii from three-point circles at the apexes, thickness from the
-/// distance of the guessed camber line to the outline. `n_camber` and `n_thickness` interior
+/// chord and stagger from the leading edge to the farthest point (the trailing-edge apex), inlet
+/// metal angle from the outline's normal at the leading edge, exit metal angle from the last
+/// tenth of the mean line (inscribed-circle centres), edge radii from three-point circles at the
+/// apexes. With `separate_pressure_side` the camber is the smooth curve of the tangent legs and
+/// each side's thickness its distance along the camber normals (the accurate choice for LS89);
+/// otherwise the camber is fitted to the mean line with the inscribed radii as half-thicknesses.
+/// A guess that folds is thinned until it does not. `n_camber` and `n_thickness` interior
 /// control points; every variable frozen at its value (set bounds with [`set_optimization_bounds`]).
-pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize, n_thickness: usize) -> Result<DesignParameterization, GeometryError> {
+pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize, n_thickness: usize, separate_pressure_side: bool) -> Result<DesignParameterization, GeometryError> {
     let pts = &target.points;
     let n = pts.len();
     let le = pts[0];
@@ -261,7 +281,7 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
     let te = pts[te_idx];
     let chord = dist(le, te);
     let stagger = (te[1] - le[1]).atan2(te[0] - le[0]);
-    // Points a small arc length either side of an apex: their midpoint lies on the camber line.
+    // Points a small arc length either side of an apex (for the apex radii).
     let perimeter = target.perimeter();
     let around = |k0: usize, arc: f64| -> (Point2, Point2) {
         let walk = |dir: isize| {
@@ -281,8 +301,15 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
         let (a, b) = (pts[(k + n - 1) % n], pts[(k + 1) % n]);
         (b[0] - a[0]).atan2(-(b[1] - a[1]))
     };
-    let inlet = outward(0) + std::f64::consts::PI;
-    let exit = outward(te_idx);
+    let wrap_angle = |a: f64| (a + std::f64::consts::PI).rem_euclid(2.0 * std::f64::consts::PI) - std::f64::consts::PI;
+    let inlet = wrap_angle(outward(0) + std::f64::consts::PI);
+    // At a round trailing edge every direction of its arc is a normal; take the exit angle from
+    // the mean line instead (its last tenth).
+    let mean = mean_line(pts, te_idx, 150);
+    let exit = {
+        let (a, b) = (mean[mean.len() * 85 / 100].0, mean[mean.len() * 97 / 100].0);
+        (b[1] - a[1]).atan2(b[0] - a[0])
+    };
     let apex_radius = |k0: usize, arc: f64| {
         let (a, b) = around(k0, arc);
         circumradius(a, pts[k0], b)
@@ -313,32 +340,39 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
         trailing_edge_tangent: fixed("trailing_edge_tangent".into(), a2),
         camber: (1..=n_camber).map(|k| fixed(format!("camber_{k}"), 0.0)).collect(),
         thickness: (1..=n_thickness).map(|k| fixed(format!("thickness_{k}"), 0.05)).collect(),
+        pressure_thickness: if separate_pressure_side {
+            (1..=n_thickness).map(|k| fixed(format!("pressure_thickness_{k}"), 0.05)).collect()
+        } else {
+            vec![]
+        },
         leading_edge_radius: fixed("leading_edge_radius".into(), r_le),
         trailing_edge_radius: fixed("trailing_edge_radius".into(), r_te),
         pitch: fixed("pitch".into(), pitch),
         leading_edge: le,
     };
-    // A smooth elliptic-like thickness to start from: g constant, h = 0.08 chord sqrt(t (1 - t)).
-    let greville = design.curve()?.thickness_factor.greville();
-    for (k, v) in design.thickness.iter_mut().enumerate() {
-        let s = greville[k + 1];
-        v.value = 0.08 * (s * (1.0 - s)).sqrt();
-    }
-    // Camber and thickness from the mean line of the outline (midpoints of the two sides along
-    // the camber normals), each fitted by least squares.
-    if std::env::var("FIT_MEAN").is_ok() {
-    let mean = mean_line(pts, te_idx, 120, inlet, exit);
-    fit_camber_to_points(&mut design, &mean.iter().map(|m| m.0).collect::<Vec<_>>());
-    thickness_from_mean_line(&mut design, &mean)?;
+    if separate_pressure_side {
+        // Each side has its own thickness: any smooth camber will do, and the smoothest is the
+        // one of the tangent legs alone (interior points on the segment between them). The side
+        // distances are then measured along its normals. A short leading-edge leg turns the
+        // camber close to the leading edge, where the sides are still close to it, so the
+        // pressure side does not fold behind a bulbous suction side.
+        design.leading_edge_tangent.value *= SHORT_LEADING_LEG;
+        straight_interior_camber(&mut design);
+        side_distances_along_normals(&mut design, pts, te_idx)?;
+    } else {
+        // One thickness for both sides: the camber must be the mean line (inscribed-circle
+        // centres), fitted by least squares, with the circle radii as half-thicknesses.
+        fit_camber_to_points(&mut design, &mean.iter().map(|m| m.0).collect::<Vec<_>>());
+        thickness_from_mean_line(&mut design, &mean)?;
     }
     // The mean-line thickness can exceed the camber's radius of curvature where the camber turns
     // fast (LS89's leading-edge bulb), folding the concave side; thin the guess until it does
     // not, and let the fit grow it back.
-    for _ in 0..(if std::env::var("NOTHIN").is_ok() { 0 } else { 20 }) {
+    for _ in 0..20 {
         if design.curve().is_ok_and(|c| unfolded(&c)) {
             break;
         }
-        for v in design.thickness.iter_mut() {
+        for v in design.thickness.iter_mut().chain(design.pressure_thickness.iter_mut()) {
             v.value *= 0.8;
         }
     }
@@ -363,67 +397,124 @@ fn at_fraction(line: &[Point2], f: f64) -> Point2 {
     [line[k][0] + w * (line[k + 1][0] - line[k][0]), line[k][1] + w * (line[k + 1][1] - line[k][1])]
 }
 
-/// Nearest crossing of the line through `o` along `n` with an open polyline, as the signed
-/// distance along n.
+/// Interior camber ordinates on the straight segment between the second and the second-last
+/// control points.
+fn straight_interior_camber(design: &mut DesignParameterization) {
+    for v in design.camber.iter_mut() {
+        v.value = 0.0;
+    }
+    let pts = design.camber_control_points();
+    let (le, c) = (design.leading_edge, design.chord.value);
+    let e = [design.stagger_deg.value.to_radians().cos(), design.stagger_deg.value.to_radians().sin()];
+    let nu = [-e[1], e[0]];
+    let frame = |p: Point2| {
+        let d = [p[0] - le[0], p[1] - le[1]];
+        ((d[0] * e[0] + d[1] * e[1]) / c, (d[0] * nu[0] + d[1] * nu[1]) / c)
+    };
+    let (p1, pm1) = (frame(pts[1]), frame(pts[pts.len() - 2]));
+    let n_in = design.camber.len();
+    for (k, v) in design.camber.iter_mut().enumerate() {
+        let f = (k + 1) as f64 / (n_in + 1) as f64;
+        v.value = p1.1 + f * (pm1.1 - p1.1);
+    }
+}
+
+/// Nearest crossing of the ray from `o` along `n` with an open polyline, as a distance.
 fn ray_hit(o: Point2, n: Point2, line: &[Point2]) -> Option<f64> {
     let mut best: Option<f64> = None;
     for w in line.windows(2) {
         let e = [w[1][0] - w[0][0], w[1][1] - w[0][1]];
-        let det = n[0] * (-e[1]) - n[1] * (-e[0]);
+        let det = -n[0] * e[1] + n[1] * e[0];
         if det.abs() < 1e-300 {
             continue;
         }
         let r = [w[0][0] - o[0], w[0][1] - o[1]];
-        let lambda = (r[0] * (-e[1]) - r[1] * (-e[0])) / det;
+        let lambda = (-r[0] * e[1] + r[1] * e[0]) / det;
         let mu = (n[0] * r[1] - n[1] * r[0]) / det;
-        if (0.0..=1.0).contains(&mu) && best.is_none_or(|b| lambda.abs() < b.abs()) {
+        if (0.0..=1.0).contains(&mu) && lambda >= 0.0 && best.is_none_or(|b| lambda < b) {
             best = Some(lambda);
         }
     }
     best
 }
 
-/// Mean line: points midway between the sides along the thickness direction of the design
-/// parameterization (turning uniformly from the inlet to the exit metal angle, here with the
-/// arc-length fraction standing in for the camber parameter), with the half-thickness there.
-/// Starts from the midpoints of points at equal arc-length fractions of the two sides.
-fn mean_line(pts: &[Point2], te: usize, m: usize, beta1: f64, beta2: f64) -> Vec<(Point2, f64)> {
+/// Both sides' thickness control values from the distances of the sides to the camber line
+/// along its normals at the Greville abscissae.
+fn side_distances_along_normals(design: &mut DesignParameterization, pts: &[Point2], te: usize) -> Result<(), GeometryError> {
     let (upper, lower) = sides(pts, te);
-    let fractions: Vec<f64> = (1..=m).map(|j| j as f64 / (m + 1) as f64).collect();
-    let mut mean: Vec<(Point2, f64)> = fractions
-        .iter()
-        .map(|&f| {
-            let (u, l) = (at_fraction(&upper, f), at_fraction(&lower, f));
-            ([(u[0] + l[0]) / 2.0, (u[1] + l[1]) / 2.0], dist(u, l) / 2.0)
-        })
-        .collect();
-    for _ in 0..20 {
-        for (j, &f) in fractions.iter().enumerate() {
-            let n = if std::env::var("UNIFORM").is_ok() {
-                let theta = beta1 + (beta2 - beta1) * f;
-                [-theta.sin(), theta.cos()]
-            } else {
-                let line: Vec<Point2> = std::iter::once(pts[0]).chain(mean.iter().map(|m| m.0)).chain(std::iter::once(pts[te])).collect();
-                let (a, b) = (line[j], line[j + 2]);
-                let t = [b[0] - a[0], b[1] - a[1]];
-                let len = (t[0] * t[0] + t[1] * t[1]).sqrt();
-                [-t[1] / len, t[0] / len]
-            };
-            let o = mean[j].0;
-            if let (Some(lu), Some(ll)) = (ray_hit(o, n, &upper), ray_hit(o, n, &lower)) {
-                let (u, l) = ([o[0] + lu * n[0], o[1] + lu * n[1]], [o[0] + ll * n[0], o[1] + ll * n[1]]);
-                mean[j] = ([(u[0] + l[0]) / 2.0, (u[1] + l[1]) / 2.0], dist(u, l) / 2.0);
-            }
+    let curve = design.curve()?;
+    let d1 = curve.camber.derivative();
+    let greville = curve.thickness_factor.greville();
+    let chord = design.chord.value;
+    for k in 0..design.thickness.len() {
+        let s = greville[k + 1];
+        let (c, d) = (curve.camber.point(s), d1.point(s));
+        let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
+        let n = [-d[1] / len, d[0] / len];
+        let hs = ray_hit(c, n, &upper).unwrap_or(0.02 * chord).max(1e-3 * chord);
+        let hp = ray_hit(c, [-n[0], -n[1]], &lower).unwrap_or(0.02 * chord).max(1e-3 * chord);
+        design.thickness[k].value = hs / chord;
+        if let Some(v) = design.pressure_thickness.get_mut(k) {
+            v.value = hp / chord;
         }
     }
-    mean
+    Ok(())
+}
+
+/// Distance from q to an open polyline.
+fn distance_to_polyline(q: Point2, line: &[Point2]) -> f64 {
+    line.windows(2).map(|w| dist(q, closest_on_segment(q, w[0], w[1]))).fold(f64::INFINITY, f64::min)
+}
+
+/// Mean line as the locus of the centres of inscribed circles (the usual turbomachinery
+/// definition): for points along the suction side, the circle tangent there (centre on the
+/// inward normal) that just touches the pressure side, found by bisection on its radius.
+/// Returns the centres with the radii (half-thicknesses).
+fn mean_line(pts: &[Point2], te: usize, m: usize) -> Vec<(Point2, f64)> {
+    let (upper, lower) = sides(pts, te);
+    let mut out = Vec::with_capacity(m);
+    for j in 1..=m {
+        let f = j as f64 / (m + 1) as f64;
+        let (a, p, b) = (at_fraction(&upper, f - 1e-4), at_fraction(&upper, f), at_fraction(&upper, f + 1e-4));
+        let t = [b[0] - a[0], b[1] - a[1]];
+        let len = (t[0] * t[0] + t[1] * t[1]).sqrt();
+        // The suction side runs from the leading edge towards the trailing edge on the upper
+        // side: the blade interior is on its right.
+        let inward = [t[1] / len, -t[0] / len];
+        let gap = |r: f64| distance_to_polyline([p[0] + r * inward[0], p[1] + r * inward[1]], &lower) - r;
+        let (mut lo, mut hi) = (0.0, distance_to_polyline(p, &lower));
+        if !(hi > 0.0) {
+            continue;
+        }
+        for _ in 0..50 {
+            let mid = 0.5 * (lo + hi);
+            if gap(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let r = 0.5 * (lo + hi);
+        out.push(([p[0] + r * inward[0], p[1] + r * inward[1]], r));
+    }
+    out
+}
+
+/// Mean line of an outline (leading edge at index 0, trailing-edge apex the point farthest from
+/// it): `m` points midway between the sides along the mean line's own normals, each with the
+/// half-thickness there.
+pub fn camber_mean_line(target: &Outline, m: usize) -> Vec<(Point2, f64)> {
+    let pts = &target.points;
+    let le = pts[0];
+    let te = pts.iter().enumerate().map(|(k, p)| (k, dist(*p, le))).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+    mean_line(pts, te, m)
 }
 
 /// Levenberg-Marquardt with a forward-difference Jacobian on a residual function that may fail
 /// (None) for parameters that make no valid curve.
 /// `f(q, trial)` is called with `trial = true` for candidate steps (which it must validate
 /// fully) and `false` for Jacobian columns. Returns the parameters and the iterations used.
-fn levenberg_marquardt_with(mut q: Vec<f64>, f: impl Fn(&[f64], bool) -> Option<Vec<f64>>, max_iterations: usize, tolerance: f64) -> (Vec<f64>, usize) {
+fn levenberg_marquardt(mut q: Vec<f64>, f: impl Fn(&[f64], bool) -> Option<Vec<f64>>, max_iterations: usize, tolerance: f64) -> (Vec<f64>, usize) {
     let Some(mut r) = f(&q, true) else { return (q, 0) };
     let mut iterations = 0;
     let cost = |r: &[f64]| r.iter().map(|x| x * x).sum::<f64>();
@@ -475,9 +566,6 @@ fn levenberg_marquardt_with(mut q: Vec<f64>, f: impl Fn(&[f64], bool) -> Option<
     (q, iterations)
 }
 
-fn levenberg_marquardt(q: Vec<f64>, f: impl Fn(&[f64]) -> Option<Vec<f64>>, max_iterations: usize) -> Vec<f64> {
-    levenberg_marquardt_with(q, |q, _| f(q), max_iterations, 1e-10).0
-}
 
 /// Closest-point parameter on a plane B-spline curve: nearest of a sampling, then Newton.
 fn camber_foot(curve: &super::curves::BSpline<2>, d1: &super::curves::BSpline<2>, d2: &super::curves::BSpline<2>, q: Point2) -> f64 {
@@ -496,51 +584,116 @@ fn camber_foot(curve: &super::curves::BSpline<2>, d1: &super::curves::BSpline<2>
     t
 }
 
-/// Fit the camber variables (tangent legs, interior offsets; chord, stagger and metal angles
-/// kept, they come from the apexes) to mean-line points.
+/// Fit the camber variables (tangent legs and interior ordinates; chord, stagger and metal
+/// angles kept) to mean-line points. The camber control points are linear in these variables,
+/// so with the points' curve parameters fixed this is a linear least-squares problem; the
+/// parameters are corrected by projection in a few rounds.
 fn fit_camber_to_points(design: &mut DesignParameterization, mean: &[Point2]) {
+    let le = design.leading_edge;
+    let c = design.chord.value;
+    let e = [design.stagger_deg.value.to_radians().cos(), design.stagger_deg.value.to_radians().sin()];
+    let te = [le[0] + c * e[0], le[1] + c * e[1]];
+    // Keep the points in chordwise order (inscribed-circle centres bunch and can step back where
+    // one circle touches a long stretch of a side), start from cumulative chord length and
+    // correct by projection (Hoschek's parameter correction).
+    let along = |p: &Point2| (p[0] - le[0]) * e[0] + (p[1] - le[1]) * e[1];
+    let mut pts = vec![le];
+    for p in mean {
+        let last = *pts.last().unwrap();
+        if along(p) > along(&last) + 2e-3 * c && along(p) < c * 0.999 && dist(*p, last) < 0.1 * c {
+            pts.push(*p);
+        }
+    }
+    pts.push(te);
+    let mut cum = vec![0.0];
+    for w in pts.windows(2) {
+        cum.push(cum.last().unwrap() + dist(w[0], w[1]));
+    }
+    let total = *cum.last().unwrap();
+    let mut t: Vec<f64> = cum.iter().map(|s| s / total).collect();
     let n_c = design.camber.len();
-    let get = |d: &DesignParameterization| {
-        let mut q = vec![d.leading_edge_tangent.value, d.trailing_edge_tangent.value];
-        q.extend(d.camber.iter().map(|v| v.value));
-        q
-    };
-    let set = |d: &mut DesignParameterization, q: &[f64]| {
-        d.leading_edge_tangent.value = q[0];
-        d.trailing_edge_tangent.value = q[1];
+    let n_u = 2 + n_c;
+    let set = |d: &mut DesignParameterization, u: &[f64]| {
+        d.leading_edge_tangent.value = u[0];
+        d.trailing_edge_tangent.value = u[1];
         for k in 0..n_c {
-            d.camber[k].value = q[2 + k];
+            d.camber[k].value = u[2 + k];
         }
     };
-    let base = design.clone();
-    let residual = |q: &[f64]| {
-        let mut d = base.clone();
-        set(&mut d, q);
-        if !(q[0] > 0.0 && q[1] > 0.0) {
-            return None;
+    // Control points as an affine function of u: columns by unit perturbation (exact, linear).
+    let control = |u: &[f64]| {
+        let mut d = design.clone();
+        set(&mut d, u);
+        d.camber_control_points()
+    };
+    let u0 = vec![0.0; n_u];
+    let base = control(&u0);
+    let columns: Vec<Vec<Point2>> = (0..n_u)
+        .map(|j| {
+            let mut u = u0.clone();
+            u[j] = 1.0;
+            control(&u).iter().zip(&base).map(|(p, q)| [p[0] - q[0], p[1] - q[1]]).collect()
+        })
+        .collect();
+    let degree = 3.min(n_c + 3);
+    let knots = super::curves::clamped_knots(degree, base.len(), |u| u);
+    let mut u = vec![0.3, 0.3];
+    u.extend(design.camber.iter().map(|v| v.value));
+    for _round in 0..8 {
+        let mut a = DMatrix::<f64>::zeros(2 * pts.len(), n_u);
+        let mut b = DVector::<f64>::zeros(2 * pts.len());
+        for (i, (&ti, p)) in t.iter().zip(&pts).enumerate() {
+            let (span, basis) = super::curves::basis_functions(degree, &knots, ti);
+            for d in 0..2 {
+                let mut rhs = p[d];
+                for (k, nk) in basis.iter().enumerate() {
+                    let idx = span - degree + k;
+                    rhs -= nk * base[idx][d];
+                    for j in 0..n_u {
+                        a[(2 * i + d, j)] += nk * columns[j][idx][d];
+                    }
+                }
+                b[2 * i + d] = rhs;
+            }
         }
-        let curve = super::curves::BSpline::clamped_uniform(3.min(n_c + 3), d.camber_control_points());
+        if let Ok(sol) = a.svd(true, true).solve(&b, 1e-12) {
+            u = sol.iter().copied().collect();
+        }
+        u[0] = u[0].max(0.02);
+        u[1] = u[1].max(0.02);
+        let curve = super::curves::BSpline::clamped_uniform(degree, control(&u));
         let d1 = curve.derivative();
         let d2 = d1.derivative();
-        Some(mean.iter().map(|&p| dist(p, curve.point(camber_foot(&curve, &d1, &d2, p)))).collect())
-    };
-    let q = levenberg_marquardt(get(design), residual, 200);
-    set(design, &q);
+        for (ti, p) in t.iter_mut().zip(&pts) {
+            *ti = camber_foot(&curve, &d1, &d2, *p);
+        }
+        let n = t.len();
+        t[0] = 0.0;
+        t[n - 1] = 1.0;
+    }
+    set(design, &u);
 }
 
-/// Thickness control values from the mean-line half-thicknesses: `thickness_k` is about the
-/// half-thickness at the Greville abscissa s_k, read off the mean line at that arc-length
-/// fraction (a guess for the fit to refine; positive by construction).
+/// Thickness control values from the mean-line half-thicknesses: each mean-line point is placed
+/// at its foot parameter t on the camber line, and `thickness_k` (about the half-thickness at the
+/// Greville abscissa s_k) is read off there by linear interpolation. A guess for the fit.
 fn thickness_from_mean_line(design: &mut DesignParameterization, mean: &[(Point2, f64)]) -> Result<(), GeometryError> {
     let curve = design.curve()?;
+    let d1 = curve.camber.derivative();
+    let d2 = d1.derivative();
+    let mut at: Vec<(f64, f64)> = mean.iter().map(|(p, h)| (camber_foot(&curve.camber, &d1, &d2, *p), *h)).collect();
+    at.push((0.0, 0.0));
+    at.push((1.0, 0.0));
+    at.sort_by(|a, b| a.0.total_cmp(&b.0));
     let greville = curve.thickness_factor.greville();
-    let m = mean.len();
     let chord = design.chord.value;
-    for (k, var) in design.thickness.iter_mut().enumerate() {
-        let f = greville[k + 1] * (m + 1) as f64 - 1.0;
-        let j = (f.max(0.0) as usize).min(m - 2);
-        let w = (f - j as f64).clamp(0.0, 1.0);
-        var.value = ((1.0 - w) * mean[j].1 + w * mean[j + 1].1).max(1e-3 * chord) / chord;
+    let n_p = design.pressure_thickness.len();
+    for (k, var) in design.thickness.iter_mut().enumerate().chain(design.pressure_thickness.iter_mut().enumerate().take(n_p)) {
+        let s = greville[k + 1];
+        let j = at.partition_point(|x| x.0 <= s).clamp(1, at.len() - 1);
+        let (a, b) = (at[j - 1], at[j]);
+        let w = if b.0 > a.0 { ((s - a.0) / (b.0 - a.0)).clamp(0.0, 1.0) } else { 0.5 };
+        var.value = ((1.0 - w) * a.1 + w * b.1).max(1e-3 * chord) / chord;
     }
     Ok(())
 }
@@ -574,7 +727,7 @@ pub fn set_optimization_bounds(design: &mut DesignParameterization) {
     for v in design.camber.iter_mut() {
         around(v, 0.02);
     }
-    for v in design.thickness.iter_mut() {
+    for v in design.thickness.iter_mut().chain(design.pressure_thickness.iter_mut()) {
         let half = 0.015_f64.min(0.9 * v.value.abs());
         around(v, half);
     }

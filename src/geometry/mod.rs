@@ -69,6 +69,7 @@ impl Outline {
     }
 }
 
+/// Euclidean distance between two points.
 pub fn dist(a: Point2, b: Point2) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }

@@ -12,6 +12,7 @@ pub struct Piece<'a> {
 }
 
 impl<'a> Piece<'a> {
+    /// The curve traversed from parameter `t0` to `t1` (either direction).
     pub fn new(curve: impl Fn(f64) -> Point2 + 'a, t0: f64, t1: f64) -> Self {
         Piece { curve: Box::new(curve), t0, t1 }
     }
@@ -29,7 +30,7 @@ const PRESAMPLES_PER_PIECE: usize = 4000;
 /// 2 perimeter / n in length.
 const CURVATURE_SHARE: f64 = 0.5;
 
-/// Sample closed piecewise-parametric outline with about `n_points` points whose density is
+/// Sample a closed piecewise-parametric outline with about `n_points` points whose density is
 /// uniform in the measure  ds / perimeter + (|d theta| / 2 pi)  (arc length plus turning angle).
 pub fn sample_closed(pieces: &[Piece], n_points: usize) -> Outline {
     struct Dense {

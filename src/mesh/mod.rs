@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub mod coarsen;
 pub mod connect;
 pub mod metrics;
+pub mod passage;
 pub mod picture;
 pub mod plot3d;
 pub mod quality;

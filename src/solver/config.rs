@@ -151,6 +151,9 @@ impl Case {
             if !(1..=4).contains(&mg.levels) {
                 return Err(Error::Other(format!("invalid case: multigrid levels = {} must be 1 to 4", mg.levels)));
             }
+            if !(mg.correction_smoothing.is_finite() && mg.correction_smoothing >= 0.0) {
+                return Err(Error::Other(format!("invalid case: correction_smoothing = {} must be finite and >= 0", mg.correction_smoothing)));
+            }
             if mg.levels > 1 && s.time_stepping != TimeStepping::Local {
                 return Err(Error::Other("invalid case: multigrid needs local time stepping (steady runs)".into()));
             }

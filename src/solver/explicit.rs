@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use super::multigrid::coarsen;
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
 use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
+use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
 
@@ -30,8 +30,9 @@ pub struct SolveOutcome {
 
 /// One grid of the multigrid hierarchy (the only one without multigrid) with its buffers:
 /// W0, W and R of the low-storage scheme, the time steps, the forcing term (FAS forcing on
-/// coarse grids, minus the source term on the fine grid) and the restricted state W_c^0 that
-/// the coarse-grid correction is measured from.
+/// coarse grids, minus the source term on the fine grid), the restricted state W_c^0 that
+/// the coarse-grid correction is measured from, and (grids with a coarser one) the prolonged
+/// correction.
 struct Level<B: Backend> {
     geometry: B::Geometry,
     scheme: ConvectiveScheme,
@@ -41,6 +42,7 @@ struct Level<B: Backend> {
     dt: B::Scalars,
     forcing: Option<B::Field>,
     w_start: Option<B::Field>,
+    correction: Option<B::Field>,
 }
 
 /// An explicit flow solver on one mesh and one backend.
@@ -91,17 +93,21 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             let (w0, w, r) = (backend.new_field(&geometry), backend.new_field(&geometry), backend.new_field(&geometry));
             let dt = backend.new_scalars(&geometry);
             let (forcing, w_start) = if l > 0 { (Some(backend.new_field(&geometry)), Some(backend.new_field(&geometry))) } else { (None, None) };
-            levels.push(Level { geometry, scheme, w0, w, r, dt, forcing, w_start });
+            let correction = if l + 1 < n_levels { Some(backend.new_field(&geometry)) } else { None };
+            levels.push(Level { geometry, scheme, w0, w, r, dt, forcing, w_start, correction });
         }
         Ok(ExplicitSolver { backend, case, boundary, levels })
     }
 
+    /// The validated case this solver runs.
     pub fn case(&self) -> &Case {
         &self.case
     }
 
     /// Adds a constant source: the residual becomes `R(W) - S`, with `S` given per cell as
-    /// volume-integrated conservative quantities (manufactured solutions). Shapes must match.
+    /// volume-integrated conservative quantities (manufactured solutions, body forces) in the
+    /// `rho`, `rho_u`, `rho_v`, `rho_e` arrays; the SA slot gets `rho * nu_tilde` of `source` as
+    /// any uploaded state does. Shapes must match.
     pub fn set_source(&mut self, source: &Solution) -> Result<()> {
         let fine = &mut self.levels[0];
         let s = self.backend.upload_state(&fine.geometry, source)?;
@@ -196,7 +202,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     /// FAS coarse-grid correction of level `l` (Blazek sec. 9.3): restrict the state and the
     /// full residual, set the forcing P_c = I R_f - R_c(I W_f) so that the coarse problem
     /// starts from the fine residual, smooth there (recursively `visits` times: 1 = V-cycle,
-    /// 2 = W-cycle), and add the prolonged correction W_c - I W_f to the fine state.
+    /// 2 = W-cycle), and add the prolonged correction W_c - I W_f to the fine state, smoothed
+    /// first with `correction_smoothing`.
     fn coarse_grid_correction(&mut self, l: usize, visits: usize, iteration: usize) -> Result<()> {
         let backend = self.backend;
         let (fine_levels, coarse_levels) = self.levels.split_at_mut(l + 1);
@@ -224,7 +231,16 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let (fine_levels, coarse_levels) = self.levels.split_at_mut(l + 1);
         let (fine, coarse) = (&mut fine_levels[l], &coarse_levels[0]);
         let w_start = coarse.w_start.as_ref().expect("coarse levels carry a start-state buffer");
-        backend.prolong_correction(&coarse.geometry, &fine.geometry, &coarse.w, w_start, &mut fine.w);
+        let smoothing = self.case.solver.multigrid.map_or(0.0, |mg| mg.correction_smoothing);
+        if smoothing > 0.0 {
+            let correction = fine.correction.as_mut().expect("levels with a coarser one carry a correction buffer");
+            backend.fill_field(correction, 0.0);
+            backend.prolong_correction(&coarse.geometry, &fine.geometry, &coarse.w, w_start, correction);
+            backend.smooth_residual(&fine.geometry, self.case.solver.model.n_marched(), [smoothing, smoothing], correction);
+            backend.axpy_field(1.0, correction, &mut fine.w);
+        } else {
+            backend.prolong_correction(&coarse.geometry, &fine.geometry, &coarse.w, w_start, &mut fine.w);
+        }
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ pub mod multigrid;
 pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping};
 pub use explicit::{ExplicitSolver, SolveOutcome};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
-pub use multigrid::{coarsen, Cycle, Multigrid};
+pub use multigrid::{Cycle, Multigrid};
 
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;

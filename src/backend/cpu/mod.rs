@@ -146,6 +146,10 @@ impl Backend for CpuBackend {
         });
     }
 
+    fn fill_field(&self, field: &mut CpuField, value: f64) {
+        self.pool.install(|| field.blocks.par_iter_mut().for_each(|b| b.fill(value)));
+    }
+
     fn axpy_field(&self, a: f64, x: &CpuField, y: &mut CpuField) {
         self.pool.install(|| {
             y.blocks.par_iter_mut().zip(&x.blocks).for_each(|(yb, xb)| {

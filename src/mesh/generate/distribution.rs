@@ -270,13 +270,24 @@ mod tests {
 
     #[test]
     fn geometric_growth_from_a_wall() {
-        let s = graded_distribution(1.0, 32, &[SpacingAt { s: 0.0, h: 1e-3 }], None, 1.15).unwrap();
-        assert_eq!(s.len(), 33);
-        assert!((s[32] - 1.0).abs() < 1e-14);
+        let s = graded_distribution(1.0, 48, &[SpacingAt { s: 0.0, h: 1e-3 }], None, 1.15).unwrap();
+        assert_eq!(s.len(), 49);
+        assert!((s[48] - 1.0).abs() < 1e-14);
         let d: Vec<f64> = s.windows(2).map(|w| w[1] - w[0]).collect();
         assert!(d[0] > 0.9e-3 && d[0] < 1.2e-3, "first cell {}", d[0]);
         for w in d.windows(2) {
             assert!(w[1] / w[0] < 1.16 && w[0] / w[1] < 1.16, "ratio {}", w[1] / w[0]);
+        }
+    }
+
+    #[test]
+    fn too_few_cells_relax_the_first_cell_not_the_ratio() {
+        // 32 cells growing by 1.15 from 1 mm cover only 0.58 m: the first cell grows instead.
+        let s = graded_distribution(1.0, 32, &[SpacingAt { s: 0.0, h: 1e-3 }], None, 1.15).unwrap();
+        let d: Vec<f64> = s.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(d[0] > 1.5e-3, "first cell {}", d[0]);
+        for w in d.windows(2) {
+            assert!(w[1] / w[0] < 1.16, "ratio {}", w[1] / w[0]);
         }
     }
 

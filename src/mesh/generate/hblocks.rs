@@ -4,7 +4,7 @@
 //! Every grid line that leaves the O-grid is a cubic Hermite curve that continues the O-grid
 //! line it starts from (same direction) and meets the far boundary (M, M - pitch, inlet,
 //! outlet) along that boundary's natural direction. Nodes are placed on it by the graded size
-//! function of [`super::distribution`], with the first cell equal to the neighbouring cell
+//! function of `distribution.rs`, with the first cell equal to the neighbouring cell
 //! across the interface, so that the growth ratio stays bounded across block interfaces too.
 
 use super::distribution::{dist, graded_distribution, hermite, left_normal, scale, sub, unit, Polyline, SpacingAt, P2};

@@ -5,15 +5,20 @@
 //! - `O`: round the blade, i clockwise (leading edge, upper/suction side, trailing edge,
 //!   lower/pressure side), j from the wall outwards; closes on itself through a 1-to-1
 //!   connection. Marched along smoothed wall normals with geometric growth from the first-cell
-//!   height (ratio <= 1.2), see [`oblock`].
+//!   height (ratio <= 1.2), see `oblock.rs`.
 //! - `U` upstream (inlet to the leading-edge arc), `A` above the upper arc up to the periodic
 //!   line M, `B` below the lower arc down to M - pitch, `D` downstream (trailing-edge arc to
-//!   the outlet), see [`topology`] and [`hblocks`]. U's and D's top and bottom rows, and A's top
+//!   the outlet), see `topology.rs` and `hblocks.rs`. U's and D's top and bottom rows, and A's top
 //!   with B's bottom, are periodic images: the lower nodes are built as the upper ones minus
 //!   the pitch, so they match to round-off.
 //!
 //! H-block interiors are smoothed with Winslow's equations and Thomas-Middlecoff control
-//! functions ([`elliptic`]); the final mesh is checked for positive cell areas.
+//! functions (`elliptic.rs`); the final mesh is checked for positive cell areas.
+//!
+//! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`): the largest
+//! growth ratio between neighbouring cells is 2.7-4.9, not the 1.25 aimed at, and sits where
+//! the O-grid meets two H blocks at the trailing edge; the smallest cell angle (4-9 deg) is in
+//! D, where the trailing-edge arc wraps the rear of the suction side of a staggered blade.
 
 mod distribution;
 mod elliptic;
@@ -43,7 +48,7 @@ pub struct PassageSpec {
     /// Inlet flow angle [deg from axial]: the direction of the periodic lines at the inlet.
     pub inlet_angle_deg: f64,
     /// Exit flow angle [deg from axial]: the periodic lines leave the trailing edge along the
-    /// blade and turn to half this angle downstream (see [`topology::midline`]).
+    /// blade and turn to half this angle downstream (the choice is explained in `topology.rs`).
     pub outlet_angle_deg: f64,
 }
 
@@ -73,8 +78,8 @@ struct Counts {
 impl Counts {
     fn of(d: Density) -> Counts {
         match d {
-            Density::Coarse => Counts { n_around: 184, n_le: 0, n_up: 0, n_te: 0, n_c: 16, n_u: 32, n_d: 56, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0 },
-            Density::Medium => Counts { n_around: 368, n_le: 0, n_up: 0, n_te: 0, n_c: 32, n_u: 64, n_d: 112, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0 },
+            Density::Coarse => Counts { n_around: 152, n_le: 0, n_up: 0, n_te: 0, n_c: 16, n_u: 24, n_d: 40, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0 },
+            Density::Medium => Counts { n_around: 336, n_le: 0, n_up: 0, n_te: 0, n_c: 32, n_u: 56, n_d: 96, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0 },
             Density::Fine => Counts { n_around: 736, n_le: 0, n_up: 0, n_te: 0, n_c: 64, n_u: 128, n_d: 224, o_ratio: 1.1, h_ratio: 1.1, turn_deg: 3.0 },
         }
     }
@@ -125,32 +130,14 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     let mut c = Counts::of(spec.density);
     let wall = Wall::new(outline)?;
     let ([x_le, x_te], _) = outline.bounding_box();
-    let axial_chord = x_te - x_le;
     let pitch = spec.pitch;
 
-    // O-grid thickness and outer cell size: in the throat the H blocks get n_c cells over
-    // (half throat - thickness); their first cell (= the O-grid's last layer) is 0.7 times the
-    // uniform size there, so that cells can grow towards the periodic line.
     let half_throat = 0.5 * topology::throat(&wall, pitch);
-    let y1 = spec.first_cell_height;
-    let (mut thickness, mut layers) = (0.0, Vec::new());
-    for _ in 0..30 {
-        let h_outer = 0.7 * (half_throat - thickness) / c.n_c as f64;
-        if h_outer <= y1 {
-            return Err(Error::Mesh(format!(
-                "passage too narrow: half throat {half_throat:e} m leaves outer O-grid cells ({h_outer:e} m) below the first cell height"
-            )));
-        }
-        let needed = 1.0 + (h_outer / y1).ln() / c.o_ratio.ln();
-        let n_o = ((needed / 8.0).ceil() as usize * 8).max(8);
-        layers = oblock::geometric_layers(y1, h_outer, n_o);
-        thickness = layers.iter().sum();
-    }
-    if thickness > 0.5 * half_throat {
-        return Err(Error::Mesh(format!("O-grid thickness {thickness:e} m exceeds half of the half throat {half_throat:e} m")));
-    }
+    let layers = ogrid_layers(half_throat, spec.first_cell_height, &c)?;
+    let thickness: f64 = layers.iter().sum();
+    let h_junction = layers.last().copied().unwrap_or(spec.first_cell_height);
 
-    let m = topology::midline(&wall, spec, axial_chord)?;
+    let m = topology::midline(&wall, spec, x_te - x_le)?;
     let clearance = topology::midline_clearance(&wall, &m, pitch);
     if clearance < 1.5 * thickness {
         return Err(Error::Mesh(format!(
@@ -162,86 +149,14 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
         return Err(Error::Mesh("leading- and trailing-edge connectors meet the periodic line out of order".into()));
     }
 
-    // Share the cells round the blade: every arc gets what its curvature and the junction
-    // spacing need under a common largest wall cell, chosen so that the total is the preset's
-    // count; the two long arcs get equal counts (A's top and B's bottom are periodic images).
-    let p = wall.perimeter();
-    let h_junction = layers.last().copied().unwrap_or(y1);
-    let turn = c.turn_deg.to_radians();
-    let ceil8 = |v: f64| ((v / 8.0).ceil() as usize * 8).max(8);
-    let need = |s0: f64, s1: f64, h_max: f64| oblock::wall_segment_cells_needed(&wall, s0, s1, h_junction, turn, c.h_ratio, h_max);
-    let shares = |h_max: f64| {
-        let le = need(sp.le_lower - p, sp.le_upper, h_max);
-        let te = need(sp.te_upper, sp.te_lower, h_max);
-        let long = need(sp.le_upper, sp.te_upper, h_max).max(need(sp.te_lower, sp.le_lower, h_max));
-        (le, te, long)
-    };
-    let total = |h_max: f64| {
-        let (le, te, long) = shares(h_max);
-        le + te + 2.0 * long
-    };
-    let (mut lo, mut hi) = (0.1 * h_junction, p);
-    for _ in 0..40 {
-        let mid = (lo * hi).sqrt();
-        if total(mid) > c.n_around as f64 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let (le, te, long) = shares(hi);
-    c.n_le = ceil8(le);
-    c.n_te = ceil8(te);
-    c.n_up = ceil8(long);
-
-    // Wall nodes, clockwise from the lower end of the leading-edge arc.
-    let segments = [
-        (sp.le_lower - p, sp.le_upper, c.n_le),
-        (sp.le_upper, sp.te_upper, c.n_up),
-        (sp.te_upper, sp.te_lower, c.n_te),
-        (sp.te_lower, sp.le_lower, c.n_up),
-    ];
-    let mut wall_nodes: Vec<P2> = Vec::new();
-    for (s0, s1, n) in segments {
-        let s = oblock::wall_segment(&wall, s0, s1, n, h_junction, turn, c.h_ratio)?;
-        wall_nodes.extend(s[..n].iter().map(|&v| wall.at(v)));
-    }
-    let og = oblock::march_ogrid(&wall_nodes, &layers)?;
-
-    // Nodes of M. A part: graded from the junction spacing at both ends, so that A's columns
-    // next to the connectors are as wide as the O-grid's outer cells are high: then every row
-    // of U and D starts with about the same cell size and U's and D's i-lines stay smooth.
-    // U and D parts: graded from A's end cells.
-    let s_m_a: Vec<f64> = graded_distribution(
-        sp.m_te - sp.m_le,
-        c.n_up,
-        &[SpacingAt { s: 0.0, h: h_junction }, SpacingAt { s: sp.m_te - sp.m_le, h: h_junction }],
-        None,
-        c.h_ratio,
-    )?
-    .into_iter()
-    .map(|v| sp.m_le + v)
-    .collect();
-    let m_a = m.sample(&s_m_a);
-    let h_a_first = dist(m_a[0], m_a[1]);
-    let h_a_last = dist(m_a[c.n_up - 1], m_a[c.n_up]);
-    let s_u = graded_distribution(sp.m_le, c.n_u, &[SpacingAt { s: sp.m_le, h: h_a_first }], None, c.h_ratio)?;
-    let mut m_u = m.sample(&s_u);
-    m_u[c.n_u] = m_a[0];
-    m_u[0] = m.points()[0];
-    let len_d = m.length() - sp.m_te;
-    let s_d: Vec<f64> = graded_distribution(len_d, c.n_d, &[SpacingAt { s: 0.0, h: h_a_last }], None, c.h_ratio)?
-        .into_iter()
-        .map(|v| sp.m_te + v)
-        .collect();
-    let mut m_d = m.sample(&s_d);
-    m_d[0] = m_a[c.n_up];
-    m_d[c.n_d] = *m.points().last().unwrap_or(&m_d[c.n_d]);
-    let m_a_tangent: Vec<P2> = s_m_a.iter().map(|&s| topology::m_tangent(&m, s)).collect();
+    share_arc_cells(&wall, &sp, h_junction, &mut c);
+    let og = oblock::march_ogrid(&wall_nodes(&wall, &sp, &c, h_junction)?, &layers)?;
+    let mn = midline_nodes(&m, &sp, &c, h_junction)?;
 
     let dense = |s0: f64, s1: f64| distribution::Polyline::new((0..=400).map(|k| m.at(s0 + (s1 - s0) * k as f64 / 400.0)).collect());
     let m_u_curve = dense(sp.m_le, 0.0);
     let m_d_curve = dense(sp.m_te, m.length());
+    let m_a_tangent: Vec<P2> = mn.s_a.iter().map(|&s| topology::m_tangent(&m, s)).collect();
     let h_in = HInputs {
         og: &og,
         pitch,
@@ -251,9 +166,9 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
         n_c: c.n_c,
         n_u: c.n_u,
         n_d: c.n_d,
-        m_u: &m_u,
-        m_a: &m_a,
-        m_d: &m_d,
+        m_u: &mn.u,
+        m_a: &mn.a,
+        m_d: &mn.d,
         m_u_curve: &m_u_curve,
         m_d_curve: &m_d_curve,
         m_a_tangent: &m_a_tangent,
@@ -274,27 +189,151 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     Ok(assemble(&c, pitch, o, u, a, b, d))
 }
 
+/// O-grid layer heights: geometric growth (ratio <= the preset's) from the first-cell height
+/// to an outer cell that is 0.7 times the uniform size of the H blocks' n_c cells across the
+/// rest of the half throat, so that cells can still grow towards the periodic line. A fixed
+/// point, since the thickness itself takes part of the half throat.
+fn ogrid_layers(half_throat: f64, y1: f64, c: &Counts) -> Result<Vec<f64>, Error> {
+    let (mut thickness, mut layers) = (0.0, Vec::new());
+    for _ in 0..30 {
+        let h_outer = 0.7 * (half_throat - thickness) / c.n_c as f64;
+        if h_outer <= y1 {
+            return Err(Error::Mesh(format!(
+                "passage too narrow: half throat {half_throat:e} m leaves outer O-grid cells ({h_outer:e} m) below the first cell height"
+            )));
+        }
+        let needed = 1.0 + (h_outer / y1).ln() / c.o_ratio.ln();
+        let n_o = ((needed / 8.0).ceil() as usize * 8).max(8);
+        layers = oblock::geometric_layers(y1, h_outer, n_o);
+        thickness = layers.iter().sum();
+    }
+    if thickness > 0.5 * half_throat {
+        return Err(Error::Mesh(format!("O-grid thickness {thickness:e} m exceeds half of the half throat {half_throat:e} m")));
+    }
+    Ok(layers)
+}
+
+fn ceil8(v: f64) -> usize {
+    ((v / 8.0).ceil() as usize * 8).max(8)
+}
+
+/// Shares the cells round the blade: every arc gets what its curvature and the junction
+/// spacing need under a common largest wall cell, chosen by bisection so that the total is the
+/// preset's count; the two long arcs get equal counts (A's top and B's bottom are periodic
+/// images). Each count is rounded up to a multiple of 8.
+fn share_arc_cells(wall: &Wall, sp: &topology::Splits, h_junction: f64, c: &mut Counts) {
+    let p = wall.perimeter();
+    let turn = c.turn_deg.to_radians();
+    let need = |s0: f64, s1: f64, h_max: f64| oblock::wall_segment_cells_needed(wall, s0, s1, h_junction, turn, c.h_ratio, h_max);
+    let shares = |h_max: f64| {
+        let le = need(sp.le_lower - p, sp.le_upper, h_max);
+        let te = need(sp.te_upper, sp.te_lower, h_max);
+        let long = need(sp.le_upper, sp.te_upper, h_max).max(need(sp.te_lower, sp.le_lower, h_max));
+        (le, te, long)
+    };
+    let (mut lo, mut hi) = (0.1 * h_junction, p);
+    for _ in 0..40 {
+        let mid = (lo * hi).sqrt();
+        let (le, te, long) = shares(mid);
+        if le + te + 2.0 * long > c.n_around as f64 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let (le, te, long) = shares(hi);
+    c.n_le = ceil8(le);
+    c.n_te = ceil8(te);
+    c.n_up = ceil8(long);
+}
+
+/// Wall nodes, clockwise from the lower end of the leading-edge arc (O-grid index 0).
+fn wall_nodes(wall: &Wall, sp: &topology::Splits, c: &Counts, h_junction: f64) -> Result<Vec<P2>, Error> {
+    let p = wall.perimeter();
+    let segments = [
+        (sp.le_lower - p, sp.le_upper, c.n_le),
+        (sp.le_upper, sp.te_upper, c.n_up),
+        (sp.te_upper, sp.te_lower, c.n_te),
+        (sp.te_lower, sp.le_lower, c.n_up),
+    ];
+    let mut nodes = Vec::new();
+    for (s0, s1, n) in segments {
+        let s = oblock::wall_segment(wall, s0, s1, n, h_junction, c.turn_deg.to_radians(), c.h_ratio)?;
+        nodes.extend(s[..n].iter().map(|&v| wall.at(v)));
+    }
+    Ok(nodes)
+}
+
+/// Nodes of the periodic line M, shared by U (`u`, inlet to the leading-edge connector), A
+/// (`a`, at arc lengths `s_a`) and D (`d`, trailing-edge connector to the outlet).
+struct MidlineNodes {
+    u: Vec<P2>,
+    a: Vec<P2>,
+    s_a: Vec<f64>,
+    d: Vec<P2>,
+}
+
+/// A part: graded from the junction spacing at both ends, so that A's columns next to the
+/// connectors are as wide as the O-grid's outer cells are high; then every row of U and D
+/// starts with about the same cell size and U's and D's i-lines stay smooth. U and D parts:
+/// graded from A's end cells. Shared end nodes are copied, never recomputed.
+fn midline_nodes(m: &distribution::Polyline, sp: &topology::Splits, c: &Counts, h_junction: f64) -> Result<MidlineNodes, Error> {
+    let len_a = sp.m_te - sp.m_le;
+    let ends = [SpacingAt { s: 0.0, h: h_junction }, SpacingAt { s: len_a, h: h_junction }];
+    let s_a: Vec<f64> = graded_distribution(len_a, c.n_up, &ends, None, c.h_ratio)?.into_iter().map(|v| sp.m_le + v).collect();
+    let a = m.sample(&s_a);
+    let h_a_first = dist(a[0], a[1]);
+    let h_a_last = dist(a[c.n_up - 1], a[c.n_up]);
+    let s_u = graded_distribution(sp.m_le, c.n_u, &[SpacingAt { s: sp.m_le, h: h_a_first }], None, c.h_ratio)?;
+    let mut u = m.sample(&s_u);
+    u[c.n_u] = a[0];
+    u[0] = m.points()[0];
+    let len_d = m.length() - sp.m_te;
+    let s_d: Vec<f64> = graded_distribution(len_d, c.n_d, &[SpacingAt { s: 0.0, h: h_a_last }], None, c.h_ratio)?
+        .into_iter()
+        .map(|v| sp.m_te + v)
+        .collect();
+    let mut d = m.sample(&s_d);
+    d[0] = a[c.n_up];
+    d[c.n_d] = *m.points().last().unwrap_or(&d[c.n_d]);
+    Ok(MidlineNodes { u, a, s_a, d })
+}
+
 /// Elliptic smoothing, blended back to the algebraic grid over the first [`FACE_BLEND`] cells
-/// from each face: Winslow's equations pull nodes away from the concave kinks of a face (where
-/// a connector meets the O-grid), which would undo the first cells matched to the neighbour
-/// blocks. The first valid of (blended, fully smoothed, algebraic) is kept.
+/// from each face (weight of the smoothed grid d / FACE_BLEND at d cells from a face):
+/// Winslow's equations pull nodes away from the concave kinks of a face (where a connector
+/// meets the O-grid), which would undo the first cells matched to the neighbour blocks. Where the blend leaves a folded cell (the algebraic grid was folded there), the
+/// smoothed grid is taken in full around it. The algebraic grid is kept if nothing is valid.
 fn smooth_keeping_valid(g: &mut Grid) {
     let mut s = g.clone();
     elliptic::winslow_smooth(&mut s, SMOOTHING_SWEEPS);
+    let (ni, nj) = (g.ni, g.nj);
+    let mut w: Vec<f64> = (0..=nj)
+        .flat_map(|j| (0..=ni).map(move |i| (i.min(ni - i).min(j).min(nj - j) as f64 / FACE_BLEND as f64).min(1.0)))
+        .collect();
     let mut blended = s.clone();
-    for j in 0..=g.nj {
-        for i in 0..=g.ni {
-            let d = i.min(g.ni - i).min(j).min(g.nj - j) as f64;
-            let w = (d / FACE_BLEND as f64).min(1.0);
-            let (a, b) = (g.at(i, j), s.at(i, j));
-            blended.set(i, j, [a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1])]);
+    for _ in 0..20 {
+        for (k, p) in blended.p.iter_mut().enumerate() {
+            let (a, b) = (g.p[k], s.p[k]);
+            *p = [a[0] + w[k] * (b[0] - a[0]), a[1] + w[k] * (b[1] - a[1])];
         }
-    }
-    for candidate in [blended, s] {
-        if min_cell_area(&candidate) > 0.0 {
-            *g = candidate;
+        let folded: Vec<(usize, usize)> =
+            (0..nj).flat_map(|j| (0..ni).map(move |i| (i, j))).filter(|&(i, j)| !(cell_area(&blended, i, j) > 0.0)).collect();
+        if folded.is_empty() {
+            *g = blended;
             return;
         }
+        let r = FACE_BLEND;
+        for (i, j) in folded {
+            for jj in j.saturating_sub(r)..=(j + 1 + r).min(nj) {
+                for ii in i.saturating_sub(r)..=(i + 1 + r).min(ni) {
+                    w[ii + (ni + 1) * jj] = 1.0;
+                }
+            }
+        }
+    }
+    if min_cell_area(&s) > 0.0 {
+        *g = s;
     }
 }
 

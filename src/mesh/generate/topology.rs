@@ -7,7 +7,7 @@
 //! downstream block D. A's top and B's bottom are periodic images, so the connectors that close
 //! A and B must meet M and M - pitch at the same arc length of M: the arc split points are
 //! chosen so that both connectors leave the O-grid roughly along its normals (see
-//! [`match_split`]).
+//! `splits`).
 
 use super::distribution::{add, scale, sub, unit, Polyline, P2};
 use super::oblock::Wall;
@@ -158,15 +158,24 @@ fn match_split(
 /// Share of each side's arc length that the leading-edge arc covers.
 pub const LE_ARC_FRACTION: f64 = 0.06;
 
+/// Share of the upper side over which the trailing-edge arc's upper end may be moved upstream.
+pub const TE_UPPER_REACH: f64 = 0.1;
+
 /// Chooses the arc split points.
 ///
-/// Leading edge: the arc covers the first [`LE_ARC_FRACTION`] of each side; the connectors meet M (and M - pitch) at the mean of the two
-/// points' feet. Trailing edge: the lower end is where the wall has turned 150
-/// degrees from the trailing-edge tangent (just past the trailing-edge circle); the upper end
-/// is matched to it (within 35 % of the upper side), and the connectors meet M at the lower
-/// point's foot, so that B's connector, in the narrow part of the passage, is not sheared. For a highly staggered vane (LS89) this puts the upper start of
-/// the trailing-edge arc well upstream of the trailing edge, so that neither connector is
-/// sheared by much more than the other.
+/// Leading edge: the arc covers the first [`LE_ARC_FRACTION`] of each side; the connectors
+/// meet M (and M - pitch) at the mean of the two end points' feet.
+///
+/// Trailing edge: the lower end is where the wall has turned 150 degrees from the
+/// trailing-edge tangent (just past the trailing-edge circle). Because A's top and B's bottom
+/// are periodic images, both connectors must meet M at the same place, while the points of M
+/// nearest to the two arc ends lie far apart on a highly staggered blade (about 15 mm for
+/// LS89). The upper end is therefore moved upstream, within [`TE_UPPER_REACH`] of the upper
+/// side, towards the point whose foot matches the lower end's, and the connectors meet M at
+/// the mean of the two feet: both connectors are sheared a little instead of one a lot. (A
+/// reach of 35 % with the connectors at the lower foot gave unsheared B connectors but
+/// near-degenerate cells, down to 0.02 deg, where the long trailing-edge arc folds D round the
+/// rear of the suction side; 10 % and the mean keep every cell corner above 4 deg.)
 pub fn splits(wall: &Wall, m: &Polyline, thickness: f64, pitch: f64) -> Splits {
     let p = wall.perimeter();
     let (up_len, lo_len) = (wall.s_te, p - wall.s_te);
@@ -180,11 +189,11 @@ pub fn splits(wall: &Wall, m: &Polyline, thickness: f64, pitch: f64) -> Splits {
     let te_lower = wall.s_te + d_te_lo;
     let t_te = foot_on_m(wall, m, te_lower, thickness, pitch);
     let d_up_min = turn(wall.s_te, -1.0, 30.0, 0.3 * up_len);
-    let d_up = match_split(wall, m, thickness, 0.0, wall.s_te, -1.0, (d_up_min, 0.35 * up_len), t_te);
+    let d_up = match_split(wall, m, thickness, 0.0, wall.s_te, -1.0, (d_up_min, TE_UPPER_REACH * up_len), t_te);
     let te_upper = wall.s_te - d_up;
 
     let t_le_lo = foot_on_m(wall, m, le_lower, thickness, pitch);
-    Splits { le_lower, le_upper, te_upper, te_lower, m_le: 0.5 * (t_le + t_le_lo), m_te: t_te }
+    Splits { le_lower, le_upper, te_upper, te_lower, m_le: 0.5 * (t_le + t_le_lo), m_te: 0.5 * (t_te + foot_on_m(wall, m, te_upper, thickness, 0.0)) }
 }
 
 /// Smallest distance between the blade and its neighbour one pitch up (the throat, for a

@@ -1,0 +1,57 @@
+//! `turbopt mesh`: generate, check and write the mesh of a cascade passage.
+
+use super::MeshArgs;
+use crate::geometry::blade_file::load_blade_file;
+use crate::mesh::generate::generate_cascade_mesh;
+use crate::mesh::metrics::MeshMetrics;
+use crate::mesh::passage::passage_spec;
+use crate::mesh::picture::{write_mesh_picture, PictureOptions};
+use crate::mesh::plot3d::{write_plot3d, Plot3dFormat};
+use crate::mesh::quality::QualityReport;
+use crate::mesh::su2::write_su2;
+use crate::mesh::vtk::write_vtk;
+use crate::{Error, Result};
+use std::time::Instant;
+
+pub fn run(args: &MeshArgs) -> Result<()> {
+    let start = Instant::now();
+    let blade = load_blade_file(&args.blade)?;
+    let op = match &args.case {
+        Some(name) => blade.operating_point(name)?.clone(),
+        None => blade.operating_points.first().cloned().ok_or_else(|| Error::Input {
+            path: args.blade.display().to_string(),
+            reason: "no operating point: the y+ estimate needs one".into(),
+        })?,
+    };
+    let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
+    let spec = passage_spec(&blade, &blade.cascade, &outline, &op, args.density)?;
+    let mesh = generate_cascade_mesh(&outline, &spec)?;
+    let generated_s = start.elapsed().as_secs_f64();
+    let metrics = MeshMetrics::new(&mesh)?;
+    let mut report = QualityReport::new(&mesh, &metrics)?;
+    report.estimate_yplus(&op, &blade.gas, blade.cascade.chord)?;
+
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    let stem = format!("{}_{}", blade.name.to_lowercase(), format!("{:?}", args.density).to_lowercase());
+    let path = |ext: &str| args.out.join(format!("{stem}.{ext}"));
+    write_plot3d(path("xyz"), &mesh, Plot3dFormat::Ascii)?;
+    let vtk = write_vtk(path("vtm"), &mesh, &[])?;
+    write_su2(path("su2"), &mesh)?;
+    let title = format!("{} {:?} mesh: {} cells in {} blocks", blade.name, args.density, report.cells, report.blocks);
+    write_mesh_picture(path("png"), &mesh, Some(&outline), &PictureOptions { title, ..PictureOptions::default() })?;
+    let json = serde_json::to_string(&report).map_err(|e| Error::Other(e.to_string()))?;
+    std::fs::write(path("quality.json"), &json).map_err(|e| Error::io(path("quality.json"), e))?;
+
+    println!("{} ({}), {:?} density, operating point {}", blade.name, args.blade.display(), args.density, op.name);
+    println!("first cell height {:.3e} m (y+ = 1 target), generated in {generated_s:.2} s", spec.first_cell_height);
+    println!("{report}");
+    println!("wrote {} (.xyz Plot3D, {} VTK, .su2, .png, .quality.json)", args.out.join(&stem).display(), vtk.display());
+    if args.json {
+        let mut value: serde_json::Value = serde_json::from_str(&json).map_err(|e| Error::Other(e.to_string()))?;
+        value["generation_s"] = generated_s.into();
+        value["periodic_mismatch"] = report.max_periodic_mismatch.unwrap_or(0.0).into();
+        value["pitch"] = blade.cascade.pitch.into();
+        println!("{value}");
+    }
+    Ok(())
+}
