@@ -197,3 +197,36 @@ fn ls89_coarse_short_solve_reports_not_converged_with_finite_objectives() {
     assert!(e.diagnostics.wall_s > 0.0);
     println!("{e:?}");
 }
+
+/// LS89 design space: the baseline is solved once and cached; a small perturbation keeps the
+/// mesh's block sizes and starts from the baseline solution (warm start), a multi-point run
+/// gives one constraint per point.
+#[test]
+fn ls89_baseline_cached_and_perturbed_design_warm_started() {
+    let mut c = config(Path::new("blades/ls89.ron"));
+    c.operating_points = vec!["MUR47".into(), "TC2_OP1".into()];
+    c.constraints = vec![Constraint::ExitAngleAtLeast(74.0), Constraint::MassFlowWithin(0.02)];
+    c.solver.max_iterations = 10;
+    let ev = CfdEvaluator::new(c).unwrap();
+    assert!(ev.space().dim() > 10, "LS89 design space has {} variables", ev.space().dim());
+    let baseline = ev.space().baseline.clone();
+    let mut perturbed = baseline.clone();
+    let k = index_of(&ev, "stagger_deg");
+    perturbed[k] += 0.05 * (ev.space().upper[k] - baseline[k]);
+
+    let out = ev.evaluate_batch(&[baseline.clone(), perturbed.clone()]);
+    let (b, p) = (&out[0], &out[1]);
+    assert!(b.diagnostics.cached, "the baseline comes from the cache");
+    assert!(matches!(b.status, Status::NotConverged(_)), "{:?}", b.status);
+    assert_eq!(b.constraints.len(), 4);
+    // The baseline's mass flow is its own reference: the band constraint is -0.02 exactly.
+    assert!((b.constraints[1] + 0.02).abs() < 1e-12 && (b.constraints[3] + 0.02).abs() < 1e-12, "{:?}", b.constraints);
+    assert!(matches!(p.status, Status::NotConverged(_)), "{:?}", p.status);
+    assert!(p.objectives.iter().chain(&p.constraints).all(|v| v.is_finite()), "{p:?}");
+    assert_eq!(p.diagnostics.iterations, 20, "10 per operating point");
+    assert_eq!(p.diagnostics.backend, "cpu (1 threads)", "batch default: one design per core");
+    let same_blocks = ev.design_mesh(&baseline).unwrap().blocks.iter().map(|b| (b.ni, b.nj)).collect::<Vec<_>>()
+        == ev.design_mesh(&perturbed).unwrap().blocks.iter().map(|b| (b.ni, b.nj)).collect::<Vec<_>>();
+    assert_eq!(p.diagnostics.scheme.contains("warm start"), same_blocks, "{:?}", p.diagnostics);
+    println!("baseline {b:?}\nperturbed {p:?}\nsame block sizes: {same_blocks}");
+}
