@@ -164,9 +164,9 @@ fn evaluate_command_returns_a_bad_design_with_its_reason() {
 #[test]
 fn solver_blow_up_is_diverged_with_reason() {
     let mut c = config(Path::new("blades/t106c.ron"));
-    c.solver.explicit.cfl = 60.0;
-    c.solver.explicit.smoothing = None;
-    c.solver.explicit.multigrid = None;
+    c.solver.config.cfl = 60.0;
+    c.solver.config.smoothing = None;
+    c.solver.config.multigrid = None;
     c.solver.max_iterations = 400;
     c.warm_start = false;
     let ev = CfdEvaluator::new(c).unwrap();

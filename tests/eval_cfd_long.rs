@@ -127,8 +127,8 @@ fn ls89_tc1_coarse_batch_throughput() {
     let n_designs = 2 * cores;
     for mode in [BatchMode::DesignPerCore, BatchMode::SharedPool] {
         let mut c = ls89_tc1(Density::Coarse, iterations);
-        // The LS89 file has no design parameterization yet: every design is the empty vector,
-        // i.e. the published profile, solved cold (no baseline cache) so that each costs a solve.
+        // Every design is the baseline of the LS89 design parameterization, solved cold (no
+        // baseline cache, no warm start) so that each costs a full solve of the same size.
         c.warm_start = false;
         c.batch.mode = mode;
         let ev = CfdEvaluator::new(c).unwrap();

@@ -362,7 +362,7 @@ impl CfdEvaluator {
     fn cold_start(&self, mesh: &Mesh, op: &OperatingPoint) -> Solution {
         let gas = &self.blade.gas;
         let mut s = uniform_state(mesh, gas, operating_point_state(gas, op));
-        if self.config.solver.explicit.model.is_turbulent() {
+        if self.config.solver.config.model.is_turbulent() {
             let rho01 = op.p01 / (gas.gas_constant * op.t01);
             let nu_tilde = op.nu_tilde_ratio * gas.viscosity(op.t01) / rho01;
             for b in &mut s.blocks {
@@ -381,7 +381,7 @@ impl CfdEvaluator {
         initial: &Solution,
     ) -> std::result::Result<PointResult, (Status, usize)> {
         let s = &self.config.solver;
-        let mut solver_config = s.explicit.clone();
+        let mut solver_config = s.config.clone();
         solver_config.max_iterations = s.max_iterations;
         solver_config.convergence_orders = s.convergence_orders;
         let case = Case { gas: self.blade.gas.clone(), operating_point: op.clone(), solver: solver_config };

@@ -69,7 +69,7 @@ pub struct SolverSettings {
     pub accept_orders: Option<f64>,
     /// Everything else of the explicit solver (model, CFL, smoothing, multigrid...);
     /// its `max_iterations` and `convergence_orders` are overridden by the two above.
-    pub explicit: SolverConfig,
+    pub config: SolverConfig,
 }
 
 impl Default for SolverSettings {
@@ -80,7 +80,7 @@ impl Default for SolverSettings {
             max_iterations: 3000,
             convergence_orders: 6.0,
             accept_orders: None,
-            explicit: default_rans_config(),
+            config: default_rans_config(),
         }
     }
 }
@@ -90,7 +90,9 @@ impl Default for SolverSettings {
 /// Why so plain: on the LS89 coarse cascade mesh (MUR47, cold start from the isentropic outlet
 /// state) the solver's FAS multigrid gave NaN at iteration 2-3 (2 and 3 levels, Euler and SA,
 /// first and second order), and residual smoothing (eps 0.5-0.8) at CFL 2-3 blew up by
-/// iteration 25-40; this setting ran 400 iterations stably (density residual -1.1 orders).
+/// iteration 25-40; with the multigrid correction smoothing 1.0 (solver branch), 3 and 2
+/// levels still gave NaN at iterations 15 and 30. This setting ran 400 iterations stably
+/// (density residual -1.1 orders).
 /// Campaign files can switch multigrid and smoothing back on once they run on cascade meshes.
 pub fn default_rans_config() -> SolverConfig {
     SolverConfig { model: FlowModel::SpalartAllmaras, cfl: 1.0, smoothing: None, multigrid: None, ..SolverConfig::default() }
