@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Time-integration scheme. Only `Explicit` runs today; `Implicit` is accepted in RON and
-/// answered with a `Status::Failed` naming it until the implicit solver is wired in.
+/// answered with a `Status::Failed` naming it until the implicit solver is wired in (the
+/// implicit branch's `solver::solve_case` dispatches on `SolverConfig::scheme`: the evaluator
+/// will set that from this choice and call it in place of `ExplicitSolver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Scheme {
     #[default]
