@@ -230,3 +230,17 @@ fn ls89_baseline_cached_and_perturbed_design_warm_started() {
     assert_eq!(p.diagnostics.scheme.contains("warm start"), same_blocks, "{:?}", p.diagnostics);
     println!("baseline {b:?}\nperturbed {p:?}\nsame block sizes: {same_blocks}");
 }
+
+/// A mesh the mesher refuses (first cell far above 1 % of the chord) is a MeshFailure.
+#[test]
+fn mesher_refusal_is_mesh_failure_with_reason() {
+    let mut c = config(Path::new("blades/t106c.ron"));
+    c.mesh.target_yplus = 1e7;
+    c.warm_start = false;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let e = ev.evaluate(&ev.space().baseline.clone());
+    match &e.status {
+        Status::MeshFailure(reason) => assert!(reason.contains("first cell height"), "{reason}"),
+        other => panic!("expected MeshFailure, got {other:?}"),
+    }
+}
