@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 
 pub mod analytic;
 pub mod cache;
+pub mod cfd;
+pub mod cfd_command;
+pub mod cfd_config;
+pub mod objectives;
 
 /// Names, bounds and baseline of the design variables.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

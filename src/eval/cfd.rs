@@ -1,0 +1,576 @@
+//! The CFD evaluator: design vector -> blade (the blade file's design parameterization) ->
+//! O-H mesh -> RANS solve at every operating point -> post-processing -> objectives and
+//! constraints ([`crate::eval::objectives`]).
+//!
+//! Failures are statuses with their reason, never panics: a design the geometry rejects
+//! (out of bounds, crossing sides, non-positive thickness, overlapping neighbours) is
+//! `InvalidGeometry`, a mesher error `MeshFailure`, a blow-up `Diverged`, an exhausted
+//! iteration budget `NotConverged` (objectives still reported), anything else `Failed`.
+//!
+//! Warm start: the baseline design is solved once (cold) and cached; a later design whose mesh
+//! has the baseline's block sizes starts from the baseline solution (same topology, cell by
+//! cell), which saves most of the start-up transient of an explicit solve.
+//!
+//! Batches ([`Evaluator::evaluate_batch`]) fill the CPU: by default one design per core, each
+//! with a single-threaded backend (see [`BatchMode`]). Why that default: the CPU backend cuts
+//! each sweep into tasks of about 4096 cells, so a coarse LS89 mesh (~15k cells) offers only a
+//! handful of tasks per operation and a barrier after each of the ~10 operations of an RK stage;
+//! one solve cannot keep 16 cores busy, whereas independent designs need no synchronization at
+//! all. On the 2-core development machine the two modes measured alike (CPU time per
+//! design-iteration 48 vs 45 ms, tests/eval_cfd_long.rs), as expected with 2 threads.
+//!
+//! A GPU backend will take the whole batch at once: `evaluate_batch` hands it every design of a
+//! generation, so it can stack their meshes as blocks of one device problem (the solver is
+//! block-structured already, and interfaces are lookup tables, so designs never mix) and fill
+//! the GPU; `BackendChoice::Gpu` is the RON switch reserved for it.
+
+pub use super::cfd_config::{
+    default_rans_config, BackendChoice, BatchMode, BatchSettings, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
+};
+use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
+use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
+use crate::backend::cpu::CpuBackend;
+use crate::backend::Backend;
+use crate::error::{Error, Result};
+use crate::flow::case::OperatingPoint;
+use crate::flow::solution::Solution;
+use crate::geometry::{load_blade_file, throat, BladeFile, Cascade, Outline};
+use crate::mesh::generate::{generate_cascade_mesh, PassageSpec};
+use crate::mesh::yplus::first_cell_height;
+use crate::mesh::Mesh;
+use crate::post::{blade_surface, cascade_performance, read_measured_mis, CascadePerformance, SurfacePoint};
+use crate::solver::{operating_point_state, uniform_state, Case, ExplicitSolver, Silent, SolveOutcome};
+use rayon::prelude::*;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// Inlet and outlet averaging planes sit this fraction of the axial chord inside the domain
+/// boundaries (a cut exactly on the boundary line would hit cell edges).
+const PLANE_INSET_AXIAL_CHORDS: f64 = 0.01;
+
+/// Scores designs of one blade file with the RANS solver (see the module notes).
+///
+/// # Example
+///
+/// The LS89 baseline and a perturbed design on the coarse mesh (a small iteration budget keeps
+/// this doc-test fast; `examples/evaluate_ls89.rs` is the same program):
+///
+/// ```
+/// use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig};
+/// use turbopt::eval::objectives::{Constraint, Objective};
+/// use turbopt::eval::{Evaluator, Status};
+///
+/// let mut config = EvaluatorConfig::for_blade("blades/ls89.ron");
+/// config.operating_points = vec!["MUR47".into()];
+/// config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient];
+/// config.constraints = vec![Constraint::ExitAngleAtLeast(74.0)];
+/// config.solver.max_iterations = 20;
+/// let evaluator = CfdEvaluator::new(config)?;
+///
+/// let baseline = evaluator.space().baseline.clone();
+/// let mut perturbed = baseline.clone();
+/// if let Some(x) = perturbed.first_mut() {
+///     *x += 0.1 * (evaluator.space().upper[0] - *x);
+/// }
+/// for design in [baseline, perturbed] {
+///     let e = evaluator.evaluate(&design);
+///     assert!(matches!(e.status, Status::Ok | Status::NotConverged(_)), "{:?}", e.status);
+///     assert!(e.objectives.iter().all(|v| v.is_finite()));
+///     println!("{:?}: objectives {:?}, constraints {:?}", e.status, e.objectives, e.constraints);
+/// }
+/// # Ok::<(), turbopt::Error>(())
+/// ```
+pub struct CfdEvaluator {
+    config: EvaluatorConfig,
+    blade: BladeFile,
+    space: DesignSpace,
+    points: Vec<OperatingPoint>,
+    objectives: Vec<ResolvedObjective>,
+    baseline: OnceLock<std::result::Result<Baseline, String>>,
+}
+
+/// What the baseline design leaves for later designs.
+struct Baseline {
+    block_sizes: Vec<(usize, usize)>,
+    /// Solution and mass flow per operating point.
+    solutions: Vec<Solution>,
+    mass_flows: Vec<f64>,
+    evaluation: Evaluation,
+}
+
+/// Which blade to build.
+#[derive(Clone, Copy)]
+enum Blade<'a> {
+    /// A design vector of the blade file's design parameterization (empty when it has none).
+    Design(&'a [f64]),
+    /// The blade file's main definition (for LS89 the published Bezier curves).
+    Main,
+}
+
+/// The flow of one design at one operating point, post-processed.
+struct PointResult {
+    performance: CascadePerformance,
+    surface: Vec<SurfacePoint>,
+    outcome: SolveOutcome,
+}
+
+/// A failed stage of the pipeline.
+type Stage<T> = std::result::Result<T, Status>;
+
+impl CfdEvaluator {
+    /// Loads the blade file and the objective data, and checks the operating points.
+    pub fn new(config: EvaluatorConfig) -> Result<Self> {
+        config.validate().map_err(|reason| Error::Input { path: "evaluator config".into(), reason })?;
+        let blade = load_blade_file(&config.blade)?;
+        let space = blade.design_space().unwrap_or(DesignSpace { names: vec![], lower: vec![], upper: vec![], baseline: vec![] });
+        let points = if config.operating_points.is_empty() {
+            vec![blade.operating_points[0].clone()]
+        } else {
+            config.operating_points.iter().map(|n| blade.operating_point(n).cloned()).collect::<Result<Vec<_>>>()?
+        };
+        let objectives = config.objectives.iter().map(resolve_objective).collect::<Result<Vec<_>>>()?;
+        Ok(CfdEvaluator { config, blade, space, points, objectives, baseline: OnceLock::new() })
+    }
+
+    /// [`CfdEvaluator::new`] from a RON config file.
+    pub fn from_ron_file(path: &std::path::Path) -> Result<Self> {
+        Self::new(EvaluatorConfig::from_ron_file(path)?)
+    }
+
+    pub fn config(&self) -> &EvaluatorConfig {
+        &self.config
+    }
+
+    pub fn blade_file(&self) -> &BladeFile {
+        &self.blade
+    }
+
+    pub fn operating_points(&self) -> &[OperatingPoint] {
+        &self.points
+    }
+
+    /// Evaluates the blade file's main definition (not the design parameterization): for LS89
+    /// the published Bezier profile. Cold start, all cores of the configured backend.
+    pub fn evaluate_main_blade(&self) -> Evaluation {
+        self.guarded(|| self.run(Blade::Main, None, self.cpu_threads()))
+    }
+
+    /// The mesh a design gets (for inspection and pictures); errors carry the failed status.
+    pub fn design_mesh(&self, design: &[f64]) -> std::result::Result<Mesh, Status> {
+        let (outline, cascade, hint) = self.build_blade(Blade::Design(design))?;
+        self.build_mesh(&outline, &cascade, hint)
+    }
+
+    /// The mesh of the blade file's main definition.
+    pub fn main_blade_mesh(&self) -> std::result::Result<Mesh, Status> {
+        let (outline, cascade, hint) = self.build_blade(Blade::Main)?;
+        self.build_mesh(&outline, &cascade, hint)
+    }
+
+    /// Solves the baseline (cold) once; later calls return the cached result.
+    fn baseline(&self) -> &std::result::Result<Baseline, String> {
+        self.baseline.get_or_init(|| {
+            let (result, solutions) = self.run_with_solutions(Blade::Design(&self.space.baseline), None, self.cpu_threads());
+            match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), solutions) {
+                (true, Some((sizes, sols, flows))) => {
+                    Ok(Baseline { block_sizes: sizes, solutions: sols, mass_flows: flows, evaluation: result })
+                }
+                _ => Err(format!("baseline design failed: {:?}", result.status)),
+            }
+        })
+    }
+
+    fn needs_baseline(&self) -> bool {
+        self.config.warm_start || self.config.constraints.iter().any(|c| c.needs_baseline())
+    }
+
+    fn cpu_threads(&self) -> Option<usize> {
+        match self.config.solver.backend {
+            BackendChoice::Cpu { threads } => threads,
+            BackendChoice::Gpu { .. } => None,
+        }
+    }
+
+    /// One design with `threads` solver threads, warm-started from the baseline when possible.
+    fn evaluate_with_threads(&self, design: &[f64], threads: Option<usize>) -> Evaluation {
+        self.guarded(|| {
+            if let Err(status) = self.check_supported() {
+                return Evaluation::failed(status);
+            }
+            // A bad blade is answered before the (expensive) baseline solve.
+            if let Err(status) = self.build_blade(Blade::Design(design)) {
+                return Evaluation::failed(status);
+            }
+            if !self.needs_baseline() {
+                return self.run(Blade::Design(design), None, threads);
+            }
+            match self.baseline() {
+                Ok(b) if design == self.space.baseline.as_slice() => {
+                    let mut e = b.evaluation.clone();
+                    e.diagnostics.cached = true;
+                    e
+                }
+                Ok(b) => self.run(Blade::Design(design), Some(b), threads),
+                Err(reason) => Evaluation::failed(Status::Failed(reason.clone())),
+            }
+        })
+    }
+
+    /// Runs `f`, turning a panic (a bug, never bad input) into a failed status so that one
+    /// design cannot take an optimization campaign down.
+    fn guarded(&self, f: impl FnOnce() -> Evaluation) -> Evaluation {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+            Ok(e) => e,
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                Evaluation::failed(Status::Failed(format!("internal error (please report): {what}")))
+            }
+        }
+    }
+
+    /// Scheme and backend combinations that run today: explicit on the CPU.
+    fn check_supported(&self) -> Stage<()> {
+        let s = &self.config.solver;
+        if s.scheme != Scheme::Explicit {
+            return Err(Status::Failed(format!(
+                "solver scheme `{}` is not available in the CFD evaluator yet (use Explicit)",
+                s.scheme.name()
+            )));
+        }
+        if let BackendChoice::Gpu { device } = s.backend {
+            return Err(Status::Failed(format!(
+                "GPU backend (device {device}) is not available in the CFD evaluator yet (use Cpu)"
+            )));
+        }
+        Ok(())
+    }
+
+    fn run(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> Evaluation {
+        self.run_with_solutions(blade, baseline, threads).0
+    }
+
+    /// The whole pipeline; also returns the block sizes, solutions and mass flows when every
+    /// point was solved (the baseline keeps them).
+    #[allow(clippy::type_complexity)]
+    fn run_with_solutions(
+        &self,
+        blade: Blade,
+        baseline: Option<&Baseline>,
+        threads: Option<usize>,
+    ) -> (Evaluation, Option<(Vec<(usize, usize)>, Vec<Solution>, Vec<f64>)>) {
+        let start = Instant::now();
+        if let Err(status) = self.check_supported() {
+            return (Evaluation::failed(status), None);
+        }
+        let prepared = self.build_blade(blade).and_then(|(outline, cascade, hint)| {
+            let mesh = self.build_mesh(&outline, &cascade, hint)?;
+            Ok((outline, mesh))
+        });
+        let (outline, mesh) = match prepared {
+            Ok(v) => v,
+            Err(status) => return (with_wall_time(Evaluation::failed(status), start), None),
+        };
+        let backend = match CpuBackend::new(threads) {
+            Ok(b) => b,
+            Err(e) => return (Evaluation::failed(Status::Failed(e.to_string())), None),
+        };
+        let sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
+        let warm = baseline.filter(|b| self.config.warm_start && b.block_sizes == sizes);
+        let mut results = Vec::with_capacity(self.points.len());
+        for (k, op) in self.points.iter().enumerate() {
+            let initial = match warm {
+                Some(b) => b.solutions[k].clone(),
+                None => self.cold_start(&mesh, op),
+            };
+            match self.solve_point(&backend, &mesh, &outline, op, &initial) {
+                Ok(r) => results.push(r),
+                Err((status, failed_at)) => {
+                    let mut e = Evaluation::failed(status);
+                    e.diagnostics = self.diagnostics(&results, &backend, start);
+                    e.diagnostics.iterations += failed_at;
+                    return (e, None);
+                }
+            }
+        }
+        let reference_flows = baseline.map(|b| b.mass_flows.as_slice());
+        let evaluation = self.score(&results, reference_flows, warm.is_some(), &backend, start);
+        let flows = results.iter().map(|r| r.performance.mass_flow).collect();
+        let solutions = results.into_iter().map(|r| r.outcome.solution).collect();
+        (evaluation, Some((sizes, solutions, flows)))
+    }
+
+    /// Outline, cascade and the outlet-angle hint of the mesher.
+    fn build_blade(&self, blade: Blade) -> Stage<(Outline, Cascade, f64)> {
+        let invalid = |e: crate::geometry::GeometryError| Status::InvalidGeometry(e.to_string());
+        match blade {
+            Blade::Main => {
+                let outline = self.blade.outline().map_err(invalid)?;
+                let cascade = self.blade.cascade.clone();
+                let hint = self.config.mesh.outlet_angle_deg.unwrap_or_else(|| throat_angle_deg(&outline, &cascade));
+                Ok((outline, cascade, hint))
+            }
+            Blade::Design(x) if self.blade.design.is_none() => {
+                if !x.is_empty() {
+                    return Err(Status::InvalidGeometry(format!(
+                        "blade file `{}` has no design parameterization, so the design vector must be empty (got {} values)",
+                        self.blade.name,
+                        x.len()
+                    )));
+                }
+                self.build_blade(Blade::Main)
+            }
+            Blade::Design(x) => {
+                if let Some(k) = x.iter().position(|v| !v.is_finite()) {
+                    return Err(Status::InvalidGeometry(format!("design variable {k} is {}", x[k])));
+                }
+                let outline = self.blade.design_outline(x).map_err(invalid)?;
+                let cascade = self.blade.design_cascade(x).map_err(invalid)?;
+                let hint = match (self.config.mesh.outlet_angle_deg, &self.blade.design) {
+                    (Some(h), _) => h,
+                    (None, Some(d)) => d.from_vector(x).map_err(invalid)?.exit_metal_angle_deg.value,
+                    (None, None) => throat_angle_deg(&outline, &cascade),
+                };
+                Ok((outline, cascade, hint))
+            }
+        }
+    }
+
+    fn build_mesh(&self, outline: &Outline, cascade: &Cascade, outlet_hint_deg: f64) -> Stage<Mesh> {
+        let ([x_le, x_te], _) = outline.bounding_box();
+        let gas = &self.blade.gas;
+        let mut height = f64::INFINITY;
+        for op in &self.points {
+            let h = first_cell_height(self.config.mesh.target_yplus, op, gas, cascade.chord)
+                .map_err(|e| Status::MeshFailure(format!("first-cell height: {e}")))?;
+            height = height.min(h);
+        }
+        let inlet_hint = self
+            .config
+            .mesh
+            .inlet_angle_deg
+            .unwrap_or_else(|| self.points.iter().map(|p| p.alpha1_deg).sum::<f64>() / self.points.len() as f64);
+        let spec = PassageSpec {
+            pitch: cascade.pitch,
+            inlet_x: x_le - cascade.inlet_length,
+            outlet_x: x_te + cascade.outlet_length,
+            first_cell_height: height,
+            density: self.config.density,
+            inlet_angle_deg: inlet_hint,
+            outlet_angle_deg: outlet_hint_deg,
+        };
+        generate_cascade_mesh(outline, &spec).map_err(|e| Status::MeshFailure(e.to_string()))
+    }
+
+    /// The usual cascade start: the isentropic outlet state flowing in the inlet direction,
+    /// with the inlet nu_tilde everywhere for RANS.
+    fn cold_start(&self, mesh: &Mesh, op: &OperatingPoint) -> Solution {
+        let gas = &self.blade.gas;
+        let mut s = uniform_state(mesh, gas, operating_point_state(gas, op));
+        if self.config.solver.config.model.is_turbulent() {
+            let rho01 = op.p01 / (gas.gas_constant * op.t01);
+            let nu_tilde = op.nu_tilde_ratio * gas.viscosity(op.t01) / rho01;
+            for b in &mut s.blocks {
+                b.nu_tilde.iter_mut().for_each(|v| *v = nu_tilde);
+            }
+        }
+        s
+    }
+
+    fn solve_point(
+        &self,
+        backend: &CpuBackend,
+        mesh: &Mesh,
+        outline: &Outline,
+        op: &OperatingPoint,
+        initial: &Solution,
+    ) -> std::result::Result<PointResult, (Status, usize)> {
+        let s = &self.config.solver;
+        let mut solver_config = s.config.clone();
+        solver_config.max_iterations = s.max_iterations;
+        solver_config.convergence_orders = s.convergence_orders;
+        let case = Case { gas: self.blade.gas.clone(), operating_point: op.clone(), solver: solver_config };
+        let outcome = ExplicitSolver::new(backend, mesh, case)
+            .and_then(|mut solver| solver.solve(initial, &mut Silent))
+            .map_err(|e| match e {
+                Error::Diverged { iteration, .. } => (Status::Diverged(format!("{}: {e}", op.name)), iteration),
+                Error::Mesh(_) => (Status::MeshFailure(format!("{}: {e}", op.name)), 0),
+                other => (Status::Failed(format!("{}: {other}", op.name)), 0),
+            })?;
+        let (performance, surface) =
+            self.post_process(mesh, outline, op, &outcome.solution).map_err(|status| (status, outcome.iterations))?;
+        Ok(PointResult { performance, surface, outcome })
+    }
+
+    fn post_process(
+        &self,
+        mesh: &Mesh,
+        outline: &Outline,
+        op: &OperatingPoint,
+        solution: &Solution,
+    ) -> Stage<(CascadePerformance, Vec<SurfacePoint>)> {
+        let gas = &self.blade.gas;
+        let ([x_le, x_te], _) = outline.bounding_box();
+        let axial_chord = x_te - x_le;
+        let (x_in, x_out) = domain_x_range(mesh);
+        let inset = PLANE_INSET_AXIAL_CHORDS * axial_chord;
+        let x_exit = x_le + self.config.exit_plane_axial_chords * axial_chord;
+        if x_exit >= x_out - inset {
+            return Err(Status::Failed(format!(
+                "exit measurement plane x = {x_exit:.4} m lies outside the domain (outlet at {x_out:.4} m)"
+            )));
+        }
+        let perf = cascade_performance(mesh, solution, gas, op, x_in + inset, x_out - inset, x_exit);
+        let figures = [perf.entropy_rise, perf.exit_angle_deg, perf.loss_coefficient, perf.mass_flow, perf.exit_isentropic_mach];
+        if figures.iter().any(|v| !v.is_finite()) {
+            return Err(Status::Failed(format!("{}: post-processing gave non-finite figures {figures:?}", op.name)));
+        }
+        Ok((perf, blade_surface(mesh, solution, gas.gamma, op.p01)))
+    }
+
+    /// Objectives (averaged over points), constraints (one per point) and the status.
+    /// `reference_flows`: the baseline's mass flow per point (None while the baseline itself is
+    /// solved: then its own mass flow is the reference).
+    fn score(&self, results: &[PointResult], reference_flows: Option<&[f64]>, warm: bool, backend: &CpuBackend, start: Instant) -> Evaluation {
+        let n = results.len() as f64;
+        let flows: Vec<PointFlow> = results.iter().map(|r| PointFlow { performance: &r.performance, surface: &r.surface }).collect();
+        let objectives = self.objectives.iter().map(|o| flows.iter().map(|f| o.value(f)).sum::<f64>() / n).collect();
+        let mut constraints = Vec::new();
+        for (k, f) in flows.iter().enumerate() {
+            let m0 = reference_flows.map_or(f.performance.mass_flow, |m| m[k]);
+            constraints.extend(self.config.constraints.iter().map(|c| constraint_value(c, f, Some(m0))));
+        }
+        let mut diagnostics = self.diagnostics(results, backend, start);
+        if warm {
+            diagnostics.scheme.push_str(" (warm start)");
+        }
+        let status = self.convergence_status(results);
+        Evaluation { objectives, constraints, status, diagnostics }
+    }
+
+    fn convergence_status(&self, results: &[PointResult]) -> Status {
+        let s = &self.config.solver;
+        let short: Vec<String> = results
+            .iter()
+            .zip(&self.points)
+            .filter(|(r, _)| {
+                let dropped = r.outcome.history.orders_dropped();
+                !(r.outcome.converged || s.accept_orders.is_some_and(|a| dropped >= a))
+            })
+            .map(|(r, op)| {
+                format!(
+                    "{}: {} iterations, density residual dropped {:.2} of {} orders",
+                    op.name,
+                    r.outcome.iterations,
+                    r.outcome.history.orders_dropped(),
+                    s.convergence_orders
+                )
+            })
+            .collect();
+        if short.is_empty() {
+            Status::Ok
+        } else {
+            Status::NotConverged(format!("iteration budget exhausted: {}", short.join("; ")))
+        }
+    }
+
+    fn diagnostics(&self, results: &[PointResult], backend: &CpuBackend, start: Instant) -> Diagnostics {
+        Diagnostics {
+            iterations: results.iter().map(|r| r.outcome.iterations).sum(),
+            residual_drop_orders: results.iter().map(|r| r.outcome.history.orders_dropped()).fold(f64::INFINITY, f64::min),
+            wall_s: start.elapsed().as_secs_f64(),
+            backend: backend.name(),
+            scheme: self.config.solver.scheme.name().into(),
+            cached: false,
+        }
+        .finite_drop()
+    }
+}
+
+impl Diagnostics {
+    /// No point solved: no residual drop to report.
+    fn finite_drop(mut self) -> Self {
+        if !self.residual_drop_orders.is_finite() {
+            self.residual_drop_orders = 0.0;
+        }
+        self
+    }
+}
+
+fn with_wall_time(mut e: Evaluation, start: Instant) -> Evaluation {
+    e.diagnostics.wall_s = start.elapsed().as_secs_f64();
+    e
+}
+
+/// Exit angle from the throat, -acos(o/s) (the project's blades turn towards -y); -60 deg when
+/// the cascade has no throat figure and the outline gives none.
+fn throat_angle_deg(outline: &Outline, cascade: &Cascade) -> f64 {
+    let o = cascade.throat.unwrap_or_else(|| throat(outline, cascade.pitch).0);
+    let ratio = o / cascade.pitch;
+    if ratio.is_finite() && ratio > 0.0 && ratio < 1.0 {
+        -ratio.acos().to_degrees()
+    } else {
+        -60.0
+    }
+}
+
+/// Smallest and largest node x of the mesh: the inlet and outlet planes.
+fn domain_x_range(mesh: &Mesh) -> (f64, f64) {
+    let xs = mesh.blocks.iter().flat_map(|b| b.x.iter().copied());
+    xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+}
+
+fn resolve_objective(o: &Objective) -> Result<ResolvedObjective> {
+    match o {
+        Objective::MisRms { target } => Ok(ResolvedObjective::MisRms { name: o.name(), target: read_measured_mis(target)? }),
+        other => Ok(ResolvedObjective::Plain(other.clone())),
+    }
+}
+
+impl Evaluator for CfdEvaluator {
+    fn space(&self) -> &DesignSpace {
+        &self.space
+    }
+
+    fn objective_names(&self) -> Vec<String> {
+        self.objectives.iter().map(|o| o.name()).collect()
+    }
+
+    /// One name per constraint and operating point (`name@point`), point-major.
+    fn constraint_names(&self) -> Vec<String> {
+        self.points
+            .iter()
+            .flat_map(|op| self.config.constraints.iter().map(move |c| format!("{}@{}", c.name(), op.name)))
+            .collect()
+    }
+
+    fn evaluate(&self, design: &[f64]) -> Evaluation {
+        self.evaluate_with_threads(design, self.cpu_threads())
+    }
+
+    /// Fills the CPU: the baseline is solved first (all cores), then the designs run either one
+    /// per worker with single-threaded backends ([`BatchMode::DesignPerCore`]) or one after the
+    /// other on all cores ([`BatchMode::SharedPool`]). Results come back in input order.
+    fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
+        if self.needs_baseline() && self.check_supported().is_ok() {
+            let _ = self.baseline();
+        }
+        let workers = self.config.batch.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        match self.config.batch.mode {
+            BatchMode::SharedPool => designs.iter().map(|d| self.evaluate_with_threads(d, Some(workers))).collect(),
+            BatchMode::DesignPerCore => {
+                let pool = match rayon::ThreadPoolBuilder::new().num_threads(workers).build() {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let status = Status::Failed(format!("cannot start the batch thread pool: {e}"));
+                        return designs.iter().map(|_| Evaluation::failed(status.clone())).collect();
+                    }
+                };
+                pool.install(|| designs.par_iter().with_max_len(1).map(|d| self.evaluate_with_threads(d, Some(1))).collect())
+            }
+        }
+    }
+}

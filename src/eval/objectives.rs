@@ -1,0 +1,162 @@
+//! Objectives and constraints of the CFD evaluator, chosen in RON, and how they are computed
+//! from the post-processed flow of each operating point.
+//!
+//! Conventions (the [`crate::eval::Evaluator`] seam): objectives are minimized; a constraint
+//! value `c` is feasible when `c <= 0`. Multi-point evaluations (LS89 optimization test cases
+//! 2 and 3) average each objective over the operating points and give every constraint once per
+//! point, in the order point 1 constraint 1, point 1 constraint 2, ..., point 2 constraint 1...
+//!
+//! Constraint values keep the unit of the quantity they bound (degrees for angles, a fraction
+//! for relative bands), so that `c` reads directly as "by how much the limit is missed".
+
+use crate::error::{Error, Result};
+use crate::post::{rms_against_measured, CascadePerformance, MeasuredMis, SurfacePoint};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// A figure to minimize, averaged over the operating points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Objective {
+    /// Mass-averaged entropy rise between inlet and outlet planes, normalized by
+    /// P01/rho01^gamma (LS89 test case 1).
+    EntropyRise,
+    /// Total-pressure loss coefficient (P01 - P02) / (P01 - p2) at the outlet plane.
+    LossCoefficient,
+    /// Mass-averaged exit flow angle [deg], signed in the cascade frame (minimizing a negative
+    /// angle means more turning towards -y).
+    ExitAngle,
+    /// Mass-averaged exit flow angle magnitude [deg], negated: minimizing it maximizes turning
+    /// whichever way the blade turns.
+    NegativeExitAngleMagnitude,
+    /// Mass flow per unit span through the inlet plane [kg/(s m)].
+    MassFlow,
+    /// Mass flow, negated (to maximize it).
+    NegativeMassFlow,
+    /// Exit isentropic Mach number from the pitch-averaged static pressure at the exit
+    /// measurement plane (a check figure: LS89 MUR47 is run at M2is = 1.02).
+    ExitIsentropicMach,
+    /// RMS difference between the blade-surface isentropic Mach number and a target
+    /// distribution (a CSV in the format of `post::read_measured_mis`: side, x_mm or x, mis).
+    /// A relative path is taken relative to the evaluator config file.
+    MisRms { target: PathBuf },
+}
+
+/// A bound on a figure, checked at every operating point (`c <= 0` feasible).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Constraint {
+    /// |alpha2| >= limit [deg]: c = limit - |alpha2| (LS89 test case 1: 74 deg; the vane turns
+    /// the flow towards -y, so alpha2 is about -74 deg).
+    ExitAngleAtLeast(f64),
+    /// |alpha2| <= limit [deg]: c = |alpha2| - limit.
+    ExitAngleAtMost(f64),
+    /// Mass flow within a relative band of the baseline's at the same operating point:
+    /// c = |m - m_baseline| / m_baseline - fraction.
+    MassFlowWithin(f64),
+    /// Loss coefficient at most `limit`: c = loss - limit.
+    LossCoefficientAtMost(f64),
+    /// Entropy rise at most `limit`: c = rise - limit.
+    EntropyRiseAtMost(f64),
+}
+
+impl Objective {
+    /// Short name for logs and the optimizer's result table.
+    pub fn name(&self) -> String {
+        match self {
+            Objective::EntropyRise => "entropy_rise".into(),
+            Objective::LossCoefficient => "loss_coefficient".into(),
+            Objective::ExitAngle => "exit_angle_deg".into(),
+            Objective::NegativeExitAngleMagnitude => "neg_abs_exit_angle_deg".into(),
+            Objective::MassFlow => "mass_flow".into(),
+            Objective::NegativeMassFlow => "neg_mass_flow".into(),
+            Objective::ExitIsentropicMach => "exit_isentropic_mach".into(),
+            Objective::MisRms { target } => format!("mis_rms({})", target.display()),
+        }
+    }
+}
+
+impl Constraint {
+    pub fn name(&self) -> String {
+        match self {
+            Constraint::ExitAngleAtLeast(l) => format!("abs_exit_angle>={l}"),
+            Constraint::ExitAngleAtMost(l) => format!("abs_exit_angle<={l}"),
+            Constraint::MassFlowWithin(f) => format!("mass_flow_within_{f}_of_baseline"),
+            Constraint::LossCoefficientAtMost(l) => format!("loss_coefficient<={l}"),
+            Constraint::EntropyRiseAtMost(l) => format!("entropy_rise<={l}"),
+        }
+    }
+
+    /// Checks the limit itself (finite, and positive where it must be).
+    pub fn validate(&self) -> Result<()> {
+        let (value, positive) = match self {
+            Constraint::ExitAngleAtLeast(l) | Constraint::ExitAngleAtMost(l) => (*l, true),
+            Constraint::MassFlowWithin(f) => (*f, true),
+            Constraint::LossCoefficientAtMost(l) | Constraint::EntropyRiseAtMost(l) => (*l, false),
+        };
+        if !value.is_finite() || (positive && value <= 0.0) {
+            return Err(Error::Other(format!("constraint {}: limit {value} must be finite{}", self.name(), if positive { " and positive" } else { "" })));
+        }
+        Ok(())
+    }
+
+    /// Whether the constraint needs the baseline's figures.
+    pub fn needs_baseline(&self) -> bool {
+        matches!(self, Constraint::MassFlowWithin(_))
+    }
+}
+
+/// What the objectives and constraints are computed from at one operating point.
+pub struct PointFlow<'a> {
+    pub performance: &'a CascadePerformance,
+    pub surface: &'a [SurfacePoint],
+}
+
+/// An objective whose data (a target Mis distribution) has been read.
+#[derive(Clone, Debug)]
+pub enum ResolvedObjective {
+    Plain(Objective),
+    MisRms { name: String, target: Vec<MeasuredMis> },
+}
+
+impl ResolvedObjective {
+    pub fn name(&self) -> String {
+        match self {
+            ResolvedObjective::Plain(o) => o.name(),
+            ResolvedObjective::MisRms { name, .. } => name.clone(),
+        }
+    }
+
+    /// The objective's value at one operating point.
+    pub fn value(&self, flow: &PointFlow) -> f64 {
+        let p = flow.performance;
+        match self {
+            ResolvedObjective::Plain(o) => match o {
+                Objective::EntropyRise => p.entropy_rise,
+                Objective::LossCoefficient => p.loss_coefficient,
+                Objective::ExitAngle => p.exit_angle_deg,
+                Objective::NegativeExitAngleMagnitude => -p.exit_angle_deg.abs(),
+                Objective::MassFlow => p.mass_flow,
+                Objective::NegativeMassFlow => -p.mass_flow,
+                Objective::ExitIsentropicMach => p.exit_isentropic_mach,
+                // Resolved into the variant below when the evaluator is built.
+                Objective::MisRms { .. } => f64::NAN,
+            },
+            ResolvedObjective::MisRms { target, .. } => rms_against_measured(flow.surface, target).rms,
+        }
+    }
+}
+
+/// A constraint's value at one operating point; `baseline_mass_flow` is the baseline design's
+/// mass flow at that point (needed by [`Constraint::MassFlowWithin`] only).
+pub fn constraint_value(c: &Constraint, flow: &PointFlow, baseline_mass_flow: Option<f64>) -> f64 {
+    let p = flow.performance;
+    match c {
+        Constraint::ExitAngleAtLeast(limit) => limit - p.exit_angle_deg.abs(),
+        Constraint::ExitAngleAtMost(limit) => p.exit_angle_deg.abs() - limit,
+        Constraint::MassFlowWithin(fraction) => match baseline_mass_flow {
+            Some(m0) if m0 != 0.0 => ((p.mass_flow - m0) / m0).abs() - fraction,
+            _ => f64::NAN,
+        },
+        Constraint::LossCoefficientAtMost(limit) => p.loss_coefficient - limit,
+        Constraint::EntropyRiseAtMost(limit) => p.entropy_rise - limit,
+    }
+}

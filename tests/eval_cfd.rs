@@ -1,0 +1,246 @@
+//! CFD evaluator: configuration, bad designs (each a failed status with its reason), status
+//! mapping, multi-point bookkeeping and a short real solve on the coarse mesh.
+//!
+//! Bad designs use the T106C-class blade (blades/t106c.ron has a design parameterization) with
+//! its bounds widened in a temporary copy, so that a design can reach negative thickness or
+//! crossing sides while staying inside the bounds (the shipped bounds keep designs valid).
+
+use std::path::{Path, PathBuf};
+use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, EvaluatorConfig, Scheme};
+use turbopt::eval::cfd_command::{evaluate_command, EvaluateOptions};
+use turbopt::eval::objectives::{Constraint, Objective};
+use turbopt::eval::{Evaluator, Status};
+use turbopt::geometry::load_blade_file;
+
+/// blades/t106c.ron with every design bound widened to `[-1, 1]` (angles `[-90, 90]`), written
+/// to a temporary file named after the test.
+fn widened_t106c(tag: &str) -> PathBuf {
+    let mut file = load_blade_file("blades/t106c.ron").expect("blades/t106c.ron");
+    let design = file.design.as_mut().expect("t106c has a design");
+    for v in design.variables_mut() {
+        if v.is_free() {
+            let wide = if v.name.ends_with("_deg") { 90.0 } else { 1.0 };
+            v.lower = -wide;
+            v.upper = wide;
+        }
+    }
+    let path = std::env::temp_dir().join(format!("turbopt-eval-{tag}-{}.ron", std::process::id()));
+    std::fs::write(&path, ron::ser::to_string_pretty(&file, Default::default()).unwrap()).unwrap();
+    path
+}
+
+fn config(blade: &Path) -> EvaluatorConfig {
+    let mut c = EvaluatorConfig::for_blade(blade);
+    c.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient];
+    c.constraints = vec![Constraint::ExitAngleAtLeast(60.0)];
+    c
+}
+
+fn index_of(ev: &CfdEvaluator, name: &str) -> usize {
+    ev.space().names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no design variable {name}"))
+}
+
+fn expect_invalid(ev: &CfdEvaluator, design: &[f64], needle: &str) {
+    let e = ev.evaluate(design);
+    match &e.status {
+        Status::InvalidGeometry(reason) => assert!(reason.contains(needle), "reason `{reason}` should mention `{needle}`"),
+        other => panic!("expected InvalidGeometry mentioning `{needle}`, got {other:?}"),
+    }
+    assert!(e.objectives.is_empty() && e.violation().is_infinite() && !e.is_feasible());
+}
+
+#[test]
+fn out_of_bounds_design_is_invalid_geometry() {
+    let ev = CfdEvaluator::new(config(Path::new("blades/t106c.ron"))).unwrap();
+    let mut x = ev.space().baseline.clone();
+    x[0] = ev.space().upper[0] + 1.0;
+    expect_invalid(&ev, &x, "outside its bounds");
+}
+
+#[test]
+fn wrong_length_and_non_finite_designs_are_invalid_geometry() {
+    let ev = CfdEvaluator::new(config(Path::new("blades/t106c.ron"))).unwrap();
+    let x = ev.space().baseline.clone();
+    expect_invalid(&ev, &x[1..], "free variables");
+    let mut nan = x.clone();
+    nan[2] = f64::NAN;
+    expect_invalid(&ev, &nan, "NaN");
+}
+
+#[test]
+fn negative_thickness_design_is_invalid_geometry() {
+    let blade = widened_t106c("thickness");
+    let ev = CfdEvaluator::new(config(&blade)).unwrap();
+    let mut x = ev.space().baseline.clone();
+    for k in ["thickness_3", "thickness_4", "thickness_5"] {
+        x[index_of(&ev, k)] = -0.05;
+    }
+    expect_invalid(&ev, &x, "thickness");
+}
+
+#[test]
+fn crossing_sides_design_is_invalid_geometry() {
+    let blade = widened_t106c("crossing");
+    let ev = CfdEvaluator::new(config(&blade)).unwrap();
+    let mut x = ev.space().baseline.clone();
+    // A thick section on a strongly bent camber line: a side folds over itself.
+    x[index_of(&ev, "camber_1")] = 0.4;
+    x[index_of(&ev, "thickness_4")] = 0.4;
+    expect_invalid(&ev, &x, "cross");
+}
+
+#[test]
+fn unsupported_scheme_and_backend_fail_with_reason() {
+    let mut c = config(Path::new("blades/t106c.ron"));
+    c.solver.scheme = Scheme::Implicit;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let e = ev.evaluate(&ev.space().baseline.clone());
+    assert!(matches!(&e.status, Status::Failed(r) if r.contains("implicit")), "{:?}", e.status);
+
+    let mut c = config(Path::new("blades/t106c.ron"));
+    c.solver.backend = BackendChoice::Gpu { device: 0 };
+    let ev = CfdEvaluator::new(c).unwrap();
+    let e = ev.evaluate_batch(&[ev.space().baseline.clone()]);
+    assert!(matches!(&e[0].status, Status::Failed(r) if r.contains("GPU")), "{:?}", e[0].status);
+}
+
+#[test]
+fn config_from_ron_resolves_paths_and_rejects_bad_values() {
+    let text = r#"(
+        blade: "blades/ls89.ron",
+        operating_points: ["MUR47", "TC2_OP1", "TC2_OP3"],
+        density: medium,
+        solver: (scheme: Explicit, backend: Cpu(threads: Some(2)), max_iterations: 500, accept_orders: Some(3.0)),
+        objectives: [EntropyRise, MisRms(target: "data/ls89/mur47_isentropic_mach_experiment.csv")],
+        constraints: [ExitAngleAtLeast(74.0), MassFlowWithin(0.02)],
+        batch: (mode: SharedPool),
+    )"#;
+    let c = EvaluatorConfig::from_ron_str(text, Path::new("/base")).unwrap();
+    assert_eq!(c.blade, Path::new("/base/blades/ls89.ron"));
+    assert_eq!(c.objectives[1], Objective::MisRms { target: "/base/data/ls89/mur47_isentropic_mach_experiment.csv".into() });
+    assert_eq!(c.solver.max_iterations, 500);
+    assert!(c.warm_start);
+
+    let bad = text.replace("ExitAngleAtLeast(74.0)", "ExitAngleAtLeast(-1.0)");
+    let err = EvaluatorConfig::from_ron_str(&bad, Path::new(".")).unwrap_err();
+    assert!(err.contains("ExitAngle") || err.contains("abs_exit_angle"), "{err}");
+    let err = EvaluatorConfig::from_ron_str(&text.replace("[EntropyRise, MisRms", "[MisRms"), Path::new(".")).map(|_| ());
+    assert!(err.is_ok());
+    let err = EvaluatorConfig::from_ron_str(&text.replace("max_iterations: 500", "max_iterations: 0"), Path::new(".")).unwrap_err();
+    assert!(err.contains("max_iterations"), "{err}");
+    let err = EvaluatorConfig::from_ron_str("(blade: 3)", Path::new(".")).unwrap_err();
+    assert!(err.contains("line 1"), "{err}");
+}
+
+#[test]
+fn multi_point_names_one_constraint_per_point_and_unknown_points_are_errors() {
+    let mut c = config(Path::new("blades/ls89.ron"));
+    c.operating_points = vec!["MUR47".into(), "TC2_OP1".into(), "TC2_OP3".into()];
+    c.constraints = vec![Constraint::ExitAngleAtLeast(74.0), Constraint::MassFlowWithin(0.02)];
+    let ev = CfdEvaluator::new(c.clone()).unwrap();
+    let names = ev.constraint_names();
+    assert_eq!(names.len(), 6);
+    assert_eq!(names[0], "abs_exit_angle>=74@MUR47");
+    assert!(names[5].ends_with("@TC2_OP3"));
+    assert_eq!(ev.objective_names(), vec!["entropy_rise", "loss_coefficient"]);
+
+    c.operating_points = vec!["MUR99".into()];
+    let err = CfdEvaluator::new(c).err().expect("unknown operating point").to_string();
+    assert!(err.contains("MUR99") && err.contains("MUR47"), "{err}");
+}
+
+#[test]
+fn evaluate_command_returns_a_bad_design_with_its_reason() {
+    let blade = Path::new("blades/t106c.ron");
+    let n = load_blade_file(blade).unwrap().design_space().unwrap().dim();
+    let e = evaluate_command(blade, None, Some(&vec![0.0; n]), &EvaluateOptions::default()).unwrap();
+    assert!(matches!(e.status, Status::InvalidGeometry(_)), "{:?}", e.status);
+    assert!(evaluate_command(blade, Some("NOPE"), None, &EvaluateOptions::default()).is_err());
+    assert!(evaluate_command(Path::new("blades/missing.ron"), None, None, &EvaluateOptions::default()).is_err());
+}
+
+/// The design that makes the solver diverge: the T106C-class baseline driven at a CFL far
+/// beyond the Runge-Kutta scheme's stability limit, without residual smoothing or multigrid.
+#[test]
+fn solver_blow_up_is_diverged_with_reason() {
+    let mut c = config(Path::new("blades/t106c.ron"));
+    c.solver.config.cfl = 60.0;
+    c.solver.config.smoothing = None;
+    c.solver.config.multigrid = None;
+    c.solver.max_iterations = 400;
+    c.warm_start = false;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let e = ev.evaluate(&ev.space().baseline.clone());
+    match &e.status {
+        Status::Diverged(reason) => assert!(reason.contains("diverged") && reason.contains("M065_RE290K"), "{reason}"),
+        other => panic!("expected Diverged, got {other:?}"),
+    }
+    assert!(e.diagnostics.wall_s > 0.0 && e.diagnostics.backend.starts_with("cpu"));
+}
+
+/// A short real solve of the LS89 profile on the coarse mesh: figures finite and physical,
+/// the iteration budget reported as NotConverged with its reason, diagnostics filled.
+#[test]
+fn ls89_coarse_short_solve_reports_not_converged_with_finite_objectives() {
+    let options = EvaluateOptions { max_iterations: Some(30), ..EvaluateOptions::default() };
+    let e = evaluate_command(Path::new("blades/ls89.ron"), Some("MUR47"), None, &options).unwrap();
+    match &e.status {
+        Status::NotConverged(reason) => assert!(reason.contains("MUR47") && reason.contains("30 iterations"), "{reason}"),
+        other => panic!("expected NotConverged after 30 iterations, got {other:?}"),
+    }
+    assert_eq!(e.objectives.len(), 4);
+    assert!(e.objectives.iter().all(|v| v.is_finite()), "{:?}", e.objectives);
+    // Mass flow per unit span is positive: the flow goes through the passage.
+    assert!(e.objectives[3] > 0.0, "{:?}", e.objectives);
+    assert_eq!(e.diagnostics.iterations, 30);
+    assert_eq!(e.diagnostics.scheme, "explicit");
+    assert!(e.diagnostics.wall_s > 0.0);
+    println!("{e:?}");
+}
+
+/// LS89 design space: the baseline is solved once and cached; a small perturbation keeps the
+/// mesh's block sizes and starts from the baseline solution (warm start), a multi-point run
+/// gives one constraint per point.
+#[test]
+fn ls89_baseline_cached_and_perturbed_design_warm_started() {
+    let mut c = config(Path::new("blades/ls89.ron"));
+    c.operating_points = vec!["MUR47".into(), "TC2_OP1".into()];
+    c.constraints = vec![Constraint::ExitAngleAtLeast(74.0), Constraint::MassFlowWithin(0.02)];
+    c.solver.max_iterations = 10;
+    let ev = CfdEvaluator::new(c).unwrap();
+    assert!(ev.space().dim() > 10, "LS89 design space has {} variables", ev.space().dim());
+    let baseline = ev.space().baseline.clone();
+    let mut perturbed = baseline.clone();
+    let k = index_of(&ev, "stagger_deg");
+    perturbed[k] += 0.05 * (ev.space().upper[k] - baseline[k]);
+
+    let out = ev.evaluate_batch(&[baseline.clone(), perturbed.clone()]);
+    let (b, p) = (&out[0], &out[1]);
+    assert!(b.diagnostics.cached, "the baseline comes from the cache");
+    assert!(matches!(b.status, Status::NotConverged(_)), "{:?}", b.status);
+    assert_eq!(b.constraints.len(), 4);
+    // The baseline's mass flow is its own reference: the band constraint is -0.02 exactly.
+    assert!((b.constraints[1] + 0.02).abs() < 1e-12 && (b.constraints[3] + 0.02).abs() < 1e-12, "{:?}", b.constraints);
+    assert!(matches!(p.status, Status::NotConverged(_)), "{:?}", p.status);
+    assert!(p.objectives.iter().chain(&p.constraints).all(|v| v.is_finite()), "{p:?}");
+    assert_eq!(p.diagnostics.iterations, 20, "10 per operating point");
+    assert_eq!(p.diagnostics.backend, "cpu (1 threads)", "batch default: one design per core");
+    let same_blocks = ev.design_mesh(&baseline).unwrap().blocks.iter().map(|b| (b.ni, b.nj)).collect::<Vec<_>>()
+        == ev.design_mesh(&perturbed).unwrap().blocks.iter().map(|b| (b.ni, b.nj)).collect::<Vec<_>>();
+    assert_eq!(p.diagnostics.scheme.contains("warm start"), same_blocks, "{:?}", p.diagnostics);
+    println!("baseline {b:?}\nperturbed {p:?}\nsame block sizes: {same_blocks}");
+}
+
+/// A mesh the mesher refuses (first cell far above 1 % of the chord) is a MeshFailure.
+#[test]
+fn mesher_refusal_is_mesh_failure_with_reason() {
+    let mut c = config(Path::new("blades/t106c.ron"));
+    c.mesh.target_yplus = 1e7;
+    c.warm_start = false;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let e = ev.evaluate(&ev.space().baseline.clone());
+    match &e.status {
+        Status::MeshFailure(reason) => assert!(reason.contains("first cell height"), "{reason}"),
+        other => panic!("expected MeshFailure, got {other:?}"),
+    }
+}

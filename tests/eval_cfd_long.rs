@@ -1,0 +1,157 @@
+//! Long CFD-evaluator runs (ignored by default; run with `--ignored --nocapture`):
+//! the LS89 MUR47 grid-convergence table and the batch throughput of LS89 test case 1.
+//!
+//! Budgets come from the environment so that the same tests serve a quick look on the 2-core
+//! development machine and a full run on a larger one:
+//! `TURBOPT_GRID_ITERS` (iterations per density, default 20000),
+//! `TURBOPT_GRID_DENSITIES` (comma list, default `coarse,medium,fine`),
+//! `TURBOPT_BATCH_ITERS` (iterations per design in the batch test, default 100),
+//! `TURBOPT_GRID_OUT` (where the table goes, default docs/ls89-grid-convergence.md).
+
+use std::path::Path;
+use std::time::Instant;
+use turbopt::eval::cfd::{BatchMode, CfdEvaluator, EvaluatorConfig};
+use turbopt::eval::objectives::{Constraint, Objective};
+use turbopt::eval::{Evaluator, Status};
+use turbopt::mesh::Density;
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// LS89 test case 1 at MUR47 on the published profile (the blade file's main definition).
+fn ls89_tc1(density: Density, iterations: usize) -> EvaluatorConfig {
+    let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
+    c.operating_points = vec!["MUR47".into()];
+    c.density = density;
+    c.objectives = vec![
+        Objective::EntropyRise,
+        Objective::LossCoefficient,
+        Objective::ExitAngle,
+        Objective::MassFlow,
+        Objective::ExitIsentropicMach,
+    ];
+    c.constraints = vec![Constraint::ExitAngleAtLeast(74.0)];
+    c.solver.max_iterations = iterations;
+    c
+}
+
+/// Process CPU time (user + system) in seconds, from /proc/self/stat (Linux).
+fn process_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of stat (utime, stime) are 12 and 13 after the ')' (state is 1st).
+    let ticks: f64 = f.get(11..13).map_or(0.0, |v| v.iter().filter_map(|x| x.parse::<f64>().ok()).sum());
+    ticks / 100.0
+}
+
+#[test]
+#[ignore = "long validation: LS89 MUR47 on coarse, medium and fine meshes (hours on 2 cores at the default 20000 iterations)"]
+fn ls89_mur47_grid_convergence() {
+    let iterations = env_usize("TURBOPT_GRID_ITERS", 20_000);
+    let densities = std::env::var("TURBOPT_GRID_DENSITIES").unwrap_or_else(|_| "coarse,medium,fine".into());
+    let mut rows = Vec::new();
+    let mut names = Vec::new();
+    for d in densities.split(',') {
+        let density = match d.trim() {
+            "coarse" => Density::Coarse,
+            "medium" => Density::Medium,
+            "fine" => Density::Fine,
+            other => panic!("unknown density {other}"),
+        };
+        let ev = CfdEvaluator::new(ls89_tc1(density, iterations)).unwrap();
+        names = ev.objective_names();
+        let cells: usize = ev.main_blade_mesh().unwrap().blocks.iter().map(|b| b.ni * b.nj).sum();
+        let e = ev.evaluate_main_blade();
+        println!("{d}: {cells} cells: {e:?}");
+        rows.push((d.trim().to_string(), cells, e));
+    }
+    let mut table = String::from("# LS89 MUR47: objectives against mesh density\n\n");
+    table += &format!(
+        "Published LS89 profile (blades/ls89.ron main definition), MUR47 (P01 159.6 kPa, T01 420 K, p2 82.35 kPa), \
+         RANS-SA, explicit CPU solver with the evaluator's default settings, budget {iterations} iterations.\n\
+         Command: `TURBOPT_GRID_ITERS={iterations} cargo test --test eval_cfd_long ls89_mur47_grid_convergence -- --ignored --nocapture`\n\n"
+    );
+    table += &format!("| mesh | cells | status | iterations | residual drop (orders) | {} | wall (s) |\n", names.join(" | "));
+    table += &format!("|{}\n", "---|".repeat(names.len() + 6));
+    for (d, cells, e) in &rows {
+        let status = match &e.status {
+            Status::Ok => "converged".to_string(),
+            s => format!("{s:?}").split('(').next().unwrap_or("").to_string(),
+        };
+        let values: Vec<String> = e.objectives.iter().map(|v| format!("{v:.6}")).collect();
+        table += &format!(
+            "| {d} | {cells} | {status} | {} | {:.2} | {} | {:.0} |\n",
+            e.diagnostics.iterations,
+            e.diagnostics.residual_drop_orders,
+            values.join(" | "),
+            e.diagnostics.wall_s
+        );
+    }
+    if let [.., (_, _, medium), (_, _, fine)] = rows.as_slice() {
+        if medium.objectives.len() == fine.objectives.len() && !fine.objectives.is_empty() {
+            let changes: Vec<String> = medium
+                .objectives
+                .iter()
+                .zip(&fine.objectives)
+                .map(|(m, f)| format!("{:.2} %", 100.0 * (f - m).abs() / f.abs().max(1e-30)))
+                .collect();
+            table += &format!("\nChange from the last two meshes: {}\n", changes.join(", "));
+        }
+    }
+    let out = std::env::var("TURBOPT_GRID_OUT").unwrap_or_else(|_| "docs/ls89-grid-convergence.md".into());
+    if let Some(dir) = Path::new(&out).parent() {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(&out, &table).unwrap();
+    println!("{table}");
+    for (d, _, e) in &rows {
+        assert!(e.status.is_ok(), "{d}: {:?}", e.status);
+    }
+    if let [.., (_, _, medium), (_, _, fine)] = rows.as_slice() {
+        for ((m, f), name) in medium.objectives.iter().zip(&fine.objectives).zip(&names) {
+            assert!((f - m).abs() <= 0.02 * f.abs(), "{name}: medium {m} vs fine {f}");
+        }
+    }
+}
+
+/// Batch throughput of LS89 test case 1 on the coarse mesh: `2 x cores` cold evaluations of the
+/// published profile with a fixed iteration budget, one design per core versus a shared pool.
+/// Reports wall time, CPU utilization (process CPU time / wall / cores) and evaluations per hour.
+#[test]
+#[ignore = "long benchmark: LS89 TC1 coarse batch, one design per core vs shared pool (minutes)"]
+fn ls89_tc1_coarse_batch_throughput() {
+    let iterations = env_usize("TURBOPT_BATCH_ITERS", 100);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n_designs = 2 * cores;
+    for mode in [BatchMode::DesignPerCore, BatchMode::SharedPool] {
+        let mut c = ls89_tc1(Density::Coarse, iterations);
+        // Every design is the baseline of the LS89 design parameterization, solved cold (no
+        // baseline cache, no warm start) so that each costs a full solve of the same size.
+        c.warm_start = false;
+        c.batch.mode = mode;
+        let ev = CfdEvaluator::new(c).unwrap();
+        let designs = vec![ev.space().baseline.clone(); n_designs];
+        let (cpu0, t0) = (process_cpu_seconds(), Instant::now());
+        let out = ev.evaluate_batch(&designs);
+        let (wall, cpu) = (t0.elapsed().as_secs_f64(), process_cpu_seconds() - cpu0);
+        for e in &out {
+            assert!(matches!(e.status, Status::Ok | Status::NotConverged(_)), "{:?}", e.status);
+            assert!(e.objectives.iter().all(|v| v.is_finite()));
+        }
+        let per_eval = wall / n_designs as f64;
+        let per_iteration = per_eval / iterations as f64;
+        println!(
+            "{mode:?}: {n_designs} designs x {iterations} iterations on {cores} cores: wall {wall:.1} s, CPU {cpu:.1} s \
+             (utilization {:.0} %), {:.1} s per design, {:.2} ms wall and {:.2} ms CPU per design-iteration, {:.0} evaluations/hour at this budget, \
+             {:.1} evaluations/hour at 10000 iterations",
+            100.0 * cpu / (wall * cores as f64),
+            per_eval,
+            1e3 * per_iteration,
+            1e3 * cpu / (n_designs * iterations) as f64,
+            3600.0 / per_eval,
+            3600.0 / (per_iteration * 10_000.0)
+        );
+    }
+}
