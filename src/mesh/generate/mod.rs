@@ -34,7 +34,8 @@
 //!   (LS89) or next to the row that leaves the B/O junction (T106C-class).
 //! - Tried and not kept (each traded the growth ratio for cell angles, none improved both):
 //!   re-grading D's and U's smoothed rows to the wanted first cell (interfaces then <= 1.3,
-//!   but cells of 0.3-5 deg next to the junction rows), Thomas-Middlecoff control functions
+//!   but cells of 0.3-5 deg next to the junction rows; also with the columns re-graded between
+//!   the face and the outlet: 1-4 deg), Thomas-Middlecoff control functions
 //!   from the block boundaries, other blend widths and control-function bounds, and a trailing-
 //!   edge arc ending 5-15 % up the upper side (LS89 A then gets 1.6-3 deg cells). A D block
 //!   whose face does not wrap the rear of the blade (e.g. a C-type wake block, or connectors
