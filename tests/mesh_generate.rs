@@ -1,4 +1,4 @@
-//! Cascade mesh generator: LS89 (blades/ls89.ron) and a T106C-class blade at the three
+//! Cascade mesh generator: LS89 (blades/ls89.ron) and the T106C-class blade (blades/t106c.ron) at the three
 //! densities, checked with the mesh quality report (`mesh::quality`).
 
 use std::time::Instant;
@@ -9,16 +9,6 @@ use turbopt::mesh::quality::QualityReport;
 use turbopt::mesh::{Density, Face, Mesh};
 
 type P2 = [f64; 2];
-
-fn bezier(ctrl: &[P2], t: f64) -> P2 {
-    let mut p = ctrl.to_vec();
-    for k in (1..p.len()).rev() {
-        for i in 0..k {
-            p[i] = [(1.0 - t) * p[i][0] + t * p[i + 1][0], (1.0 - t) * p[i][1] + t * p[i + 1][1]];
-        }
-    }
-    p[0]
-}
 
 fn ls89_outline() -> Outline {
     load_blade_file("blades/ls89.ron").expect("blades/ls89.ron").outline().expect("LS89 outline")
@@ -36,72 +26,18 @@ fn ls89_spec(density: Density) -> PassageSpec {
     }
 }
 
-/// A T106C-class high-lift LPT section (chord 93.01 mm, pitch/chord 0.95, stagger 30.7 deg,
-/// metal angles +32.7 / -63.2 deg): quadratic-Bezier camber with a NACA-type thickness (12 %)
-/// and a round trailing edge (radius ~1.1 mm). A stand-in until the geometry module's T106C blade is available.
+/// The T106C-class blade of blades/t106c.ron with the passage the CLI builds for it
+/// (`mesh::passage::passage_spec`: domain planes from the cascade, first cell for y+ = 1 at the
+/// first operating point, exit-angle hint from the trailing-edge camber).
 fn t106c_outline() -> Outline {
-    let chord = 93.01e-3;
-    let stagger = 30.7f64.to_radians();
-    let cax = chord * stagger.cos();
-    let p2 = [cax, -cax * stagger.tan()];
-    let (b1, b2) = (32.7f64.to_radians(), (-63.2f64).to_radians());
-    // Intersection of the inlet and exit metal-angle lines.
-    let (d1, d2) = ([b1.cos(), b1.sin()], [b2.cos(), b2.sin()]);
-    let det = d1[0] * (-d2[1]) - d1[1] * (-d2[0]);
-    let t = (p2[0] * (-d2[1]) - p2[1] * (-d2[0])) / det;
-    let p1 = [t * d1[0], t * d1[1]];
-    let camber = |u: f64| bezier(&[[0.0, 0.0], p1, p2], u);
-    let base = |u: f64| {
-        5.0 * 0.12 * chord * (0.2969 * u.sqrt() - 0.1260 * u - 0.3516 * u * u + 0.2843 * u.powi(3) - 0.1015 * u.powi(4)) + 0.35e-3 * u
-    };
-    // Over the last 10 % the thickness is bent to end with zero slope, so that the sides meet
-    // the trailing-edge circle tangentially (no corner in the wall).
-    let slope_end = (base(1.0) - base(1.0 - 1e-7)) / 1e-7;
-    let bend = -slope_end / (2.0 * 0.1);
-    let half = |u: f64| base(u) + bend * (u - 0.9f64).max(0.0).powi(2);
-    let side = |u: f64, sign: f64| {
-        let c = camber(u);
-        let e = 1e-6;
-        let (a, b) = (camber((u - e).max(0.0)), camber((u + e).min(1.0)));
-        let tn = [b[0] - a[0], b[1] - a[1]];
-        let l = tn[0].hypot(tn[1]);
-        let nrm = [-tn[1] / l, tn[0] / l];
-        let h = half(u);
-        [c[0] + sign * h * nrm[0], c[1] + sign * h * nrm[1]]
-    };
-    let n = 1500;
-    let u_at = |k: usize| 0.5 - 0.5 * (std::f64::consts::PI * k as f64 / n as f64).cos();
-    let mut pts: Vec<P2> = (0..n).map(|k| side(u_at(k), 1.0)).collect();
-    let (up, lo, c) = (side(1.0, 1.0), side(1.0, -1.0), camber(1.0));
-    let a0 = (up[1] - c[1]).atan2(up[0] - c[0]);
-    let mut a1 = (lo[1] - c[1]).atan2(lo[0] - c[0]);
-    if a1 > a0 {
-        a1 -= 2.0 * std::f64::consts::PI;
-    }
-    let r = half(1.0);
-    for k in 0..100 {
-        let a = a0 + (a1 - a0) * k as f64 / 100.0;
-        pts.push([c[0] + r * a.cos(), c[1] + r * a.sin()]);
-    }
-    for k in (1..=n).rev() {
-        pts.push(side(u_at(k), -1.0));
-    }
-    let te = (0..pts.len()).max_by(|&i, &j| pts[i][0].total_cmp(&pts[j][0])).unwrap();
-    Outline { points: pts, trailing_edge: te }
+    load_blade_file("blades/t106c.ron").expect("blades/t106c.ron").outline().expect("T106C outline")
 }
 
 fn t106c_spec(density: Density) -> PassageSpec {
-    let chord = 93.01e-3;
-    let cax = chord * 30.7f64.to_radians().cos();
-    PassageSpec {
-        pitch: 0.95 * chord,
-        inlet_x: -0.5 * cax,
-        outlet_x: 2.0 * cax,
-        first_cell_height: 5e-6,
-        density,
-        inlet_angle_deg: 32.7,
-        outlet_angle_deg: -63.2,
-    }
+    let blade = load_blade_file("blades/t106c.ron").expect("blades/t106c.ron");
+    let outline = blade.outline().expect("T106C outline");
+    let op = blade.operating_points.first().expect("T106C operating point");
+    turbopt::mesh::passage::passage_spec(&blade, &blade.cascade, &outline, op, density).expect("T106C passage spec")
 }
 
 /// Every cell on every block face lies in exactly one patch.
@@ -176,7 +112,7 @@ fn t106c_meshes_are_valid() {
 
 /// The smoothness target: growth ratio <= 1.25 everywhere, across block interfaces too.
 #[test]
-#[ignore = "target not met yet: max growth ratio 2.7-4.9 (LS89 coarse/medium/fine 3.50/2.92/2.72, T106C-class 4.19/4.89/4.61), first cells of D and U next to the O-grid/H-block junctions; see the mesh::generate module doc"]
+#[ignore = "target not met yet: max growth ratio 2.7-5.7 (LS89 coarse/medium/fine 3.50/2.92/2.72, blades/t106c.ron 5.75/5.53/4.54), first cells of D and U next to the O-grid/H-block junctions; see the mesh::generate module doc"]
 fn growth_ratio_target() {
     for (name, q) in all_densities("LS89", &ls89_outline(), ls89_spec)
         .into_iter()

@@ -17,8 +17,9 @@
 //!
 //! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`; the ignored test
 //! `quality_hotspots` lists them block by block and interface by interface): the largest
-//! growth ratio between neighbouring cells is 2.7-4.9, not the 1.25 aimed at; the smallest
-//! cell angle is 4-9 deg, in D. What causes them:
+//! growth ratio between neighbouring cells is 2.7-3.5 for LS89 and 4.5-5.7 for
+//! blades/t106c.ron, not the 1.25 aimed at; the smallest cell angle is 4-8 deg (LS89) and
+//! 0.3-3.5 deg (T106C-class), in D. What causes them:
 //!
 //! - The interface ratios (O/D, B/D, O/U, B/U: 2.3-4.9) are NOT a spacing mismatch of the
 //!   algebraic grid: the O-grid's outer cells at the arc splits are within 1.2 of the junction
@@ -30,8 +31,8 @@
 //! - On LS89 the trailing-edge arc's upper end falls back to its limit, 30 % of the upper side
 //!   up from the trailing edge (26 mm), because that rear side turns less than the 30 deg that
 //!   `topology::splits` looks for; D's face then runs along the straight rear of the blade
-//!   and its rows from there crowd into a narrow strip. The 4-9 deg cells are in that strip
-//!   (LS89) or next to the row that leaves the B/O junction (T106C-class).
+//!   and its rows from there crowd into a narrow strip. The smallest angles are in D, in that
+//!   strip or next to the rows that leave the junctions.
 //! - Tried and not kept (each traded the growth ratio for cell angles, none improved both):
 //!   re-grading D's and U's smoothed rows to the wanted first cell (interfaces then <= 1.3,
 //!   but cells of 0.3-5 deg next to the junction rows; also with the columns re-graded between
