@@ -17,7 +17,7 @@
 //!
 //! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`; the ignored test
 //! `quality_hotspots` lists them block by block and interface by interface): the largest
-//! growth ratio between neighbouring cells is 2.7-3.5 for LS89 and 4.5-5.7 for
+//! growth ratio between neighbouring cells is 2.8-3.2 for LS89 and 4.5-5.7 for
 //! blades/t106c.ron, not the 1.25 aimed at; the smallest cell angle is 4-8 deg (LS89) and
 //! 0.3-3.5 deg (T106C-class), in D. What causes them:
 //!
