@@ -15,10 +15,32 @@
 //! H-block interiors are smoothed with Winslow's equations and Thomas-Middlecoff control
 //! functions (`elliptic.rs`); the final mesh is checked for positive cell areas.
 //!
-//! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`): the largest
-//! growth ratio between neighbouring cells is 2.7-4.9, not the 1.25 aimed at, and sits where
-//! the O-grid meets two H blocks at the trailing edge; the smallest cell angle (4-9 deg) is in
-//! D, where the trailing-edge arc wraps the rear of the suction side of a staggered blade.
+//! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`; the ignored test
+//! `quality_hotspots` lists them block by block and interface by interface): the largest
+//! growth ratio between neighbouring cells is 2.8-3.2 for LS89 and 4.5-5.7 for
+//! blades/t106c.ron, not the 1.25 aimed at; the smallest cell angle is 4-8 deg (LS89) and
+//! 0.3-3.5 deg (T106C-class), in D. What causes them:
+//!
+//! - The interface ratios (O/D, B/D, O/U, B/U: 2.3-4.9) are NOT a spacing mismatch of the
+//!   algebraic grid: the O-grid's outer cells at the arc splits are within 1.2 of the junction
+//!   height, and D's and U's rows are built with exactly that first cell. Winslow smoothing,
+//!   pulled by the kinks where the connectors meet the O-grid, stretches the first cells of D
+//!   and U by about an order of magnitude; the blend back to the algebraic grid (weight
+//!   1/`FACE_BLEND` at the first interior node) leaves them 3-5x too long (LS89 medium:
+//!   3.9e-4 m against 1.4e-4 m). Without smoothing the algebraic D is folded (~750 cells).
+//! - On LS89 the trailing-edge arc's upper end falls back to its limit, 30 % of the upper side
+//!   up from the trailing edge (26 mm), because that rear side turns less than the 30 deg that
+//!   `topology::splits` looks for; D's face then runs along the straight rear of the blade
+//!   and its rows from there crowd into a narrow strip. The smallest angles are in D, in that
+//!   strip or next to the rows that leave the junctions.
+//! - Tried and not kept (each traded the growth ratio for cell angles, none improved both):
+//!   re-grading D's and U's smoothed rows to the wanted first cell (interfaces then <= 1.3,
+//!   but cells of 0.3-5 deg next to the junction rows; also with the columns re-graded between
+//!   the face and the outlet: 1-4 deg), Thomas-Middlecoff control functions
+//!   from the block boundaries, other blend widths and control-function bounds, and a trailing-
+//!   edge arc ending 5-15 % up the upper side (LS89 A then gets 1.6-3 deg cells). A D block
+//!   whose face does not wrap the rear of the blade (e.g. a C-type wake block, or connectors
+//!   allowed to meet the two periodic lines at different places) looks like the way forward.
 
 mod distribution;
 mod elliptic;
