@@ -39,7 +39,7 @@ use crate::mesh::generate::{generate_cascade_mesh, PassageSpec};
 use crate::mesh::yplus::first_cell_height;
 use crate::mesh::Mesh;
 use crate::post::{blade_surface, cascade_performance, read_measured_mis, CascadePerformance, SurfacePoint};
-use crate::solver::{operating_point_state, uniform_state, Case, ExplicitSolver, Silent, SolveOutcome};
+use crate::solver::{Case, Silent, SolveOutcome};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -235,12 +235,6 @@ impl CfdEvaluator {
     /// Scheme and backend combinations that run today: explicit on the CPU.
     fn check_supported(&self) -> Stage<()> {
         let s = &self.config.solver;
-        if s.scheme != Scheme::Explicit {
-            return Err(Status::Failed(format!(
-                "solver scheme `{}` is not available in the CFD evaluator yet (use Explicit)",
-                s.scheme.name()
-            )));
-        }
         if let BackendChoice::Gpu { device } = s.backend {
             return Err(Status::Failed(format!(
                 "GPU backend (device {device}) is not available in the CFD evaluator yet (use Cpu)"
@@ -284,7 +278,7 @@ impl CfdEvaluator {
         for (k, op) in self.points.iter().enumerate() {
             let initial = match warm {
                 Some(b) => b.solutions[k].clone(),
-                None => self.cold_start(&mesh, op),
+                None => self.cold_start(&mesh, &outline, op),
             };
             match self.solve_point(&backend, &mesh, &outline, op, &initial) {
                 Ok(r) => results.push(r),
@@ -365,19 +359,12 @@ impl CfdEvaluator {
         generate_cascade_mesh(outline, &spec).map_err(|e| Status::MeshFailure(e.to_string()))
     }
 
-    /// The usual cascade start: the isentropic outlet state flowing in the inlet direction,
-    /// with the inlet nu_tilde everywhere for RANS.
-    fn cold_start(&self, mesh: &Mesh, op: &OperatingPoint) -> Solution {
-        let gas = &self.blade.gas;
-        let mut s = uniform_state(mesh, gas, operating_point_state(gas, op));
-        if self.config.solver.config.model.is_turbulent() {
-            let rho01 = op.p01 / (gas.gas_constant * op.t01);
-            let nu_tilde = op.nu_tilde_ratio * gas.viscosity(op.t01) / rho01;
-            for b in &mut s.blocks {
-                b.nu_tilde.iter_mut().for_each(|v| *v = nu_tilde);
-            }
-        }
-        s
+    /// The quasi-one-dimensional cascade start (`cascade::quasi_1d_start`): a uniform outlet
+    /// state thrown at the blade diverged on LS89.
+    fn cold_start(&self, mesh: &Mesh, outline: &Outline, op: &OperatingPoint) -> Solution {
+        let planes = crate::cascade::cascade_planes(mesh, outline);
+        let exit_angle = crate::mesh::passage::trailing_edge_camber_angle_deg(outline);
+        crate::cascade::quasi_1d_start(mesh, &self.blade.gas, op, &planes, exit_angle, 0.2)
     }
 
     fn solve_point(
@@ -392,9 +379,12 @@ impl CfdEvaluator {
         let mut solver_config = s.config.clone();
         solver_config.max_iterations = s.max_iterations;
         solver_config.convergence_orders = s.convergence_orders;
+        if s.scheme == Scheme::Implicit && matches!(solver_config.scheme, crate::solver::Scheme::Explicit) {
+            solver_config.scheme = crate::solver::Scheme::Implicit(crate::solver::ImplicitConfig::default());
+        }
         let case = Case { gas: self.blade.gas.clone(), operating_point: op.clone(), solver: solver_config };
-        let outcome = ExplicitSolver::new(backend, mesh, case)
-            .and_then(|mut solver| solver.solve(initial, &mut Silent))
+        let outcome = crate::solver::solve_case(backend, mesh, case, initial, &mut Silent)
+            .map(|(outcome, _)| outcome)
             .map_err(|e| match e {
                 Error::Diverged { iteration, .. } => (Status::Diverged(format!("{}: {e}", op.name)), iteration),
                 Error::Mesh(_) => (Status::MeshFailure(format!("{}: {e}", op.name)), 0),

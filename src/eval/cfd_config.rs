@@ -19,10 +19,9 @@ use crate::solver::{FlowModel, SolverConfig};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Time-integration scheme. Only `Explicit` runs today; `Implicit` is accepted in RON and
-/// answered with a `Status::Failed` naming it until the implicit solver is wired in (the
-/// implicit branch's `solver::solve_case` dispatches on `SolverConfig::scheme`: the evaluator
-/// will set that from this choice and call it in place of `ExplicitSolver`).
+/// Time-integration scheme. `Implicit` uses the solver config's own implicit settings when it
+/// has them (`config.scheme`), else the implicit defaults (`solver::ImplicitConfig`); the
+/// implicit solver runs Euler and laminar flow (its SA system is not there yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Scheme {
     #[default]

@@ -9,6 +9,7 @@ pub mod cfd;
 pub mod cfd_command;
 pub mod cfd_config;
 pub mod objectives;
+pub mod subspace;
 
 /// Names, bounds and baseline of the design variables.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

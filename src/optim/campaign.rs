@@ -16,7 +16,6 @@
 //! and no logged evaluation is repeated. A line cut short by a kill is dropped.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,14 +35,8 @@ use crate::eval::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 pub enum EvaluatorConfig {
     /// An analytic test problem.
     Analytic(AnalyticProblem),
-    /// The CFD evaluator of a cascade blade: mapped to an evaluator in [`build_evaluator`].
-    Cfd {
-        /// Blade definition (RON under `blades/`).
-        blade: String,
-        /// Evaluator options (operating point, mesh density, backend, ...), by name.
-        #[serde(default)]
-        options: BTreeMap<String, String>,
-    },
+    /// The CFD evaluator of a cascade blade (paths relative to the working directory).
+    Cfd(crate::eval::cfd::EvaluatorConfig),
 }
 
 /// New bounds for one design variable.
@@ -85,6 +78,10 @@ pub enum OptimizerConfig {
 pub struct CampaignConfig {
     pub name: String,
     pub evaluator: EvaluatorConfig,
+    /// Optimize only these design variables (the others stay at their baseline values);
+    /// all of the evaluator's when absent.
+    #[serde(default)]
+    pub variables: Option<Vec<String>>,
     #[serde(default)]
     pub bounds: Vec<BoundOverride>,
     /// Objective name; the evaluator's first objective when absent.
@@ -120,8 +117,9 @@ impl CampaignConfig {
 pub fn build_evaluator(config: &EvaluatorConfig) -> Result<Box<dyn Evaluator>> {
     match config {
         EvaluatorConfig::Analytic(p) => Ok(Box::new(AnalyticEvaluator::new(p.clone())?)),
-        EvaluatorConfig::Cfd { blade, .. } => {
-            Err(Error::Other(format!("the CFD evaluator (blade {blade}) is not wired into campaigns yet")))
+        EvaluatorConfig::Cfd(c) => {
+            c.validate().map_err(|reason| Error::Input { path: c.blade.display().to_string(), reason })?;
+            Ok(Box::new(crate::eval::cfd::CfdEvaluator::new(c.clone())?))
         }
     }
 }
@@ -558,6 +556,22 @@ pub fn run_campaign(
     resume: bool,
     observer: &mut dyn CampaignObserver,
 ) -> Result<CampaignSummary> {
+    match &config.variables {
+        Some(names) => {
+            let sub = crate::eval::subspace::SubspaceEvaluator::new(evaluator, names)?;
+            run_campaign_on(config, &sub, out_dir, resume, observer)
+        }
+        None => run_campaign_on(config, evaluator, out_dir, resume, observer),
+    }
+}
+
+fn run_campaign_on(
+    config: &CampaignConfig,
+    evaluator: &dyn Evaluator,
+    out_dir: &Path,
+    resume: bool,
+    observer: &mut dyn CampaignObserver,
+) -> Result<CampaignSummary> {
     let space = effective_space(config, evaluator.space())?;
     let selection = selection(config, evaluator)?;
     if config.budget < 2 {
@@ -721,8 +735,9 @@ mod tests {
         let c = CampaignConfig::from_ron_str(text, "inline").unwrap();
         assert_eq!(CampaignConfig::from_ron_str(&c.to_ron_string().unwrap(), "again").unwrap(), c);
         assert!(build_evaluator(&c.evaluator).is_ok());
-        let cfd = EvaluatorConfig::Cfd { blade: "blades/ls89.ron".into(), options: BTreeMap::new() };
-        assert!(build_evaluator(&cfd).is_err());
+        let mut cfd_config = crate::eval::cfd::EvaluatorConfig::for_blade("no/such/blade.ron");
+        cfd_config.objectives = vec![crate::eval::objectives::Objective::EntropyRise];
+        assert!(build_evaluator(&EvaluatorConfig::Cfd(cfd_config)).is_err(), "missing blade file is an error");
         assert!(CampaignConfig::from_ron_str("(name: 1)", "bad").is_err());
     }
 }
