@@ -114,6 +114,15 @@ struct PointResult {
     outcome: SolveOutcome,
 }
 
+/// A design solved at every operating point.
+struct SolvedDesign {
+    outline: Outline,
+    block_sizes: Vec<(usize, usize)>,
+    results: Vec<PointResult>,
+    warm: bool,
+    backend: CpuBackend,
+}
+
 /// A failed stage of the pipeline.
 type Stage<T> = std::result::Result<T, Status>;
 
@@ -257,23 +266,29 @@ impl CfdEvaluator {
         threads: Option<usize>,
     ) -> (Evaluation, Option<(Vec<(usize, usize)>, Vec<Solution>, Vec<f64>)>) {
         let start = Instant::now();
-        if let Err(status) = self.check_supported() {
-            return (Evaluation::failed(status), None);
-        }
+        let solved = match self.solve_points(blade, baseline, threads, start) {
+            Ok(s) => s,
+            Err(e) => return (e, None),
+        };
+        let reference_flows = baseline.map(|b| b.mass_flows.as_slice());
+        let evaluation = self.score(&solved.results, reference_flows, solved.warm, &solved.backend, start);
+        let flows = solved.results.iter().map(|r| r.performance.mass_flow).collect();
+        let solutions = solved.results.into_iter().map(|r| r.outcome.solution).collect();
+        (evaluation, Some((solved.block_sizes, solutions, flows)))
+    }
+
+    /// Blade -> mesh -> a solve at every operating point (warm-started from `baseline` when the
+    /// block sizes match). A failure comes back as the failed evaluation.
+    fn solve_points(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+        self.check_supported().map_err(Evaluation::failed)?;
         let prepared = self.build_blade(blade).and_then(|(outline, cascade, hint)| {
             let mesh = self.build_mesh(&outline, &cascade, hint)?;
             Ok((outline, mesh))
         });
-        let (outline, mesh) = match prepared {
-            Ok(v) => v,
-            Err(status) => return (with_wall_time(Evaluation::failed(status), start), None),
-        };
-        let backend = match CpuBackend::new(threads) {
-            Ok(b) => b,
-            Err(e) => return (Evaluation::failed(Status::Failed(e.to_string())), None),
-        };
-        let sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
-        let warm = baseline.filter(|b| self.config.warm_start && b.block_sizes == sizes);
+        let (outline, mesh) = prepared.map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
+        let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
+        let block_sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
+        let warm = baseline.filter(|b| self.config.warm_start && b.block_sizes == block_sizes);
         let mut results = Vec::with_capacity(self.points.len());
         for (k, op) in self.points.iter().enumerate() {
             let initial = match warm {
@@ -286,15 +301,19 @@ impl CfdEvaluator {
                     let mut e = Evaluation::failed(status);
                     e.diagnostics = self.diagnostics(&results, &backend, start);
                     e.diagnostics.iterations += failed_at;
-                    return (e, None);
+                    return Err(e);
                 }
             }
         }
-        let reference_flows = baseline.map(|b| b.mass_flows.as_slice());
-        let evaluation = self.score(&results, reference_flows, warm.is_some(), &backend, start);
-        let flows = results.iter().map(|r| r.performance.mass_flow).collect();
-        let solutions = results.into_iter().map(|r| r.outcome.solution).collect();
-        (evaluation, Some((sizes, solutions, flows)))
+        Ok(SolvedDesign { outline, block_sizes, results, warm: warm.is_some(), backend })
+    }
+
+    /// The outline of `design` and its blade-surface Mis at every operating point (for
+    /// pictures: a campaign's best design against its baseline). Warm-started like evaluations.
+    pub fn design_surfaces(&self, design: &[f64]) -> std::result::Result<(Outline, Vec<Vec<SurfacePoint>>), Status> {
+        let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
+        let solved = self.solve_points(Blade::Design(design), baseline, self.cpu_threads(), Instant::now()).map_err(|e| e.status)?;
+        Ok((solved.outline, solved.results.into_iter().map(|r| r.surface).collect()))
     }
 
     /// Outline, cascade and the outlet-angle hint of the mesher.
