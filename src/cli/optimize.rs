@@ -2,8 +2,12 @@
 //! embedded default campaign, and print its summary.
 
 use super::OptimizeArgs;
-use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
-use crate::Result;
+use crate::eval::cfd::CfdEvaluator;
+use crate::eval::subspace::SubspaceEvaluator;
+use crate::eval::Evaluator;
+use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, EvaluatorConfig, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
+use crate::report::plots::{plot_blades, plot_isentropic_mach};
+use crate::{Error, Result};
 
 /// optimize/default.ron, embedded so `turbopt optimize` runs from anywhere.
 pub const DEFAULT_CAMPAIGN: &str = include_str!("../../optimize/default.ron");
@@ -15,13 +19,29 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     };
     let out = args.out.clone().unwrap_or_else(|| std::path::Path::new("out").join(&config.name));
     println!("campaign {} -> {}{}", config.name, out.display(), if args.resume { " (resuming)" } else { "" });
-    let evaluator = build_evaluator(&config.evaluator)?;
     let mut bar = ProgressBarObserver::new();
     let mut silent = SilentObserver;
     let observer: &mut dyn CampaignObserver = if args.json { &mut silent } else { &mut bar };
-    let summary = run_campaign(&config, evaluator.as_ref(), &out, args.resume, observer)?;
-    print_summary(&summary);
-    println!("wrote {} (evaluations.jsonl, checkpoint.json, summary.json, convergence.png, evaluations.png)", out.display());
+    let summary = match &config.evaluator {
+        EvaluatorConfig::Cfd(cfd_config) => {
+            // Keep the concrete CFD evaluator: the blade and Mis pictures need it afterwards.
+            build_evaluator(&config.evaluator)?; // validates the configuration the same way
+            let cfd = CfdEvaluator::new(cfd_config.clone())?;
+            let summary = run_campaign(&config, &cfd, &out, args.resume, observer)?;
+            print_summary(&summary);
+            if let Err(e) = blade_pictures(&config, &cfd, &summary, &out) {
+                eprintln!("warning: the blade/Mis pictures could not be made: {e}");
+            }
+            summary
+        }
+        _ => {
+            let evaluator = build_evaluator(&config.evaluator)?;
+            let summary = run_campaign(&config, evaluator.as_ref(), &out, args.resume, observer)?;
+            print_summary(&summary);
+            summary
+        }
+    };
+    println!("wrote {} (evaluations.jsonl, checkpoint.json, summary.json, convergence.png, evaluations.png; blades.png and mis.png for CFD campaigns)", out.display());
     if args.json {
         let improvement_percent = summary.relative_improvement.map(|r| 100.0 * r);
         let v = serde_json::json!({
@@ -52,4 +72,28 @@ fn print_summary(s: &CampaignSummary) {
     for (name, value) in s.variables.iter().zip(&s.best_design) {
         println!("    {name:<24} {value:.6}");
     }
+}
+
+/// blades.png (best design over the baseline) and mis.png (their blade Mis at the first
+/// operating point): the two designs are solved once more, warm-started.
+fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &CampaignSummary, out: &std::path::Path) -> Result<()> {
+    let full = |design: &[f64]| -> Result<Vec<f64>> {
+        match &config.variables {
+            Some(names) => Ok(SubspaceEvaluator::new(cfd, names)?.full_design(design)),
+            None => Ok(design.to_vec()),
+        }
+    };
+    let baseline = cfd.space().baseline.clone();
+    let best = full(&summary.best_design)?;
+    let failed = |what: &str, s: crate::eval::Status| Error::Other(format!("{what} design: {s:?}"));
+    let (outline_base, mis_base) = cfd.design_surfaces(&baseline).map_err(|s| failed("baseline", s))?;
+    let (outline_best, mis_best) = cfd.design_surfaces(&best).map_err(|s| failed("best", s))?;
+    let name = &cfd.blade_file().name;
+    plot_blades(&out.join("blades.png"), &format!("{name}: best design over the baseline"), &[("baseline", &outline_base), ("best", &outline_best)])?;
+    let ([x0, x1], _) = outline_base.bounding_box();
+    if let (Some(b), Some(o)) = (mis_base.first(), mis_best.first()) {
+        let point = cfd.operating_points().first().map(|p| p.name.clone()).unwrap_or_default();
+        plot_isentropic_mach(&out.join("mis.png"), &format!("{name} {point}: isentropic Mach, best vs baseline"), x1 - x0, &[("baseline", b), ("best", o)], None)?;
+    }
+    Ok(())
 }

@@ -125,3 +125,47 @@ pub fn plot_semilog(path: &Path, title: &str, x_label: &str, series: &[(&str, Ve
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
+
+/// Blade outlines overlaid (e.g. a campaign's best design over its baseline), equal axes.
+pub fn plot_blades(path: &Path, title: &str, blades: &[(&str, &crate::geometry::Outline)]) -> Result<()> {
+    ensure_fonts();
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for (_, o) in blades {
+        let ([a, b], [c, d]) = o.bounding_box();
+        (x0, x1, y0, y1) = (x0.min(a), x1.max(b), y0.min(c), y1.max(d));
+    }
+    // Equal scales on both axes: widen the narrower range about its centre.
+    let (w, h) = (900u32, 1100u32);
+    let span = ((x1 - x0) / w as f64).max((y1 - y0) / h as f64) * 1.1;
+    let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
+    let (hx, hy) = (0.5 * span * w as f64, 0.5 * span * h as f64);
+    let root = BitMapBackend::new(path, (w + 100, h + 80)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 24))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((cx - hx) * 1e3..(cx + hx) * 1e3, (cy - hy) * 1e3..(cy + hy) * 1e3)
+        .map_err(|e| plot_err(path, e))?;
+    chart.configure_mesh().x_desc("x [mm]").y_desc("y [mm]").label_style(("sans-serif", 16)).draw().map_err(|e| plot_err(path, e))?;
+    let palette = [BLACK, RED, BLUE, GREEN];
+    for (k, (label, o)) in blades.iter().enumerate() {
+        let colour = palette[k % palette.len()];
+        let closed = o.points.iter().chain(o.points.first()).map(|p| (p[0] * 1e3, p[1] * 1e3));
+        chart
+            .draw_series(LineSeries::new(closed, colour.stroke_width(2)))
+            .map_err(|e| plot_err(path, e))?
+            .label(label.to_string())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}
