@@ -16,13 +16,7 @@ use std::time::Instant;
 pub fn run(args: &MeshArgs) -> Result<()> {
     let start = Instant::now();
     let blade = load_blade_file(&args.blade)?;
-    let op = match &args.case {
-        Some(name) => blade.operating_point(name)?.clone(),
-        None => blade.operating_points.first().cloned().ok_or_else(|| Error::Input {
-            path: args.blade.display().to_string(),
-            reason: "no operating point: the y+ estimate needs one".into(),
-        })?,
-    };
+    let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
     let spec = passage_spec(&blade, &blade.cascade, &outline, &op, args.density)?;
     let mesh = generate_cascade_mesh(&outline, &spec)?;

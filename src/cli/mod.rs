@@ -22,6 +22,35 @@ pub enum Command {
     /// Run an optimization campaign (RON), or the embedded default one, with a results log,
     /// checkpoints and plots; `--resume` continues an interrupted campaign.
     Optimize(OptimizeArgs),
+    /// Score one design (or the blade file's own profile) with the CFD evaluator: objectives,
+    /// constraints, status and diagnostics; a failed design exits non-zero with its reason.
+    Evaluate(EvaluateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct EvaluateArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Operating point name (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    /// Design vector of the blade file's design parameterization, comma-separated (default: the
+    /// blade file's main definition).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub design: Option<Vec<f64>>,
+    #[arg(long, value_enum, default_value = "coarse")]
+    pub density: crate::mesh::Density,
+    #[arg(long, value_enum, default_value = "explicit")]
+    pub scheme: SchemeArg,
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    #[arg(long)]
+    pub max_iterations: Option<usize>,
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -137,6 +166,7 @@ pub fn main() -> ExitCode {
         Command::Mesh(args) => crate::cli::mesh::run(&args),
         Command::Solve(args) => crate::cli::solve::run(&args),
         Command::Optimize(args) => crate::cli::optimize::run(&args),
+        Command::Evaluate(args) => crate::cli::evaluate::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -147,6 +177,22 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The named operating point of a blade file, or its first one.
+fn operating_point(
+    blade: &crate::geometry::blade_file::BladeFile,
+    path: &std::path::Path,
+    name: Option<&str>,
+) -> crate::Result<crate::flow::case::OperatingPoint> {
+    match name {
+        Some(n) => Ok(blade.operating_point(n)?.clone()),
+        None => blade.operating_points.first().cloned().ok_or_else(|| crate::Error::Input {
+            path: path.display().to_string(),
+            reason: "the blade file has no operating point".into(),
+        }),
+    }
+}
+
+pub mod evaluate;
 pub mod mesh;
 pub mod optimize;
 pub mod solve;

@@ -27,13 +27,7 @@ use std::time::Instant;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let blade = load_blade_file(&args.blade)?;
-    let op = match &args.case {
-        Some(name) => blade.operating_point(name)?.clone(),
-        None => blade.operating_points.first().cloned().ok_or_else(|| Error::Input {
-            path: args.blade.display().to_string(),
-            reason: "no operating point".into(),
-        })?,
-    };
+    let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let mut config = match &args.config {
         Some(path) => read_solver_config(path)?,
         None => default_cascade_config(),

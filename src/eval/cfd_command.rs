@@ -17,11 +17,14 @@ pub struct EvaluateOptions {
     pub accept_orders: Option<f64>,
     /// Solver threads (None: one per core).
     pub threads: Option<usize>,
+    pub scheme: super::cfd::Scheme,
+    /// Flow model (None: the evaluator's default, RANS-SA).
+    pub model: Option<crate::solver::FlowModel>,
 }
 
 impl Default for EvaluateOptions {
     fn default() -> Self {
-        EvaluateOptions { density: Density::Coarse, max_iterations: None, accept_orders: None, threads: None }
+        EvaluateOptions { density: Density::Coarse, max_iterations: None, accept_orders: None, threads: None, scheme: super::cfd::Scheme::Explicit, model: None }
     }
 }
 
@@ -47,6 +50,10 @@ pub fn evaluate_command(blade: &Path, case: Option<&str>, design: Option<&[f64]>
     }
     config.solver.accept_orders = options.accept_orders;
     config.solver.backend = super::cfd::BackendChoice::Cpu { threads: options.threads };
+    config.solver.scheme = options.scheme;
+    if let Some(m) = options.model {
+        config.solver.config.model = m;
+    }
     let evaluator = CfdEvaluator::new(config)?;
     Ok(match design {
         None => evaluator.evaluate_main_blade(),
