@@ -179,3 +179,18 @@ fn bad_campaigns_are_errors() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Every campaign file in optimize/ parses, and its evaluator and variables are valid.
+#[test]
+fn campaign_files_in_optimize_parse_and_build() {
+    for entry in std::fs::read_dir("optimize").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let c = turbopt::optim::campaign::CampaignConfig::from_ron_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let ev = turbopt::optim::campaign::build_evaluator(&c.evaluator).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if let Some(names) = &c.variables {
+                turbopt::eval::subspace::SubspaceEvaluator::new(ev.as_ref(), names).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            }
+        }
+    }
+}
