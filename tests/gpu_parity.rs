@@ -43,7 +43,7 @@ fn random_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
 }
 
 fn boundary_data() -> BoundaryData {
-    BoundaryData { p01: 1.8, t01: 1.2, inlet_direction: [0.9f64.cos(), 0.9f64.sin()], p2: 1.0, inlet_nu_tilde: 1e-3 }
+    BoundaryData { p01: 1.8, t01: 1.2, inlet_direction: [0.9f64.cos(), 0.9f64.sin()], p2: 1.0, inlet_nu_tilde: 1e-3, no_slip_walls: true }
 }
 
 /// Largest |a - b| over all entries of each variable, relative to that variable's largest |a|.
