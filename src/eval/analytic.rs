@@ -259,3 +259,35 @@ mod tests {
         assert!(e.clone().with_bounds(vec![1.0, 2.0], vec![0.0, 3.0]).is_err());
     }
 }
+
+/// Branin whose "mesh generation" fails for x1 > 5: a test evaluator for optimizers, which must
+/// keep failed designs as infeasible and still reach the minima at (-pi, 12.275) and (pi, 2.275).
+#[cfg(test)]
+pub(crate) struct BraninFailingRight(AnalyticEvaluator);
+
+#[cfg(test)]
+impl BraninFailingRight {
+    pub(crate) fn new() -> Self {
+        BraninFailingRight(AnalyticEvaluator::new(AnalyticProblem::Branin).expect("Branin is valid"))
+    }
+}
+
+#[cfg(test)]
+impl Evaluator for BraninFailingRight {
+    fn space(&self) -> &DesignSpace {
+        self.0.space()
+    }
+    fn objective_names(&self) -> Vec<String> {
+        self.0.objective_names()
+    }
+    fn constraint_names(&self) -> Vec<String> {
+        vec![]
+    }
+    fn evaluate(&self, d: &[f64]) -> Evaluation {
+        if d[0] > 5.0 {
+            Evaluation::failed(Status::MeshFailure("negative cell volume".into()))
+        } else {
+            self.0.evaluate(d)
+        }
+    }
+}

@@ -203,24 +203,7 @@ pub fn one_sided_tanh(n: usize, first: f64) -> Result<Vec<f64>> {
         return Ok(uniform);
     }
     let s = |d: f64, xi: f64| (d * xi).sinh() / (d.sinh() * (d * (1.0 - xi)).cosh());
-    let xi1 = 1.0 / n as f64;
-    // s(d, xi1) falls monotonically from 1/n (d -> 0) towards 0.
-    let (mut lo, mut hi) = (1e-8, 1.0);
-    while s(hi, xi1) > first {
-        hi *= 2.0;
-        if hi > 700.0 {
-            return Err(Error::Mesh(format!("tanh distribution: first spacing {first:e} too small for {n} intervals")));
-        }
-    }
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if s(mid, xi1) > first {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let d = 0.5 * (lo + hi);
+    let d = stretching_parameter("tanh distribution", n, first, s)?;
     let mut out: Vec<f64> = uniform.iter().map(|&xi| s(d, xi)).collect();
     out[0] = 0.0;
     out[n] = 1.0;
@@ -330,24 +313,7 @@ pub fn sinh_stretching(n: usize, first: f64) -> Result<Vec<f64>> {
         return Err(Error::Mesh(format!("sinh stretching: need n > 0 and 0 < first < 1/n, got n = {n}, first = {first}")));
     }
     let s = |b: f64, xi: f64| (b * xi).sinh() / b.sinh();
-    let xi1 = 1.0 / n as f64;
-    // s(b, xi1) falls monotonically from 1/n (b -> 0) towards 0.
-    let (mut lo, mut hi) = (1e-8, 1.0);
-    while s(hi, xi1) > first {
-        hi *= 2.0;
-        if hi > 700.0 {
-            return Err(Error::Mesh(format!("sinh stretching: first spacing {first:e} too small for {n} intervals")));
-        }
-    }
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if s(mid, xi1) > first {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let b = 0.5 * (lo + hi);
+    let b = stretching_parameter("sinh stretching", n, first, s)?;
     let mut out: Vec<f64> = (0..=n).map(|k| s(b, k as f64 / n as f64)).collect();
     out[0] = 0.0;
     out[n] = 1.0;
@@ -581,4 +547,26 @@ pub fn rotate_180(mesh: &Mesh, b: usize) -> Result<Mesh> {
         }
     }
     Ok(Mesh { blocks, pitch: mesh.pitch })
+}
+
+/// The stretching parameter p of a one-parameter distribution `s(p, xi)` whose first interval
+/// `s(p, 1/n)` falls monotonically from 1/n (p -> 0) towards 0: bisection for `s(p, 1/n) = first`.
+fn stretching_parameter(name: &str, n: usize, first: f64, s: impl Fn(f64, f64) -> f64) -> Result<f64> {
+    let xi1 = 1.0 / n as f64;
+    let (mut lo, mut hi) = (1e-8, 1.0);
+    while s(hi, xi1) > first {
+        hi *= 2.0;
+        if hi > 700.0 {
+            return Err(Error::Mesh(format!("{name}: first spacing {first:e} too small for {n} intervals")));
+        }
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if s(mid, xi1) > first {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(0.5 * (lo + hi))
 }

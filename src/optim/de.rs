@@ -459,8 +459,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::analytic::{AnalyticEvaluator, AnalyticProblem};
-    use crate::eval::{Evaluation, Status};
+    use crate::eval::analytic::{AnalyticEvaluator, AnalyticProblem, BraninFailingRight};
+    use crate::eval::Evaluation;
 
     /// Counts batch calls so the one-batch-per-generation contract is checked.
     struct Counting<E>(E, AtomicUsize);
@@ -517,30 +517,10 @@ mod tests {
         }
     }
 
-    /// Fails every design with x1 > 5 (a "mesh failure"): the run goes on and avoids them.
-    struct FailsRight(AnalyticEvaluator);
-    impl Evaluator for FailsRight {
-        fn space(&self) -> &crate::eval::DesignSpace {
-            self.0.space()
-        }
-        fn objective_names(&self) -> Vec<String> {
-            self.0.objective_names()
-        }
-        fn constraint_names(&self) -> Vec<String> {
-            vec![]
-        }
-        fn evaluate(&self, d: &[f64]) -> Evaluation {
-            if d[0] > 5.0 {
-                Evaluation::failed(Status::MeshFailure("negative cell volume".into()))
-            } else {
-                self.0.evaluate(d)
-            }
-        }
-    }
 
     #[test]
     fn failed_evaluations_are_infeasible_not_fatal() {
-        let e = FailsRight(AnalyticEvaluator::new(AnalyticProblem::Branin).unwrap());
+        let e = BraninFailingRight::new();
         let s = e.space().clone();
         let st = DeSettings::for_dimension(2, 1500, 3);
         let out = minimize(EvaluatorProblem::new(&e, Selection::default()), &s.lower, &s.upper, &st).unwrap();

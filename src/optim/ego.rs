@@ -417,34 +417,11 @@ pub fn ln_normal_cdf(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::analytic::{AnalyticEvaluator, AnalyticProblem};
-    use crate::eval::{DesignSpace, Status};
-
-    /// Branin whose "mesh generation" fails for x1 > 5: only the minimum at (-pi, 12.275) and
-    /// the one at (pi, 2.275) can be reached.
-    struct FailsRight(AnalyticEvaluator);
-    impl Evaluator for FailsRight {
-        fn space(&self) -> &DesignSpace {
-            self.0.space()
-        }
-        fn objective_names(&self) -> Vec<String> {
-            self.0.objective_names()
-        }
-        fn constraint_names(&self) -> Vec<String> {
-            vec![]
-        }
-        fn evaluate(&self, d: &[f64]) -> Evaluation {
-            if d[0] > 5.0 {
-                Evaluation::failed(Status::MeshFailure("negative cell volume".into()))
-            } else {
-                self.0.evaluate(d)
-            }
-        }
-    }
+    use crate::eval::analytic::{AnalyticEvaluator, AnalyticProblem, BraninFailingRight};
 
     #[test]
     fn failed_designs_feed_the_failure_model_and_the_run_goes_on() {
-        let e = FailsRight(AnalyticEvaluator::new(AnalyticProblem::Branin).unwrap());
+        let e = BraninFailingRight::new();
         let s = e.space().clone();
         let mut st = EgoSettings::for_dimension(2, 40, 4);
         st.batch_size = 2;
