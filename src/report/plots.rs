@@ -11,6 +11,22 @@ fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Other(format!("drawing {}: {e}", path.display()))
 }
 
+/// The series labels of a chart in a framed box at `position`.
+fn draw_legend<'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>,
+    path: &Path,
+    position: SeriesLabelPosition,
+) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .position(position)
+        .draw()
+        .map_err(|e| plot_err(path, e))
+}
+
 /// Isentropic Mach number along the blade (x/c_ax), suction and pressure sides, optionally
 /// with measured taps, and optionally a second (e.g. baseline) distribution drawn dashed-light.
 pub fn plot_isentropic_mach(
@@ -64,14 +80,7 @@ pub fn plot_isentropic_mach(
             .label("experiment")
             .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 18))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::UpperLeft)?;
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
@@ -115,13 +124,7 @@ pub fn plot_semilog(path: &Path, title: &str, x_label: &str, series: &[(&str, Ve
             .label(label.to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 18))
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight)?;
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
@@ -159,13 +162,7 @@ pub fn plot_blades(path: &Path, title: &str, blades: &[(&str, &crate::geometry::
             .label(label.to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 18))
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight)?;
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
