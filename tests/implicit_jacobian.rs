@@ -119,7 +119,7 @@ fn jacobian_error(mesh: &Mesh, kind: ConvectiveJacobian, amplitude: f64, seed: u
 
     backend.apply_boundary_conditions(&g, &gas, &data, &mut w);
     let mut jac = backend.new_jacobian(&g).unwrap();
-    let options = JacobianOptions { convective: kind, entropy_fix: 0.1, physics: Physics::Euler };
+    let options = JacobianOptions { convective: kind, entropy_fix: 0.1, physics: Physics::Euler, sa: Default::default() };
     backend.assemble_jacobian(&g, &gas, &data, &options, &w, None, &mut jac);
     let mut jv = backend.new_field(&g);
     backend.jacobian_product(&g, &jac, &v, &mut jv);
@@ -195,7 +195,7 @@ fn time_term_adds_volume_over_dt_to_the_diagonal() {
     let v = direction(&backend, &g, &mut rng);
     let mut dt = backend.new_scalars(&g);
     backend.local_time_step(&g, &gas, Physics::Euler, 50.0, &w, &mut dt);
-    let options = JacobianOptions { convective: ConvectiveJacobian::FrozenRoe, entropy_fix: 0.1, physics: Physics::Euler };
+    let options = JacobianOptions { convective: ConvectiveJacobian::FrozenRoe, entropy_fix: 0.1, physics: Physics::Euler, sa: Default::default() };
     let mut jac = backend.new_jacobian(&g).unwrap();
     let (mut jv, mut av) = (backend.new_field(&g), backend.new_field(&g));
     backend.assemble_jacobian(&g, &gas, &data, &options, &w, None, &mut jac);

@@ -8,7 +8,6 @@ use std::time::Instant;
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
-use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
 use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
@@ -58,28 +57,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     /// geometry to the backend.
     pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
         case.validate()?;
-        let gas = &case.gas;
-        let op = &case.operating_point;
-        let alpha = op.alpha1_deg.to_radians();
-        let boundary = BoundaryData {
-            p01: op.p01,
-            t01: op.t01,
-            inlet_direction: [alpha.cos(), alpha.sin()],
-            p2: op.p2,
-            inlet_nu_tilde: if case.solver.model.is_turbulent() { op.nu_tilde_ratio * inlet_kinematic_viscosity(&case) } else { 0.0 },
-            no_slip_walls: case.solver.model.is_viscous(),
-        };
-        // Limiter reference magnitudes: inlet total density, total speed of sound (for both
-        // velocity components) and total pressure.
-        let rho01 = op.p01 / (gas.gas_constant * op.t01);
-        let c01 = (gas.gamma * gas.gas_constant * op.t01).sqrt();
-        let k = case.solver.limiter_k;
-        let fine_scheme = ConvectiveScheme {
-            reconstruction: case.solver.reconstruction,
-            entropy_fix: case.solver.entropy_fix,
-            convect_nu_tilde: case.solver.model.is_turbulent(),
-            limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
-        };
+        let boundary = case.boundary_data();
+        let fine_scheme = case.convective_scheme();
         let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
         let mut levels = Vec::with_capacity(n_levels);
         let mut level_mesh = mesh.clone();
@@ -258,14 +237,6 @@ fn residual<B: Backend>(backend: &B, case: &Case, level: &mut Level<B>) {
 fn physical_residual<B: Backend>(backend: &B, case: &Case, geometry: &B::Geometry, scheme: &ConvectiveScheme, w: &B::Field, r: &mut B::Field) {
     backend.convective_residual(geometry, &case.gas, scheme, w, r);
     backend.viscous_residual(geometry, &case.gas, case.solver.model, &case.solver.sa, w, r);
-}
-
-/// Laminar kinematic viscosity at the inlet total conditions [m^2/s] (reference for the inlet
-/// nu_tilde = ratio * nu).
-fn inlet_kinematic_viscosity(case: &Case) -> f64 {
-    let op = &case.operating_point;
-    let rho01 = op.p01 / (case.gas.gas_constant * op.t01);
-    case.gas.viscosity(op.t01) / rho01
 }
 
 /// The last update is not seen by a residual norm; a non-finite or non-physical state must

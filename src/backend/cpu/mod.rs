@@ -8,6 +8,7 @@ mod implicit_ops;
 pub mod jacobian;
 mod smoothing;
 mod transfer;
+mod turbulence_jacobian;
 mod viscous;
 
 use rayon::prelude::*;
