@@ -98,7 +98,8 @@ pub trait ImplicitBackend: Backend {
         jacobian: &mut Self::Jacobian,
     );
 
-    /// `y = A x` on the mean-flow variables of the interior cells (other entries of `y` zero).
+    /// `y = A x` on the mean-flow variables of the interior cells, and `y = A_sa x` on rho nu~
+    /// when the SA system is assembled (other entries of `y` zero).
     fn jacobian_product(&self, geometry: &Self::Geometry, jacobian: &Self::Jacobian, x: &Self::Field, y: &mut Self::Field);
 
     /// Factorizes a new preconditioner of `jacobian` (pattern analysis, colouring included;

@@ -39,6 +39,8 @@ struct Level<B: Backend> {
     w: B::Field,
     r: B::Field,
     dt: B::Scalars,
+    /// Point-implicit factor of the SA residual (turbulent runs).
+    sa_factor: B::Scalars,
     forcing: Option<B::Field>,
     w_start: Option<B::Field>,
     correction: Option<B::Field>,
@@ -70,10 +72,10 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             let scheme = if l == 0 { fine_scheme } else { ConvectiveScheme { reconstruction: Reconstruction::FirstOrder, ..fine_scheme } };
             let geometry = backend.upload_geometry(&level_mesh)?;
             let (w0, w, r) = (backend.new_field(&geometry), backend.new_field(&geometry), backend.new_field(&geometry));
-            let dt = backend.new_scalars(&geometry);
+            let (dt, sa_factor) = (backend.new_scalars(&geometry), backend.new_scalars(&geometry));
             let (forcing, w_start) = if l > 0 { (Some(backend.new_field(&geometry)), Some(backend.new_field(&geometry))) } else { (None, None) };
             let correction = if l + 1 < n_levels { Some(backend.new_field(&geometry)) } else { None };
-            levels.push(Level { geometry, scheme, w0, w, r, dt, forcing, w_start, correction });
+            levels.push(Level { geometry, scheme, w0, w, r, dt, sa_factor, forcing, w_start, correction });
         }
         Ok(ExplicitSolver { backend, case, boundary, levels })
     }
@@ -161,6 +163,10 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             backend.fill_scalars(&mut level.dt, step);
         }
         let nvar = config.model.n_marched();
+        let turbulent = config.model.is_turbulent();
+        if turbulent {
+            backend.turbulence_source_factor(&level.geometry, &self.case.gas, &config.sa, &level.w, &level.dt, &mut level.sa_factor);
+        }
         let mut norms = [0.0; NVAR];
         for (stage, alpha) in alphas.iter().enumerate() {
             if stage > 0 {
@@ -169,6 +175,9 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             residual(backend, &self.case, level);
             if stage == 0 {
                 norms = backend.residual_norms(&level.geometry, &level.r);
+            }
+            if turbulent {
+                backend.scale_turbulence_residual(&level.geometry, &level.sa_factor, &mut level.r);
             }
             if let Some(sm) = config.smoothing {
                 backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r);

@@ -63,7 +63,8 @@ impl IluRefresh {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CflRamp {
     pub start: f64,
-    /// Target CFL (50-1000 for the implicit scheme).
+    /// Target CFL (50-1000 for the implicit scheme; default 200: LS89 MUR47 RANS on the medium
+    /// mesh converges 6 orders in 435 iterations at 200 against 908 at 50, BENCHMARKS.md).
     pub target: f64,
     /// Factor per flow iteration while the residual does not rise.
     pub growth: f64,
@@ -91,7 +92,7 @@ impl CflRamp {
 
 impl Default for CflRamp {
     fn default() -> Self {
-        CflRamp { start: 5.0, target: 100.0, growth: 1.25, backoff: 0.5, rise_factor: 2.0, min: 0.5 }
+        CflRamp { start: 5.0, target: 200.0, growth: 1.25, backoff: 0.5, rise_factor: 2.0, min: 0.5 }
     }
 }
 

@@ -66,6 +66,12 @@ impl ImplicitBackend for CpuBackend {
         self.pool.install(|| jac.matrix.spmv(&xv, &mut yv));
         self.fill_field(y, 0.0);
         jacobian::scatter(g, jac, &yv, 0..NFLOW, y);
+        if jac.turbulent {
+            let xv = jacobian::gather(g, jac, x, 1.0, NFLOW..NVAR);
+            let mut yv = vec![0.0; xv.len()];
+            self.pool.install(|| jac.turbulence.spmv(&xv, &mut yv));
+            jacobian::scatter(g, jac, &yv, NFLOW..NVAR, y);
+        }
     }
 
     fn factorize(&self, jac: &CpuJacobian, kind: PreconditionerKind) -> Result<CpuPreconditioner> {

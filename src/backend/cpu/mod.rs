@@ -186,6 +186,29 @@ impl Backend for CpuBackend {
         });
     }
 
+    fn turbulence_source_factor(&self, g: &CpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CpuField, dt: &CpuScalars, factor: &mut CpuScalars) {
+        self.pool.install(|| {
+            factor.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).zip(&dt.blocks).for_each(|(((fb, wb), bg), dtb)| {
+                let derivative = viscous::sa_source_derivatives(bg, gas, sa, wb);
+                fb.iter_mut().zip(&derivative).zip(dtb).for_each(|((f, d), dt)| *f = 1.0 / (1.0 + dt * (-d).max(0.0)));
+            });
+        });
+    }
+
+    fn scale_turbulence_residual(&self, g: &CpuGeometry, factor: &CpuScalars, r: &mut CpuField) {
+        self.pool.install(|| {
+            r.blocks.par_iter_mut().zip(&g.blocks).zip(&factor.blocks).for_each(|((rb, bg), fb)| {
+                let l = bg.layout;
+                let np = l.n_padded();
+                for j in 0..l.nj {
+                    for i in 0..l.ni {
+                        rb[NFLOW * np + l.interior(i, j)] *= fb[i + l.ni * j];
+                    }
+                }
+            });
+        });
+    }
+
     fn local_time_step(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &CpuField, dt: &mut CpuScalars) {
         let gamma = gas.gamma;
         self.pool.install(|| {
