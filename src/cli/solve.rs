@@ -26,6 +26,7 @@ use std::path::Path;
 use std::time::Instant;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
+    super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
     let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let mut config = match &args.config {
@@ -154,7 +155,11 @@ fn solve_and_report(
         let r0 = *first.get_or_insert(r.residuals[0]);
         bar.set_position(r.iteration as u64);
         bar.set_message(format!("density residual {:.2e} ({:.2} orders)", r.residuals[0], (r0 / r.residuals[0]).log10()));
-        Control::Continue
+        if super::interrupt::requested() {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
     };
     let result = run(case, &initial, &mut observer);
     bar.finish_and_clear();
@@ -255,7 +260,8 @@ fn report(
         println!("{v}");
     }
     if !outcome.converged {
-        return Err(Error::Other(format!("not converged within {} iterations ({drop:.2} orders dropped); results written", outcome.iterations)));
+        let why = if super::interrupt::requested() { "stopped by a signal after" } else { "not converged within" };
+        return Err(Error::Other(format!("{why} {} iterations ({drop:.2} orders dropped); results written", outcome.iterations)));
     }
     Ok(())
 }
