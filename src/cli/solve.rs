@@ -15,7 +15,7 @@ use crate::mesh::generate::generate_cascade_mesh;
 use crate::mesh::passage::passage_spec;
 use crate::mesh::vtk::write_vtk;
 use crate::mesh::Mesh;
-use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MisComparison, SurfacePoint};
+use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
 use crate::report::plots::{plot_isentropic_mach, plot_semilog};
 use crate::mesh::passage::trailing_edge_camber_angle_deg;
 use crate::solver::{solve_case, Case, Control, ImplicitReport, IterationRecord, Observer, SolveOutcome, SolverConfig};
@@ -143,6 +143,8 @@ fn solve_and_report(
     op: &OperatingPoint,
     config: SolverConfig,
 ) -> Result<()> {
+    // Read the measured data before the solve: a bad --compare file must not cost a solution.
+    let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
     let gas = blade.gas;
     let start = Instant::now();
     let max_iterations = config.max_iterations;
@@ -168,7 +170,7 @@ fn solve_and_report(
     if let Some(rep) = &implicit {
         print_implicit_report(rep);
     }
-    report(args, blade, outline, mesh, op, &gas, &outcome, wall_s, backend)
+    report(args, blade, outline, mesh, op, &gas, &outcome, measured.as_deref(), wall_s, backend)
 }
 
 fn print_implicit_report(r: &ImplicitReport) {
@@ -213,20 +215,18 @@ fn report(
     op: &OperatingPoint,
     gas: &Gas,
     outcome: &SolveOutcome,
+    measured: Option<&[MeasuredMis]>,
     wall_s: f64,
     backend: &str,
 ) -> Result<()> {
     let planes = cascade_planes(mesh, outline);
     let perf = cascade_performance(mesh, &outcome.solution, gas, op, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
     let surface = blade_surface(mesh, &outcome.solution, gas.gamma, op.p01);
-    let comparison = match &args.compare {
-        Some(path) => Some(rms_against_measured(&surface, &read_measured_mis(path)?)),
-        None => None,
-    };
+    let comparison = measured.map(|taps| rms_against_measured(&surface, taps));
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
     write_solution_vtk(&args.out.join("solution.vtm"), mesh, &outcome.solution, gas)?;
     write_history(&args.out, outcome)?;
-    write_mis(&args.out, blade, &planes, &surface, comparison.as_ref(), args.compare.as_deref())?;
+    write_mis(&args.out, blade, &planes, &surface, comparison.as_ref(), measured)?;
 
     let drop = outcome.history.orders_dropped();
     println!(
@@ -317,20 +317,16 @@ fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
     plot_semilog(&dir.join("convergence.png"), "residual (RMS of R/V)", "iteration", &series)
 }
 
-fn write_mis(dir: &Path, blade: &BladeFile, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, measured: Option<&Path>) -> Result<()> {
+fn write_mis(dir: &Path, blade: &BladeFile, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, taps: Option<&[MeasuredMis]>) -> Result<()> {
     let path = dir.join("mis.csv");
     let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis\n");
     for p in surface {
         text += &format!("{},{:.5},{:.6},{:.5},{:.3},{:.6}\n", p.side.label(), p.x_from_le * 1e3, p.x_from_le / planes.axial_chord, p.y * 1e3, p.p, p.mis);
     }
     std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
-    let taps = match measured {
-        Some(m) => Some(read_measured_mis(m)?),
-        None => None,
-    };
     let title = match cmp {
         Some(c) => format!("{}: isentropic Mach number (RMS vs experiment {:.4})", blade.name, c.rms),
         None => format!("{}: isentropic Mach number", blade.name),
     };
-    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps.as_deref())
+    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps)
 }
