@@ -98,7 +98,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
 #[cfg(feature = "cuda")]
 fn solve_on_gpu(args: &SolveArgs, blade: &BladeFile, outline: &Outline, mesh: &Mesh, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
     if !matches!(config.scheme, crate::solver::Scheme::Explicit) {
-        return Err(Error::Gpu("the implicit scheme has no GPU backend yet: use --backend cpu".into()));
+        return Err(Error::Gpu("the implicit scheme (the default) has no GPU backend yet: use --backend cpu, or --scheme explicit for the GPU".into()));
     }
     let backend = crate::backend::gpu::GpuBackend::new(0)?;
     let name = backend.name();
