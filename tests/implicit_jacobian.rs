@@ -13,7 +13,7 @@ mod common;
 use rand::{Rng, SeedableRng};
 use turbopt::backend::cpu::{CpuBackend, CpuField, CpuGeometry};
 use turbopt::backend::{
-    Backend, BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, Physics, Reconstruction, NFLOW,
+    Backend, BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, Physics, Reconstruction, NFLOW, NVAR,
 };
 use turbopt::flow::gas::Gas;
 use turbopt::flow::solution::{BlockSolution, Solution};
@@ -85,12 +85,12 @@ fn residual(backend: &CpuBackend, g: &CpuGeometry, gas: &Gas, data: &BoundaryDat
     r
 }
 
-/// Mean-flow interior entries of a field, flattened.
-fn interior(g: &CpuGeometry, f: &CpuField) -> Vec<f64> {
+/// The interior entries of the variables `vars` of a field, flattened (variable by variable).
+fn interior(g: &CpuGeometry, f: &CpuField, vars: std::ops::Range<usize>) -> Vec<f64> {
     let mut out = Vec::new();
     for (bg, fb) in g.blocks.iter().zip(&f.blocks) {
         let l = bg.layout;
-        for var in 0..NFLOW {
+        for var in vars.clone() {
             for j in 0..l.nj {
                 for i in 0..l.ni {
                     out.push(fb[var * l.n_padded() + l.interior(i, j)]);
@@ -128,9 +128,9 @@ fn jacobian_error(mesh: &Mesh, kind: ConvectiveJacobian, amplitude: f64, seed: u
     let (mut wp, mut wm) = (w.clone(), w.clone());
     backend.axpy_field(eps, &v, &mut wp);
     backend.axpy_field(-eps, &v, &mut wm);
-    let (rp, rm) = (interior(&g, &residual(&backend, &g, &gas, &data, &wp)), interior(&g, &residual(&backend, &g, &gas, &data, &wm)));
+    let (rp, rm) = (interior(&g, &residual(&backend, &g, &gas, &data, &wp), 0..NFLOW), interior(&g, &residual(&backend, &g, &gas, &data, &wm), 0..NFLOW));
     let fd: Vec<f64> = rp.iter().zip(&rm).map(|(p, m)| (p - m) / (2.0 * eps)).collect();
-    relative_difference(&interior(&g, &jv), &fd)
+    relative_difference(&interior(&g, &jv, 0..NFLOW), &fd)
 }
 
 /// Curved channel: inlet, outlet, slip walls at j = 0 and j = nj.
@@ -260,29 +260,15 @@ fn sa_convection_jacobian_is_exact_at_frozen_mean_flow() {
             let mut r = backend.new_field(&g);
             backend.convective_residual(&g, &gas, &scheme, &w, &mut r);
             backend.viscous_residual(&g, &gas, Physics::SpalartAllmaras, &Default::default(), &w, &mut r);
-            sa_entries(&g, &r)
+            interior(&g, &r, NFLOW..NVAR)
         };
         let eps = 1e-3;
         let (mut wp, mut wm) = (w.clone(), w.clone());
         backend.axpy_field(eps, &v, &mut wp);
         backend.axpy_field(-eps, &v, &mut wm);
         let fd: Vec<f64> = sa_residual(&wp).iter().zip(sa_residual(&wm)).map(|(p, m)| (p - m) / (2.0 * eps)).collect();
-        let err = relative_difference(&sa_entries(&g, &jv), &fd);
+        let err = relative_difference(&interior(&g, &jv, NFLOW..NVAR), &fd);
         println!("{name}: SA convection Jacobian vs FD, relative difference {err:.2e}");
         assert!(err < 1e-6, "{name}: SA Jacobian differs from FD by {err:e}");
     }
-}
-
-/// The rho nu~ interior entries of a field, flattened.
-fn sa_entries(g: &CpuGeometry, f: &CpuField) -> Vec<f64> {
-    let mut out = Vec::new();
-    for (bg, fb) in g.blocks.iter().zip(&f.blocks) {
-        let l = bg.layout;
-        for j in 0..l.nj {
-            for i in 0..l.ni {
-                out.push(fb[NFLOW * l.n_padded() + l.interior(i, j)]);
-            }
-        }
-    }
-    out
 }
