@@ -3,11 +3,43 @@
 use plotters::prelude::*;
 use std::path::Path;
 
-use super::campaign::EvaluationRecord;
-use crate::error::{Error, Result};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 
-fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Other(format!("plot {}: {e}", path.display()))
+use super::campaign::EvaluationRecord;
+use crate::error::Result;
+use crate::report::plots::{draw_legend, plot_err};
+
+/// A chart of some quantity against the evaluation number.
+type EvaluationChart<'a, 'b> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The frame both campaign plots share: evaluation number along x (0 to `n`, at least 2),
+/// `y_desc` from `y0` to `y1`.
+fn evaluation_chart<'a, 'b: 'a>(
+    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    path: &Path,
+    caption: String,
+    n: usize,
+    (y0, y1): (f64, f64),
+    y_desc: &str,
+) -> Result<EvaluationChart<'a, 'b>> {
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", 24))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0.0..n.max(2) as f64, y0..y1)
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("evaluation")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_desc(y_desc)
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    Ok(chart)
 }
 
 /// Padded (min, max) of finite values; (0, 1) when there are none.
@@ -33,25 +65,8 @@ pub(crate) fn convergence(path: &Path, name: &str, records: &[EvaluationRecord])
             best.map(|b| (r.index as f64, b))
         })
         .collect();
-    let (y0, y1) = range(history.iter().map(|p| p.1));
-    let x1 = records.len().max(2) as f64;
     let root = BitMapBackend::new(path, (900, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{name}: convergence"), ("sans-serif", 24))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(80)
-        .build_cartesian_2d(0.0..x1, y0..y1)
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .configure_mesh()
-        .x_desc("evaluation")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_desc("best feasible objective")
-        .label_style(("sans-serif", 14))
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
+    let mut chart = evaluation_chart(&root, path, format!("{name}: convergence"), records.len(), range(history.iter().map(|p| p.1)), "best feasible objective")?;
     chart.draw_series(LineSeries::new(history.iter().copied(), BLUE.stroke_width(2))).map_err(|e| plot_err(path, e))?;
     root.present().map_err(|e| plot_err(path, e))
 }
@@ -60,24 +75,8 @@ pub(crate) fn convergence(path: &Path, name: &str, records: &[EvaluationRecord])
 pub(crate) fn evaluations(path: &Path, name: &str, records: &[EvaluationRecord]) -> Result<()> {
     crate::report::ensure_fonts();
     let (y0, y1) = range(records.iter().filter(|r| r.failure.is_none()).map(|r| r.objective));
-    let x1 = records.len().max(2) as f64;
     let root = BitMapBackend::new(path, (900, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(format!("{name}: all evaluations"), ("sans-serif", 24))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(80)
-        .build_cartesian_2d(0.0..x1, y0..y1)
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .configure_mesh()
-        .x_desc("evaluation")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_desc("objective")
-        .label_style(("sans-serif", 14))
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
+    let mut chart = evaluation_chart(&root, path, format!("{name}: all evaluations"), records.len(), (y0, y1), "objective")?;
     let pick = |keep: fn(&EvaluationRecord) -> bool| -> Vec<(f64, f64)> {
         records.iter().filter(|r| keep(r)).map(|r| (r.index as f64, if r.failure.is_some() { y1 } else { r.objective })).collect()
     };
@@ -100,12 +99,6 @@ pub(crate) fn evaluations(path: &Path, name: &str, records: &[EvaluationRecord])
         .map_err(|e| plot_err(path, e))?
         .label("feasible")
         .legend(|(x, y)| Circle::new((x, y), 3, BLUE.filled()));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight, 14)?;
     root.present().map_err(|e| plot_err(path, e))
 }

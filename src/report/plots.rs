@@ -7,21 +7,22 @@ use crate::post::{BladeSide, MeasuredMis, SurfacePoint};
 use plotters::prelude::*;
 use std::path::Path;
 
-fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
+pub(crate) fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Other(format!("drawing {}: {e}", path.display()))
 }
 
 /// The series labels of a chart in a framed box at `position`.
-fn draw_legend<'a, CT: plotters::coord::CoordTranslate>(
-    chart: &mut ChartContext<'a, BitMapBackend<'a>, CT>,
+pub(crate) fn draw_legend<'a, 'b: 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, BitMapBackend<'b>, CT>,
     path: &Path,
     position: SeriesLabelPosition,
+    font_size: u32,
 ) -> Result<()> {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
-        .label_font(("sans-serif", 18))
+        .label_font(("sans-serif", font_size))
         .position(position)
         .draw()
         .map_err(|e| plot_err(path, e))
@@ -80,7 +81,7 @@ pub fn plot_isentropic_mach(
             .label("experiment")
             .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
     }
-    draw_legend(&mut chart, path, SeriesLabelPosition::UpperLeft)?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::UpperLeft, 18)?;
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
@@ -124,7 +125,7 @@ pub fn plot_semilog(path: &Path, title: &str, x_label: &str, series: &[(&str, Ve
             .label(label.to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
     }
-    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight)?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight, 18)?;
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
@@ -162,7 +163,7 @@ pub fn plot_blades(path: &Path, title: &str, blades: &[(&str, &crate::geometry::
             .label(label.to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
     }
-    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight)?;
+    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight, 18)?;
     root.present().map_err(|e| plot_err(path, e))?;
     Ok(())
 }
