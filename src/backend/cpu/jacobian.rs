@@ -364,21 +364,22 @@ pub(super) fn assemble(
     }
 }
 
+/// Every interior cell in the row order of `jac`: (row, block, padded index, padded length).
+fn interior_rows<'a>(g: &'a CpuGeometry, jac: &'a CpuJacobian) -> impl Iterator<Item = (usize, usize, usize, usize)> + 'a {
+    g.blocks.iter().enumerate().flat_map(move |(b, bg)| {
+        let l = bg.layout;
+        (0..l.nj).flat_map(move |j| (0..l.ni).map(move |i| (jac.offsets[b] + i + l.ni * j, b, l.interior(i, j), l.n_padded())))
+    })
+}
+
 /// Flat vector of the variables `vars` (e.g. `0..NFLOW` for the mean flow, `NFLOW..NVAR` for
 /// the SA system), `vars.len()` per cell in the row order of `jac`, from the interior of a field.
 pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f64, vars: Range<usize>) -> Vec<f64> {
     let nv = vars.len();
     let mut out = vec![0.0; nv * jac.n_cells()];
-    for (b, bg) in g.blocks.iter().enumerate() {
-        let l = bg.layout;
-        let np = l.n_padded();
-        for j in 0..l.nj {
-            for i in 0..l.ni {
-                let row = jac.offsets[b] + i + l.ni * j;
-                for (k, v) in vars.clone().enumerate() {
-                    out[nv * row + k] = scale * f.blocks[b][v * np + l.interior(i, j)];
-                }
-            }
+    for (row, b, p, np) in interior_rows(g, jac) {
+        for (k, v) in vars.clone().enumerate() {
+            out[nv * row + k] = scale * f.blocks[b][v * np + p];
         }
     }
     out
@@ -388,16 +389,9 @@ pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f6
 /// field; other entries are left as they are.
 pub(super) fn scatter(g: &CpuGeometry, jac: &CpuJacobian, x: &[f64], vars: Range<usize>, f: &mut CpuField) {
     let nv = vars.len();
-    for (b, bg) in g.blocks.iter().enumerate() {
-        let l = bg.layout;
-        let np = l.n_padded();
-        for j in 0..l.nj {
-            for i in 0..l.ni {
-                let row = jac.offsets[b] + i + l.ni * j;
-                for (k, v) in vars.clone().enumerate() {
-                    f.blocks[b][v * np + l.interior(i, j)] = x[nv * row + k];
-                }
-            }
+    for (row, b, p, np) in interior_rows(g, jac) {
+        for (k, v) in vars.clone().enumerate() {
+            f.blocks[b][v * np + p] = x[nv * row + k];
         }
     }
 }
