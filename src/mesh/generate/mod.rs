@@ -1,47 +1,3 @@
-//! Cascade mesh generation: an O-H multi-block structured mesh of one periodic blade passage.
-//!
-//! Blocks (all sizes multiples of 8, so that three multigrid levels exist):
-//!
-//! - `O`: round the blade, i clockwise (leading edge, upper/suction side, trailing edge,
-//!   lower/pressure side), j from the wall outwards; closes on itself through a 1-to-1
-//!   connection. Marched along smoothed wall normals with geometric growth from the first-cell
-//!   height (ratio <= 1.2), see `oblock.rs`.
-//! - `U` upstream (inlet to the leading-edge arc), `A` above the upper arc up to the periodic
-//!   line M, `B` below the lower arc down to M - pitch, `D` downstream (trailing-edge arc to
-//!   the outlet), see `topology.rs` and `hblocks.rs`. U's and D's top and bottom rows, and A's top
-//!   with B's bottom, are periodic images: the lower nodes are built as the upper ones minus
-//!   the pitch, so they match to round-off.
-//!
-//! H-block interiors are smoothed with Winslow's equations and Thomas-Middlecoff control
-//! functions (`elliptic.rs`); the final mesh is checked for positive cell areas.
-//!
-//! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`; the ignored test
-//! `quality_hotspots` lists them block by block and interface by interface): the largest
-//! growth ratio between neighbouring cells is 2.8-3.2 for LS89 and 4.5-5.7 for
-//! blades/t106c.ron, not the 1.25 aimed at; the smallest cell angle is 4-8 deg (LS89) and
-//! 0.3-3.5 deg (T106C-class), in D. What causes them:
-//!
-//! - The interface ratios (O/D, B/D, O/U, B/U: 2.3-4.9) are NOT a spacing mismatch of the
-//!   algebraic grid: the O-grid's outer cells at the arc splits are within 1.2 of the junction
-//!   height, and D's and U's rows are built with exactly that first cell. Winslow smoothing,
-//!   pulled by the kinks where the connectors meet the O-grid, stretches the first cells of D
-//!   and U by about an order of magnitude; the blend back to the algebraic grid (weight
-//!   1/`FACE_BLEND` at the first interior node) leaves them 3-5x too long (LS89 medium:
-//!   3.9e-4 m against 1.4e-4 m). Without smoothing the algebraic D is folded (~750 cells).
-//! - On LS89 the trailing-edge arc's upper end falls back to its limit, 30 % of the upper side
-//!   up from the trailing edge (26 mm), because that rear side turns less than the 30 deg that
-//!   `topology::splits` looks for; D's face then runs along the straight rear of the blade
-//!   and its rows from there crowd into a narrow strip. The smallest angles are in D, in that
-//!   strip or next to the rows that leave the junctions.
-//! - Tried and not kept (each traded the growth ratio for cell angles, none improved both):
-//!   re-grading D's and U's smoothed rows to the wanted first cell (interfaces then <= 1.3,
-//!   but cells of 0.3-5 deg next to the junction rows; also with the columns re-graded between
-//!   the face and the outlet: 1-4 deg), Thomas-Middlecoff control functions
-//!   from the block boundaries, other blend widths and control-function bounds, and a trailing-
-//!   edge arc ending 5-15 % up the upper side (LS89 A then gets 1.6-3 deg cells). A D block
-//!   whose face does not wrap the rear of the blade (e.g. a C-type wake block, or connectors
-//!   allowed to meet the two periodic lines at different places) looks like the way forward.
-
 //! Cascade mesh generation: an O-C two-block structured mesh of one periodic blade passage.
 //!
 //! Blocks (all sizes and patch ends multiples of 8, so that three multigrid levels exist):
@@ -58,17 +14,46 @@
 //!   outlet); its i = 0 and i = ni faces lie on the outlet plane. The wake cut is an interface
 //!   of C with itself, the two periodic lines too (`cblock.rs`, `topology.rs`).
 //!
-//! Why this topology (the O-H mesh it replaces had growth ratios of 2.8-5.7 and cells of
-//! 0.3-8 degrees where its downstream block met the O-grid round the trailing edge): a C-grid
-//! has no block corners in the flow except the wake-cut root. The wake cut carries the
-//! O-grid's outer spacing downstream and relaxes it smoothly; the periodic lines and the wake
-//! cut float while the C block is smoothed (`elliptic.rs`), so grid lines and spacings run
-//! through them without kinks while their twins stay matched to round-off.
+//! Why this topology: the O-H mesh it replaces met its downstream block D at the trailing-edge
+//! arc, where Winslow smoothing stretched D's first cells 3-5x past the O-grid's (growth ratios
+//! 2.8-5.7) and D's rows crowded against the rear suction side (cells of 0.3-8 degrees). The
+//! C block has no block corner in the flow but the wake-cut root; its lines cross the passage
+//! from the O-grid (or the wake cut) to the periodic lines.
 //!
-//! Spacing is matched across every interface: the C block's first cells continue the O-grid's
-//! layer growth; the wake cut's first cell is the O-grid's outer spacing at the rear point;
-//! the nodes on M are shared by both periodic sides; wall cells follow curvature and grow by at
-//! most the preset's ratio.
+//! How the C block is built (`cblock.rs`, `elliptic.rs`): Hermite lines from the inner to the
+//! outer nodes; the nodes of M follow the mean of the feet of the pressure- and suction-side
+//! nodes (so that the lines cross the passage instead of running along it), spread by half
+//! towards uniform spacing, and grade from the inlet's spacing upstream; Winslow smoothing with
+//! the algebraic grid's column stretching and the boundary rows' stretching fading into the
+//! block; finally every line is re-spaced along itself so that cells match across every
+//! seam: the C block's first cells continue the O-grid's layer growth, the two sides of the
+//! wake cut and of the periodic lines get equal cells. The wake cut's first cell is the
+//! O-grid's outer spacing at the rear point; it widens by [`WAKE_SPREAD`] per metre downstream.
+//!
+//! Figures (tests/mesh_generate.rs through `mesh::quality`; the ignored test `quality_hotspots`
+//! lists growth-ratio and cell-angle hot spots block by block): all volumes positive, periodic
+//! and 1-to-1 mismatch at round-off, wall cells 85.8-88.4 deg orthogonal, y+ 1, growth ratio
+//! at most 1.16 inside the O-grid and along the C block's lines (j); NOT the 1.25 aimed at
+//! across grid lines (i) in the C block: 2.4-2.8 for LS89, 1.9-2.3 for blades/t106c.ron, at
+//! three kinds of places:
+//!
+//! - the lines either side of the rear point's line: the C block's inner face turns 90 degrees
+//!   there (the wake cut leaves the trailing-edge circle along its normal), a convex corner
+//!   of the domain, next to which a smooth mapping stretches the cells along the rows;
+//! - the two inlet corners, the same effect (M meets the inlet plane at 90 deg +- the inlet
+//!   angle);
+//! - where the nodes of M stop following the blade's feet and grade towards the inlet.
+//!
+//! The smallest cell angles (6-9 deg) are in the passage next to the rear halves of the blade
+//! sides: the pressure- and suction-side feet of a node lie 50 mm apart along M for LS89
+//! (55 deg stagger, periodic shift straight up), and the shared nodes of M are a compromise
+//! between them. The cure is an index offset between the two periodic sides (a sheared C-grid,
+//! whose periodic lines end on the inlet and outlet planes at different rows), not tried.
+//! Tried and not kept: letting the periodic lines and the wake cut float while smoothing
+//! (the lines sank towards the blade and folded at the inlet corners; the wake cut left the
+//! trailing edge sideways), feet from the wall-normal rays instead of the nearest points of M
+//! (growth 4.8), re-grading the rows (folded cells next to the O-grid, whose first cells are
+//! 1e-5 of the row spacing).
 
 mod cblock;
 mod distribution;
@@ -208,7 +193,14 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     let half_throat = 0.5 * topology::throat(&wall, pitch);
     let exit = spec.outlet_angle_deg.to_radians();
     let s_rear = topology::rear_point(&wall, [exit.cos(), exit.sin()]);
-    let thickness = (O_THICKNESS_OF_TE_RADIUS * wall.radius_at(s_rear)).clamp(30.0 * y1, 0.1 * half_throat);
+    let thickness = (O_THICKNESS_OF_TE_RADIUS * wall.radius_at(s_rear)).max(30.0 * y1);
+    if !(thickness < 0.1 * half_throat) {
+        return Err(Error::Mesh(format!(
+            "passage too narrow: the O-grid ({thickness:e} m thick) needs a throat of at least {:e} m, got {:e} m",
+            20.0 * thickness,
+            2.0 * half_throat
+        )));
+    }
     let layers = ogrid_layers(y1, thickness, c.o_ratio)?;
     let clearance = topology::midline_clearance(&wall, &m, pitch);
     if clearance < 3.0 * thickness {

@@ -18,10 +18,9 @@ use crate::error::Error;
 /// from the mean line's end slope to
 ///
 /// - upstream, the inlet angle hint (the flow arrives along M);
-/// - downstream, HALF the outlet angle hint. Following the full exit angle (-74 deg for LS89)
-///   over the 64 mm outlet region would give 16-degree cells in the downstream block, since the
-///   outlet face is vertical; with half the angle the cells keep at least ~50 degrees while the
-///   lines still follow the wake direction near the trailing edge, where it matters.
+/// - downstream, HALF the outlet angle hint. The C block's lines through the wake region join
+///   M - pitch to M, one pitch straight up; rows along the full exit angle (-74 deg for LS89)
+///   would meet them at 16 degrees, rows along half of it at about 50 degrees.
 pub fn midline(wall: &Wall, spec: &PassageSpec, axial_chord: f64) -> Result<Polyline, Error> {
     let pts = wall.curve.points();
     let (x_le, x_te) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p[0]), b.max(p[0])));
