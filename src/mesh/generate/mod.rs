@@ -151,7 +151,6 @@ fn check_spec(outline: &Outline, spec: &PassageSpec) -> Result<(), Error> {
     Ok(())
 }
 
-
 /// Generates the O-C mesh of one periodic passage round `outline`.
 ///
 /// Fails with [`Error::Mesh`] on bad input (non-finite or inconsistent sizes), when the passage
@@ -167,8 +166,8 @@ pub fn generate_cascade_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Me
 /// where the wall curvature jumps from the trailing-edge circle to the flat rear sides.
 const O_THICKNESS_OF_TE_RADIUS: f64 = 0.5;
 
-/// Growth of the wake cut's first cell with the distance from the trailing edge (a wake
-/// spreads roughly linearly).
+/// Growth of the wake cut's first cell per unit distance from the trailing edge (a wake spreads
+/// roughly linearly).
 const WAKE_SPREAD: f64 = 0.01;
 
 /// Share of uniform spacing in the nodes of M over the blade (the rest follows the blade's feet).
