@@ -14,21 +14,22 @@ const AXIAL_CHORD: f64 = 36.985e-3;
 /// Outlet plane of the mesh, downstream of the trailing edge [m] (blades/ls89.ron).
 const OUTLET_LENGTH: f64 = 64e-3;
 
-fn ls89() -> (Mesh, Case) {
+fn ls89(model: FlowModel) -> (Mesh, Case) {
     let blade = load_blade_file("blades/ls89.ron").unwrap();
     let outline = blade.outline().unwrap();
     let spec = PassageSpec {
         pitch: blade.cascade.pitch,
         inlet_x: -blade.cascade.inlet_length,
         outlet_x: AXIAL_CHORD + blade.cascade.outlet_length,
-        first_cell_height: 2e-5,
+        // y+ ~ 1 at MUR47 for RANS (`mesh::yplus`), a coarser wall spacing for Euler.
+        first_cell_height: if model.is_viscous() { 1.5e-6 } else { 2e-5 },
         density: Density::Coarse,
         inlet_angle_deg: 0.0,
         outlet_angle_deg: -74.0,
     };
     let mesh = generate_cascade_mesh(&outline, &spec).unwrap();
     let op = blade.operating_point("MUR47").unwrap().clone();
-    let solver = SolverConfig { model: FlowModel::Euler, convergence_orders: 6.0, ..SolverConfig::default() };
+    let solver = SolverConfig { model, convergence_orders: 6.0, ..SolverConfig::default() };
     (mesh, Case { gas: blade.gas, operating_point: op, solver })
 }
 
@@ -51,7 +52,7 @@ fn ls89_mur47_inviscid_implicit_converges() {
     // The explicit solver is no reference here: single grid at CFL 1.5 it oscillates between
     // density residuals 4e2 and 4e3 from 5 000 to 48 000 iterations (20 minutes) without
     // converging, so R_C is reported on the channel cases (tests/implicit_convergence.rs).
-    let (mesh, case) = ls89();
+    let (mesh, case) = ls89(FlowModel::Euler);
     println!("LS89 coarse mesh: {} cells, {} blocks", mesh.n_cells(), mesh.blocks.len());
     let out = implicit_run("LS89 MUR47 implicit", &mesh, &case, ImplicitConfig::default());
     let perf = performance(&mesh, &case, &out.outcome.solution);
@@ -63,9 +64,26 @@ fn ls89_mur47_inviscid_implicit_converges() {
     assert!((perf.exit_isentropic_mach - target).abs() < 0.005, "exit Mis {} vs {target}", perf.exit_isentropic_mach);
 }
 
+#[test]
+#[ignore = "long validation: implicit LS89 MUR47 RANS (SA, segregated) on the coarse mesh (about 1 minute on 2 cores)"]
+fn ls89_mur47_rans_implicit_converges() {
+    let (mesh, case) = ls89(FlowModel::SpalartAllmaras);
+    let out = implicit_run("LS89 MUR47 RANS implicit", &mesh, &case, ImplicitConfig::default());
+    let perf = performance(&mesh, &case, &out.outcome.solution);
+    println!("LS89 MUR47 RANS implicit: entropy rise {:.5e}, exit angle {:.3} deg, exit Mis {:.4}", perf.entropy_rise, perf.exit_angle_deg, perf.exit_isentropic_mach);
+    assert!(out.outcome.iterations <= 800, "{} flow iterations", out.outcome.iterations);
+    let target = case.operating_point.exit_isentropic_mach(case.gas.gamma);
+    assert!((perf.exit_isentropic_mach - target).abs() < 0.005, "exit Mis {} vs {target}", perf.exit_isentropic_mach);
+}
+
 /// Runs the implicit solver on `mesh` and prints its figures.
 fn implicit_run(name: &str, mesh: &Mesh, case: &Case, implicit: ImplicitConfig) -> turbopt::solver::ImplicitOutcome {
-    let initial = uniform_state(mesh, &case.gas, operating_point_state(&case.gas, &case.operating_point));
+    let mut initial = uniform_state(mesh, &case.gas, operating_point_state(&case.gas, &case.operating_point));
+    if case.solver.model.is_turbulent() {
+        // Free-stream turbulence everywhere, as the inlet imposes it.
+        let nu_tilde = case.operating_point.nu_tilde_ratio * case.inlet_kinematic_viscosity();
+        initial.blocks.iter_mut().for_each(|b| b.nu_tilde.iter_mut().for_each(|n| *n = nu_tilde));
+    }
     let backend = CpuBackend::new(None).unwrap();
     let case = Case { solver: SolverConfig { scheme: Scheme::Implicit(implicit), max_iterations: 2000, ..case.solver.clone() }, ..case.clone() };
     let mut solver = ImplicitSolver::new(&backend, mesh, case).unwrap();
@@ -92,14 +110,24 @@ fn implicit_run(name: &str, mesh: &Mesh, case: &Case, implicit: ImplicitConfig) 
 #[test]
 #[ignore = "long validation: LS89 MUR47 inviscid, on-demand ILU vs ILU every iteration (about 3 minutes on 2 cores)"]
 fn ls89_on_demand_ilu_vs_every_iteration() {
-    let (mesh, case) = ls89();
+    on_demand_vs_every_iteration(FlowModel::Euler);
+}
+
+#[test]
+#[ignore = "long validation: LS89 MUR47 RANS (SA), on-demand ILU vs ILU every iteration (about 3 minutes on 2 cores)"]
+fn ls89_rans_on_demand_ilu_vs_every_iteration() {
+    on_demand_vs_every_iteration(FlowModel::SpalartAllmaras);
+}
+
+fn on_demand_vs_every_iteration(model: FlowModel) {
+    let (mesh, case) = ls89(model);
     let on_demand = implicit_run("on-demand ILU", &mesh, &case, ImplicitConfig::default());
     let every = implicit_run("ILU every iteration", &mesh, &case, ImplicitConfig { refresh: IluRefresh::EveryIteration, ..ImplicitConfig::default() });
     let (od, ev) = (&on_demand.report, &every.report);
     let cut = 1.0 - od.factorizations as f64 / ev.factorizations as f64;
     let extra = od.iterations as f64 / ev.iterations as f64 - 1.0;
     println!(
-        "on-demand: {:.0} % fewer factorizations, {:+.1} % flow iterations, wall {:.1} s vs {:.1} s (gain {:.2})",
+        "{model:?}: on-demand: {:.0} % fewer factorizations, {:+.1} % flow iterations, wall {:.1} s vs {:.1} s (gain {:.2})",
         100.0 * cut,
         100.0 * extra,
         od.time.total,

@@ -295,6 +295,18 @@ impl Backend for GpuBackend {
         self.via_host(&[w], r, |ins, o| self.host.viscous_residual(&g.host, gas, physics, sa, &ins[0], o));
     }
 
+    fn turbulence_source_factor(&self, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &GpuField, dt: &CpuScalars, factor: &mut CpuScalars) {
+        self.guarded(|| {
+            let h = self.to_host(w)?;
+            self.host.turbulence_source_factor(&g.host, gas, sa, &h, dt, factor);
+            Ok(())
+        });
+    }
+
+    fn scale_turbulence_residual(&self, g: &GpuGeometry, factor: &CpuScalars, r: &mut GpuField) {
+        self.via_host(&[], r, |_, o| self.host.scale_turbulence_residual(&g.host, factor, o));
+    }
+
     fn local_time_step(&self, g: &GpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &GpuField, dt: &mut CpuScalars) {
         self.guarded(|| {
             let h = self.to_host(w)?;

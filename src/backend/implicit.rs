@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Backend, BoundaryData, Physics};
+use super::{Backend, BoundaryData, Physics, SaSourceOptions};
 use crate::flow::gas::Gas;
 use crate::linalg::{FgmresSettings, FgmresStats};
 use crate::Result;
@@ -49,12 +49,26 @@ pub struct JacobianOptions {
     pub convective: ConvectiveJacobian,
     /// Harten entropy fix width of the residual's Roe flux (the Jacobian uses the same).
     pub entropy_fix: f64,
-    /// Viscous physics add the viscous spectral radii of the cell faces to the diagonal.
+    /// Viscous physics add the viscous spectral radii of the cell faces to the diagonal;
+    /// turbulent physics also assemble the segregated SA system.
     pub physics: Physics,
+    /// SA source options (turbulent physics): the source the SA system linearizes.
+    pub sa: SaSourceOptions,
+}
+
+/// FGMRES statistics of one implicit stage: the mean-flow solve and, with Spalart-Allmaras, the
+/// segregated SA solve that follows it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageStats {
+    pub flow: FgmresStats,
+    pub turbulence: Option<FgmresStats>,
 }
 
 /// The implicit-scheme operations of a backend. The mean flow is one coupled system with a
 /// dense 4x4 block per cell pair; unknowns are the interior cells' `[rho, rho u, rho v, rho E]`.
+/// With Spalart-Allmaras the turbulence model is a second, segregated scalar system for
+/// `rho nu~` at frozen mean flow (thesis 5.2), in the same pattern, factorized and solved
+/// alongside the mean flow.
 pub trait ImplicitBackend: Backend {
     /// System matrix `Omega/dt I + dR/dW` with its pattern (built once per mesh).
     type Jacobian: Send;
@@ -70,7 +84,9 @@ pub trait ImplicitBackend: Backend {
     /// `apply_boundary_conditions`): convective face Jacobians per `options`, walls through
     /// the pressure flux, inlet/outlet through the chain rule ghost = f(interior), interfaces as
     /// off-diagonal blocks to the donor cell, viscous spectral radii on the diagonal (viscous
-    /// physics). With `dt` the diagonal also gets `Omega / dt` (Blazek eq. 6.52; thesis eq. 5.4).
+    /// physics, eddy viscosity included). With `dt` the diagonal also gets `Omega / dt` (Blazek
+    /// eq. 6.52; thesis eq. 5.4). Turbulent physics also assemble the SA system: upwind
+    /// convection, thin-layer diffusion and the diagonal-strengthening part of the source.
     fn assemble_jacobian(
         &self,
         geometry: &Self::Geometry,
@@ -82,11 +98,12 @@ pub trait ImplicitBackend: Backend {
         jacobian: &mut Self::Jacobian,
     );
 
-    /// `y = A x` on the mean-flow variables of the interior cells (other entries of `y` zero).
+    /// `y = A x` on the mean-flow variables of the interior cells, and `y = A_sa x` on rho nu~
+    /// when the SA system is assembled (other entries of `y` zero).
     fn jacobian_product(&self, geometry: &Self::Geometry, jacobian: &Self::Jacobian, x: &Self::Field, y: &mut Self::Field);
 
-    /// Factorizes a new preconditioner of `jacobian` (pattern analysis, colouring included).
-    /// Fails on a singular pivot block.
+    /// Factorizes a new preconditioner of `jacobian` (pattern analysis, colouring included;
+    /// the SA system, when assembled, always gets a scalar ILU(0)). Fails on a singular pivot.
     fn factorize(&self, jacobian: &Self::Jacobian, kind: PreconditionerKind) -> Result<Self::Preconditioner>;
 
     /// Refreshes `preconditioner` with the current values of `jacobian` on the same pattern
@@ -94,7 +111,8 @@ pub trait ImplicitBackend: Backend {
     fn refactorize(&self, jacobian: &Self::Jacobian, preconditioner: &mut Self::Preconditioner) -> Result<()>;
 
     /// One stage of thesis eq. 5.5: solves `A dw = -alpha r` with right-preconditioned FGMRES
-    /// from `dw = 0`. Only the mean-flow variables of `dw` are written (the rest is zeroed).
+    /// from `dw = 0` for the mean flow and, when the SA system is assembled, `A_sa dw_sa =
+    /// -alpha r_sa` after it. `dw` is overwritten (unsolved variables zero).
     #[allow(clippy::too_many_arguments)]
     fn solve_stage(
         &self,
@@ -105,7 +123,7 @@ pub trait ImplicitBackend: Backend {
         r: &Self::Field,
         dw: &mut Self::Field,
         settings: &FgmresSettings,
-    ) -> FgmresStats;
+    ) -> StageStats;
 
     /// Largest relative change of density or pressure over the interior cells that the update
     /// `w + dw` would make: max(|d rho| / rho, |d p| / p). Infinite when `w + dw` is not

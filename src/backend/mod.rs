@@ -37,7 +37,7 @@ use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::Result;
 
-pub use implicit::{ConvectiveJacobian, ImplicitBackend, JacobianOptions, PreconditionerKind};
+pub use implicit::{ConvectiveJacobian, ImplicitBackend, JacobianOptions, PreconditionerKind, StageStats};
 pub use layout::{BlockLayout, NGHOST};
 
 /// Number of conservative variables stored per cell (4 mean-flow + SA working variable).
@@ -166,6 +166,16 @@ pub trait Backend: Send + Sync {
     /// Local time step `dt = cfl * vol / (Lambda_c^I + Lambda_c^J + 4 (Lambda_v^I + Lambda_v^J))`
     /// (Blazek eq. 6.18-6.22; viscous radii only for viscous physics).
     fn local_time_step(&self, geometry: &Self::Geometry, gas: &Gas, physics: Physics, cfl: f64, w: &Self::Field, dt: &mut Self::Scalars);
+    /// Point-implicit factor of the Spalart-Allmaras equation for explicit schemes, per interior
+    /// cell: `factor = 1 / (1 + dt max(0, -dQ/d(rho nu~)))` with Q the SA source per unit volume
+    /// (`flow::sa::sa_source`). Near y+ ~ 1 walls the destruction rate 2 cw1 fw nu~/d^2 is many
+    /// times the inverse of the convective/viscous time step, which an explicit RK scheme cannot
+    /// follow; scaling the rho nu~ residual by this factor treats that part implicitly (Blazek
+    /// sec. 12.6.3; the same linearization as the implicit scheme's SA diagonal).
+    fn turbulence_source_factor(&self, geometry: &Self::Geometry, gas: &Gas, sa: &SaSourceOptions, w: &Self::Field, dt: &Self::Scalars, factor: &mut Self::Scalars);
+    /// Multiplies the rho nu~ residual of every interior cell by its `factor`.
+    fn scale_turbulence_residual(&self, geometry: &Self::Geometry, factor: &Self::Scalars, r: &mut Self::Field);
+
     /// Smallest value of a scalar buffer (global time step for time-accurate runs).
     fn min_scalar(&self, s: &Self::Scalars) -> f64;
     /// Sets every entry to `value`.

@@ -40,7 +40,7 @@ pub struct EvaluateArgs {
     pub design: Option<Vec<f64>>,
     #[arg(long, value_enum, default_value = "coarse")]
     pub density: crate::mesh::Density,
-    #[arg(long, value_enum, default_value = "explicit")]
+    #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
     #[arg(long, value_enum)]
     pub model: Option<ModelArg>,
@@ -79,8 +79,8 @@ pub enum BackendArg {
 pub enum SchemeArg {
     /// Multistage Runge-Kutta with local time stepping, residual smoothing and multigrid.
     Explicit,
-    /// Multistage implicit Runge-Kutta (JT-KIRK) with FGMRES and on-demand ILU (CPU; Euler and
-    /// laminar flow for now).
+    /// Multistage implicit Runge-Kutta (JT-KIRK) with FGMRES and on-demand ILU, the turbulence
+    /// model as a segregated system (CPU). The default: it converges the LS89 RANS cases.
     Implicit,
 }
 
@@ -108,7 +108,7 @@ pub struct SolveArgs {
     pub case: Option<String>,
     #[arg(long, value_enum, default_value = "medium")]
     pub density: crate::mesh::Density,
-    #[arg(long, value_enum, default_value = "explicit")]
+    #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: BackendArg,

@@ -112,13 +112,15 @@ fn solve_on_gpu(_: &SolveArgs, _: &BladeFile, _: &Outline, _: &Mesh, _: &Operati
     Err(crate::gpu::not_compiled())
 }
 
-/// RANS-SA, second order, 5-stage Runge-Kutta with residual smoothing and a 3-level V-cycle.
+/// RANS-SA, second order; for the explicit scheme 5-stage Runge-Kutta at CFL 1 with a 3-level
+/// V-cycle (with residual smoothing at CFL 2 the LS89 cascade start-up diverges; this setting
+/// is stable but stalls near 2.3 orders, BENCHMARKS.md); `--scheme implicit` (the default)
+/// replaces the time integration by the implicit defaults.
 pub fn default_cascade_config() -> SolverConfig {
-    use crate::solver::{Cycle, FlowModel, Multigrid, ResidualSmoothing};
+    use crate::solver::{Cycle, FlowModel, Multigrid};
     SolverConfig {
         model: FlowModel::SpalartAllmaras,
-        cfl: 2.0,
-        smoothing: Some(ResidualSmoothing { epsilon: [0.5, 0.5] }),
+        cfl: 1.0,
         multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0 }),
         ..SolverConfig::default()
     }

@@ -24,7 +24,7 @@ pub struct EvaluateOptions {
 
 impl Default for EvaluateOptions {
     fn default() -> Self {
-        EvaluateOptions { density: Density::Coarse, max_iterations: None, accept_orders: None, threads: None, scheme: super::cfd::Scheme::Explicit, model: None }
+        EvaluateOptions { density: Density::Coarse, max_iterations: None, accept_orders: None, threads: None, scheme: super::cfd::Scheme::Implicit, model: None }
     }
 }
 

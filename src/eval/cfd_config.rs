@@ -6,7 +6,7 @@
 //!     blade: "../blades/ls89.ron",
 //!     operating_points: ["MUR47"],
 //!     density: coarse,
-//!     solver: (scheme: Explicit, backend: Cpu(threads: None), max_iterations: 3000),
+//!     solver: (scheme: Implicit, backend: Cpu(threads: None), max_iterations: 3000),
 //!     objectives: [EntropyRise],
 //!     constraints: [ExitAngleAtLeast(74.0)],
 //! )
@@ -19,13 +19,13 @@ use crate::solver::{FlowModel, SolverConfig};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Time-integration scheme. `Implicit` uses the solver config's own implicit settings when it
-/// has them (`config.scheme`), else the implicit defaults (`solver::ImplicitConfig`); the
-/// implicit solver runs Euler and laminar flow (its SA system is not there yet).
+/// Time-integration scheme. `Implicit` (the default) uses the solver config's own implicit
+/// settings when it has them (`config.scheme`), else the implicit defaults
+/// (`solver::ImplicitConfig`), with Spalart-Allmaras as a segregated system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Scheme {
-    #[default]
     Explicit,
+    #[default]
     Implicit,
 }
 
@@ -76,7 +76,7 @@ pub struct SolverSettings {
 impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
-            scheme: Scheme::Explicit,
+            scheme: Scheme::Implicit,
             backend: BackendChoice::default(),
             max_iterations: 3000,
             convergence_orders: 6.0,
@@ -86,15 +86,10 @@ impl Default for SolverSettings {
     }
 }
 
-/// RANS-SA, second order, 5-stage RK at CFL 1 on a single grid, no residual smoothing.
-///
-/// Why so plain: on the LS89 coarse cascade mesh (MUR47, cold start from the isentropic outlet
-/// state) the solver's FAS multigrid gave NaN at iteration 2-3 (2 and 3 levels, Euler and SA,
-/// first and second order), and residual smoothing (eps 0.5-0.8) at CFL 2-3 blew up by
-/// iteration 25-40; with the multigrid correction smoothing 1.0 (solver branch), 3 and 2
-/// levels still gave NaN at iterations 15 and 30. This setting ran 400 iterations stably
-/// (density residual -1.1 orders).
-/// Campaign files can switch multigrid and smoothing back on once they run on cascade meshes.
+/// RANS-SA, second order. With the (default) implicit scheme the time integration comes from
+/// `solver::ImplicitConfig`; the explicit fields are for `scheme: Explicit`: 5-stage RK at CFL 1
+/// on a single grid, no residual smoothing, the setting that ran stably on the LS89 cascade
+/// start-up (it converges slowly; BENCHMARKS.md has the explicit figures).
 pub fn default_rans_config() -> SolverConfig {
     SolverConfig { model: FlowModel::SpalartAllmaras, cfl: 1.0, smoothing: None, multigrid: None, ..SolverConfig::default() }
 }

@@ -152,6 +152,12 @@ pub fn diffusion_fn(chi: f64) -> f64 {
     }
 }
 
+/// Diffusion coefficient (mu + rho nu~ f_n)/sigma of the SA equation [kg/(m s)].
+#[inline]
+pub fn sa_diffusion_coefficient(rho: f64, nu: f64, nu_tilde: f64) -> f64 {
+    (rho * nu + rho * nu_tilde * diffusion_fn(nu_tilde / nu)) / SIGMA
+}
+
 /// Diffusion flux of rho nu~ through a face, integrated over the face (conservative part):
 /// (mu + rho nu~ f_n)/sigma grad nu~ . n * face_area, with face-averaged rho, nu, nu~ and the face
 /// gradient of nu~. Enters the residual with the same sign as the viscous flux (R -= flux).
@@ -164,8 +170,7 @@ pub fn sa_diffusion_flux(
     unit_normal: [f64; 2],
     face_area: f64,
 ) -> f64 {
-    let coefficient = (rho * nu + rho * nu_tilde * diffusion_fn(nu_tilde / nu)) / SIGMA;
-    coefficient * (grad_nu_tilde[0] * unit_normal[0] + grad_nu_tilde[1] * unit_normal[1]) * face_area
+    sa_diffusion_coefficient(rho, nu, nu_tilde) * (grad_nu_tilde[0] * unit_normal[0] + grad_nu_tilde[1] * unit_normal[1]) * face_area
 }
 
 /// First-order upwind convective flux of rho nu~ through a face: the face mass flux

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::multigrid::Multigrid;
-use crate::backend::{Reconstruction, SaSourceOptions};
+use crate::backend::{BoundaryData, ConvectiveScheme, Reconstruction, SaSourceOptions};
+use crate::flow::muscl::limiter_epsilon;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::{Error, Result};
@@ -115,6 +116,47 @@ pub struct Case {
 }
 
 impl Case {
+    /// What the inlet and outlet impose: P0, T0 and direction at the inlet (with the inlet
+    /// nu~ = ratio * nu at the inlet total conditions for SA), p2 at the outlet; no-slip walls
+    /// for viscous models.
+    pub fn boundary_data(&self) -> BoundaryData {
+        let op = &self.operating_point;
+        let alpha = op.alpha1_deg.to_radians();
+        let turbulent = self.solver.model.is_turbulent();
+        BoundaryData {
+            p01: op.p01,
+            t01: op.t01,
+            inlet_direction: [alpha.cos(), alpha.sin()],
+            p2: op.p2,
+            inlet_nu_tilde: if turbulent { op.nu_tilde_ratio * self.inlet_kinematic_viscosity() } else { 0.0 },
+            no_slip_walls: self.solver.model.is_viscous(),
+        }
+    }
+
+    /// Laminar kinematic viscosity at the inlet total conditions [m^2/s] (reference for the
+    /// inlet nu~ = ratio * nu).
+    pub fn inlet_kinematic_viscosity(&self) -> f64 {
+        let op = &self.operating_point;
+        let rho01 = op.p01 / (self.gas.gas_constant * op.t01);
+        self.gas.viscosity(op.t01) / rho01
+    }
+
+    /// The fine-grid convective scheme of the case. Limiter reference magnitudes (thesis
+    /// eq. 4.13): inlet total density, total speed of sound (both velocity components) and total
+    /// pressure.
+    pub fn convective_scheme(&self) -> ConvectiveScheme {
+        let (gas, op) = (&self.gas, &self.operating_point);
+        let rho01 = op.p01 / (gas.gas_constant * op.t01);
+        let c01 = (gas.gamma * gas.gas_constant * op.t01).sqrt();
+        let k = self.solver.limiter_k;
+        ConvectiveScheme {
+            reconstruction: self.solver.reconstruction,
+            entropy_fix: self.solver.entropy_fix,
+            convect_nu_tilde: self.solver.model.is_turbulent(),
+            limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
+        }
+    }
+
     /// Checks every number a run depends on; bad input gets a typed error naming it.
     pub fn validate(&self) -> Result<()> {
         let bad = |what: &str, value: f64| Error::Other(format!("invalid case: {what} = {value} must be finite and positive"));

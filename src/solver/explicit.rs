@@ -8,7 +8,6 @@ use std::time::Instant;
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
-use crate::flow::muscl::limiter_epsilon;
 use crate::flow::solution::Solution;
 use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
@@ -40,6 +39,8 @@ struct Level<B: Backend> {
     w: B::Field,
     r: B::Field,
     dt: B::Scalars,
+    /// Point-implicit factor of the SA residual (turbulent runs).
+    sa_factor: B::Scalars,
     forcing: Option<B::Field>,
     w_start: Option<B::Field>,
     correction: Option<B::Field>,
@@ -58,28 +59,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     /// geometry to the backend.
     pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
         case.validate()?;
-        let gas = &case.gas;
-        let op = &case.operating_point;
-        let alpha = op.alpha1_deg.to_radians();
-        let boundary = BoundaryData {
-            p01: op.p01,
-            t01: op.t01,
-            inlet_direction: [alpha.cos(), alpha.sin()],
-            p2: op.p2,
-            inlet_nu_tilde: if case.solver.model.is_turbulent() { op.nu_tilde_ratio * inlet_kinematic_viscosity(&case) } else { 0.0 },
-            no_slip_walls: case.solver.model.is_viscous(),
-        };
-        // Limiter reference magnitudes: inlet total density, total speed of sound (for both
-        // velocity components) and total pressure.
-        let rho01 = op.p01 / (gas.gas_constant * op.t01);
-        let c01 = (gas.gamma * gas.gas_constant * op.t01).sqrt();
-        let k = case.solver.limiter_k;
-        let fine_scheme = ConvectiveScheme {
-            reconstruction: case.solver.reconstruction,
-            entropy_fix: case.solver.entropy_fix,
-            convect_nu_tilde: case.solver.model.is_turbulent(),
-            limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
-        };
+        let boundary = case.boundary_data();
+        let fine_scheme = case.convective_scheme();
         let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
         let mut levels = Vec::with_capacity(n_levels);
         let mut level_mesh = mesh.clone();
@@ -91,10 +72,10 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             let scheme = if l == 0 { fine_scheme } else { ConvectiveScheme { reconstruction: Reconstruction::FirstOrder, ..fine_scheme } };
             let geometry = backend.upload_geometry(&level_mesh)?;
             let (w0, w, r) = (backend.new_field(&geometry), backend.new_field(&geometry), backend.new_field(&geometry));
-            let dt = backend.new_scalars(&geometry);
+            let (dt, sa_factor) = (backend.new_scalars(&geometry), backend.new_scalars(&geometry));
             let (forcing, w_start) = if l > 0 { (Some(backend.new_field(&geometry)), Some(backend.new_field(&geometry))) } else { (None, None) };
             let correction = if l + 1 < n_levels { Some(backend.new_field(&geometry)) } else { None };
-            levels.push(Level { geometry, scheme, w0, w, r, dt, forcing, w_start, correction });
+            levels.push(Level { geometry, scheme, w0, w, r, dt, sa_factor, forcing, w_start, correction });
         }
         Ok(ExplicitSolver { backend, case, boundary, levels })
     }
@@ -182,6 +163,10 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             backend.fill_scalars(&mut level.dt, step);
         }
         let nvar = config.model.n_marched();
+        let turbulent = config.model.is_turbulent();
+        if turbulent {
+            backend.turbulence_source_factor(&level.geometry, &self.case.gas, &config.sa, &level.w, &level.dt, &mut level.sa_factor);
+        }
         let mut norms = [0.0; NVAR];
         for (stage, alpha) in alphas.iter().enumerate() {
             if stage > 0 {
@@ -190,6 +175,9 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             residual(backend, &self.case, level);
             if stage == 0 {
                 norms = backend.residual_norms(&level.geometry, &level.r);
+            }
+            if turbulent {
+                backend.scale_turbulence_residual(&level.geometry, &level.sa_factor, &mut level.r);
             }
             if let Some(sm) = config.smoothing {
                 backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r);
@@ -258,14 +246,6 @@ fn residual<B: Backend>(backend: &B, case: &Case, level: &mut Level<B>) {
 fn physical_residual<B: Backend>(backend: &B, case: &Case, geometry: &B::Geometry, scheme: &ConvectiveScheme, w: &B::Field, r: &mut B::Field) {
     backend.convective_residual(geometry, &case.gas, scheme, w, r);
     backend.viscous_residual(geometry, &case.gas, case.solver.model, &case.solver.sa, w, r);
-}
-
-/// Laminar kinematic viscosity at the inlet total conditions [m^2/s] (reference for the inlet
-/// nu_tilde = ratio * nu).
-fn inlet_kinematic_viscosity(case: &Case) -> f64 {
-    let op = &case.operating_point;
-    let rho01 = op.p01 / (case.gas.gas_constant * op.t01);
-    case.gas.viscosity(op.t01) / rho01
 }
 
 /// The last update is not seen by a residual norm; a non-finite or non-physical state must

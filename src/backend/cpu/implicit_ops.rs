@@ -5,26 +5,34 @@ use rayon::prelude::*;
 
 use super::jacobian::{self, CpuJacobian};
 use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
-use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind};
+use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind, StageStats};
+use crate::backend::{Backend, NFLOW, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
-use crate::linalg::{fgmres, BlockIlu0, BlockJacobi, FgmresSettings, FgmresStats, Ordering, Preconditioner};
+use crate::linalg::{fgmres, BlockIlu0, BlockJacobi, FgmresSettings, Ordering, Preconditioner};
 use crate::{Error, Result};
 
-/// A factorized preconditioner of a [`CpuJacobian`].
-pub enum CpuPreconditioner {
+/// The mean-flow preconditioner of a [`CpuJacobian`].
+pub enum FlowPreconditioner {
     Jacobi(BlockJacobi<4>),
     Ilu(BlockIlu0<4>),
 }
 
-impl Preconditioner for CpuPreconditioner {
+impl Preconditioner for FlowPreconditioner {
     fn apply(&self, r: &[f64], z: &mut [f64]) {
         match self {
-            CpuPreconditioner::Jacobi(p) => p.apply(r, z),
-            CpuPreconditioner::Ilu(p) => p.apply(r, z),
+            FlowPreconditioner::Jacobi(p) => p.apply(r, z),
+            FlowPreconditioner::Ilu(p) => p.apply(r, z),
         }
     }
+}
+
+/// A factorized preconditioner of a [`CpuJacobian`]: the mean flow's of the chosen kind, and a
+/// scalar ILU(0) of the SA system when it was assembled.
+pub struct CpuPreconditioner {
+    pub flow: FlowPreconditioner,
+    pub turbulence: Option<BlockIlu0<1>>,
 }
 
 fn factorization_error(e: String) -> Error {
@@ -53,25 +61,46 @@ impl ImplicitBackend for CpuBackend {
     }
 
     fn jacobian_product(&self, g: &CpuGeometry, jac: &CpuJacobian, x: &CpuField, y: &mut CpuField) {
-        let xv = jacobian::gather(g, jac, x, 1.0);
+        let xv = jacobian::gather(g, jac, x, 1.0, 0..NFLOW);
         let mut yv = vec![0.0; xv.len()];
         self.pool.install(|| jac.matrix.spmv(&xv, &mut yv));
-        jacobian::scatter(g, jac, &yv, y);
+        self.fill_field(y, 0.0);
+        jacobian::scatter(g, jac, &yv, 0..NFLOW, y);
+        if jac.turbulent {
+            let xv = jacobian::gather(g, jac, x, 1.0, NFLOW..NVAR);
+            let mut yv = vec![0.0; xv.len()];
+            self.pool.install(|| jac.turbulence.spmv(&xv, &mut yv));
+            jacobian::scatter(g, jac, &yv, NFLOW..NVAR, y);
+        }
     }
 
     fn factorize(&self, jac: &CpuJacobian, kind: PreconditionerKind) -> Result<CpuPreconditioner> {
-        self.pool.install(|| match kind {
-            PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(CpuPreconditioner::Jacobi),
-            PreconditionerKind::Ilu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(CpuPreconditioner::Ilu),
-            PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(CpuPreconditioner::Ilu),
+        self.pool.install(|| {
+            let flow = match kind {
+                PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
+                PreconditionerKind::Ilu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
+                PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
+            }?;
+            let turbulence = if jac.turbulent { Some(BlockIlu0::new(&jac.turbulence, Ordering::Natural)?) } else { None };
+            Ok(CpuPreconditioner { flow, turbulence })
         })
         .map_err(factorization_error)
     }
 
     fn refactorize(&self, jac: &CpuJacobian, pc: &mut CpuPreconditioner) -> Result<()> {
-        self.pool.install(|| match pc {
-            CpuPreconditioner::Jacobi(p) => BlockJacobi::new(&jac.matrix).map(|fresh| *p = fresh),
-            CpuPreconditioner::Ilu(p) => p.refactorize(&jac.matrix),
+        self.pool.install(|| {
+            match &mut pc.flow {
+                FlowPreconditioner::Jacobi(p) => *p = BlockJacobi::new(&jac.matrix)?,
+                FlowPreconditioner::Ilu(p) => p.refactorize(&jac.matrix)?,
+            }
+            match (&mut pc.turbulence, jac.turbulent) {
+                (Some(p), true) => p.refactorize(&jac.turbulence),
+                (None, true) => BlockIlu0::new(&jac.turbulence, Ordering::Natural).map(|p| pc.turbulence = Some(p)),
+                (_, false) => {
+                    pc.turbulence = None;
+                    Ok(())
+                }
+            }
         })
         .map_err(factorization_error)
     }
@@ -85,12 +114,23 @@ impl ImplicitBackend for CpuBackend {
         r: &CpuField,
         dw: &mut CpuField,
         settings: &FgmresSettings,
-    ) -> FgmresStats {
-        let b = jacobian::gather(g, jac, r, -alpha);
+    ) -> StageStats {
+        self.fill_field(dw, 0.0);
+        let b = jacobian::gather(g, jac, r, -alpha, 0..NFLOW);
         let mut x = vec![0.0; b.len()];
-        let stats = self.pool.install(|| fgmres(&|v, out| jac.matrix.spmv(v, out), pc, &b, &mut x, settings));
-        jacobian::scatter(g, jac, &x, dw);
-        stats
+        let flow = self.pool.install(|| fgmres(&|v, out| jac.matrix.spmv(v, out), &pc.flow, &b, &mut x, settings));
+        jacobian::scatter(g, jac, &x, 0..NFLOW, dw);
+        let turbulence = match (&pc.turbulence, jac.turbulent) {
+            (Some(sa_pc), true) => {
+                let b = jacobian::gather(g, jac, r, -alpha, NFLOW..NVAR);
+                let mut x = vec![0.0; b.len()];
+                let stats = self.pool.install(|| fgmres(&|v, out| jac.turbulence.spmv(v, out), sa_pc, &b, &mut x, settings));
+                jacobian::scatter(g, jac, &x, NFLOW..NVAR, dw);
+                Some(stats)
+            }
+            _ => None,
+        };
+        StageStats { flow, turbulence }
     }
 
     fn max_relative_change(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField, dw: &CpuField) -> f64 {

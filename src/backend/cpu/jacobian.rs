@@ -21,6 +21,8 @@
 //!   the diagonal only), Blazek sec. 6.2.3; the true viscous Jacobian is not formed;
 //! * MUSCL reconstruction is not linearized (first-order Jacobian of a second-order residual).
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use super::boundary::{inlet_state, outlet_state};
@@ -31,6 +33,7 @@ use crate::backend::{BoundaryData, NFLOW, NGHOST};
 use crate::flow::gas::Gas;
 use crate::flow::jacobian::{roe_flux_jacobians, rusanov_flux_jacobians, Block4};
 use crate::flow::roe::roe_flux;
+use crate::flow::sa::eddy_viscosity;
 use crate::flow::spectral::viscous_spectral_radius;
 use crate::flow::state::{conservative_from_primitive, primitive_from_conservative, speed_of_sound, Primitive};
 use crate::linalg::BsrMatrix;
@@ -38,41 +41,48 @@ use crate::{Error, Result};
 
 /// What lies across one face of a row's cell.
 #[derive(Clone, Copy, Debug)]
-enum Neighbour {
+pub(super) enum Neighbour {
     /// An interior cell (same block or, across an interface, the donor): its block, padded
     /// index and the block's slot in this row relative to the row start.
     Cell { block: usize, padded: usize, slot: usize },
     /// An inlet or outlet ghost, a function of this cell (outward unit normal of the face).
     Characteristic { kind: PhysicalBc, normal: [f64; 2], ghost: usize },
-    /// Wall or symmetry face: pressure-only flux.
-    Wall,
+    /// Wall or symmetry face: pressure-only flux; `no_slip` for walls (Wall patches), false for
+    /// slip walls and symmetry planes.
+    Wall { no_slip: bool },
 }
 
 /// A face of a row's cell: outward face vector and what is across.
 #[derive(Clone, Copy, Debug)]
-struct RowFace {
-    s_out: [f64; 2],
-    neighbour: Neighbour,
+pub(super) struct RowFace {
+    pub(super) s_out: [f64; 2],
+    pub(super) neighbour: Neighbour,
 }
 
 /// One matrix row: its cell (block, padded index, interior index), diagonal slot relative to the
 /// row start, and its four faces (west, east, south, north).
 #[derive(Clone, Debug)]
-struct Row {
-    block: usize,
-    padded: usize,
-    cell: usize,
-    diag_slot: usize,
-    faces: [RowFace; 4],
+pub(super) struct Row {
+    pub(super) block: usize,
+    pub(super) padded: usize,
+    pub(super) cell: usize,
+    pub(super) diag_slot: usize,
+    pub(super) faces: [RowFace; 4],
 }
 
-/// The CPU system matrix `Omega/dt I + dR/dW` (mean flow, 4x4 blocks) and its row descriptors.
+/// The CPU system matrices `Omega/dt I + dR/dW`: the mean flow (4x4 blocks) and the segregated
+/// Spalart-Allmaras system (scalars, same pattern), and their row descriptors.
 pub struct CpuJacobian {
     /// Block-sparse matrix; row and column `offset[b] + i + ni*j` is cell (i, j) of block b.
     pub matrix: BsrMatrix<4>,
+    /// The segregated SA matrix d R(rho nu~) / d(rho nu~) at frozen mean flow (same slots as
+    /// `matrix`); assembled only for turbulent physics (`turbulent`).
+    pub turbulence: BsrMatrix<1>,
+    /// True once `turbulence` holds an assembled SA matrix.
+    pub turbulent: bool,
     /// First row of each block.
     pub offsets: Vec<usize>,
-    rows: Vec<Row>,
+    pub(super) rows: Vec<Row>,
 }
 
 impl CpuJacobian {
@@ -99,6 +109,7 @@ impl CpuJacobian {
             }
         }
         let matrix = BsrMatrix::<4>::from_adjacency(&columns);
+        let turbulence = BsrMatrix::<1>::from_adjacency(&columns);
         for (r, row) in rows.iter_mut().enumerate() {
             let start = matrix.row_ptr[r];
             row.diag_slot = matrix.diag[r] - start;
@@ -110,7 +121,7 @@ impl CpuJacobian {
                 }
             }
         }
-        Ok(CpuJacobian { matrix, offsets, rows })
+        Ok(CpuJacobian { matrix, turbulence, turbulent: false, offsets, rows })
     }
 
     /// Number of unknown cells (block rows).
@@ -124,6 +135,8 @@ impl CpuJacobian {
 struct GhostMap {
     donor: std::collections::HashMap<usize, (usize, usize)>,
     characteristic: std::collections::HashMap<usize, (PhysicalBc, [f64; 2])>,
+    /// First-layer ghosts of no-slip Wall patches.
+    no_slip: std::collections::HashSet<usize>,
 }
 
 impl GhostMap {
@@ -135,7 +148,8 @@ impl GhostMap {
             .filter(|p| matches!(p.kind, PhysicalBc::Inlet | PhysicalBc::Outlet))
             .flat_map(|p| p.cells.iter().map(move |c| (c.ghost[0], (p.kind, c.normal))))
             .collect();
-        GhostMap { donor, characteristic }
+        let no_slip = bg.boundaries.iter().filter(|p| p.kind == PhysicalBc::Wall).flat_map(|p| p.cells.iter().map(|c| c.ghost[0])).collect();
+        GhostMap { donor, characteristic, no_slip }
     }
 }
 
@@ -159,12 +173,12 @@ fn cell_faces(
         (neg(bg.sj[l.j_face(i, j)]), bg.wall_j[l.j_face(i, j)], (ii, jj - 1)),
         (bg.sj[l.j_face(i, j + 1)], bg.wall_j[l.j_face(i, j + 1)], (ii, jj + 1)),
     ];
-    let mut out = [(RowFace { s_out: [0.0; 2], neighbour: Neighbour::Wall }, None); 4];
+    let mut out = [(RowFace { s_out: [0.0; 2], neighbour: Neighbour::Wall { no_slip: false } }, None); 4];
     for (k, (s_out, is_wall, (oi, oj))) in sides.into_iter().enumerate() {
         let inside = oi >= 0 && oj >= 0 && (oi as usize) < l.ni && (oj as usize) < l.nj;
         let padded = l.idx(oi, oj);
         let (neighbour, column) = if is_wall {
-            (Neighbour::Wall, None)
+            (Neighbour::Wall { no_slip: ghosts.no_slip.contains(&padded) }, None)
         } else if inside {
             (Neighbour::Cell { block: b, padded, slot: 0 }, Some(offsets[b] + global_of(bg, padded)))
         } else if let Some(&(db, dp)) = ghosts.donor.get(&padded) {
@@ -185,13 +199,13 @@ fn cell_faces(
 }
 
 /// Interior index `i + ni*j` of a padded interior index.
-fn global_of(bg: &BlockGeometry, padded: usize) -> usize {
+pub(super) fn global_of(bg: &BlockGeometry, padded: usize) -> usize {
     let l = bg.layout;
     let (i, j) = (padded % l.stride() - NGHOST, padded / l.stride() - NGHOST);
     i + l.ni * j
 }
 
-fn conservative_at(w: &[f64], np: usize, p: usize) -> [f64; 4] {
+pub(super) fn conservative_at(w: &[f64], np: usize, p: usize) -> [f64; 4] {
     [w[p], w[np + p], w[2 * np + p], w[3 * np + p]]
 }
 
@@ -309,9 +323,10 @@ pub(super) fn assemble(
             // conservative variables: +Lambda_v on the diagonal for every face, -Lambda_v to the
             // neighbour across interior and interface faces (Blazek sec. 6.2.3).
             let mu = gas.viscosity(qc[3] / (qc[0] * gas.gas_constant));
+            let mu_t = if options.physics.is_turbulent() { eddy_viscosity(qc[0], wb[NFLOW * np + row.padded] / qc[0], mu / qc[0]) } else { 0.0 };
             let viscous_radius = |s_out: [f64; 2]| {
                 if options.physics.is_viscous() {
-                    viscous_spectral_radius(gas, qc[0], mu, 0.0, s_out, volume)
+                    viscous_spectral_radius(gas, qc[0], mu, mu_t, s_out, volume)
                 } else {
                     0.0
                 }
@@ -320,7 +335,7 @@ pub(super) fn assemble(
                 let area = (face.s_out[0] * face.s_out[0] + face.s_out[1] * face.s_out[1]).sqrt();
                 let n = [face.s_out[0] / area, face.s_out[1] / area];
                 match face.neighbour {
-                    Neighbour::Wall => add(&mut diag, &wall_jacobian(gamma, &qc, n, area)),
+                    Neighbour::Wall { .. } => add(&mut diag, &wall_jacobian(gamma, &qc, n, area)),
                     Neighbour::Cell { block, padded, slot } => {
                         let wo = conservative_at(&w.blocks[block], g.blocks[block].layout.n_padded(), padded);
                         let (d_c, mut d_o) = face_jacobians(options.convective, gamma, options.entropy_fix, &wc, &wo, n, area);
@@ -351,19 +366,25 @@ pub(super) fn assemble(
             write_block(&mut values[s * 16..s * 16 + 16], &diag);
         });
     });
+    jac.turbulent = options.physics.is_turbulent();
+    if jac.turbulent {
+        super::turbulence_jacobian::assemble(backend, g, gas, options, w, dt, jac);
+    }
 }
 
-/// Flat mean-flow vector (4 per cell, rows of `jac`) from the interior of a field.
-pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f64) -> Vec<f64> {
-    let mut out = vec![0.0; 4 * jac.n_cells()];
+/// Flat vector of the variables `vars` (e.g. `0..NFLOW` for the mean flow, `NFLOW..NVAR` for
+/// the SA system), `vars.len()` per cell in the row order of `jac`, from the interior of a field.
+pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f64, vars: Range<usize>) -> Vec<f64> {
+    let nv = vars.len();
+    let mut out = vec![0.0; nv * jac.n_cells()];
     for (b, bg) in g.blocks.iter().enumerate() {
         let l = bg.layout;
         let np = l.n_padded();
         for j in 0..l.nj {
             for i in 0..l.ni {
                 let row = jac.offsets[b] + i + l.ni * j;
-                for v in 0..NFLOW {
-                    out[4 * row + v] = scale * f.blocks[b][v * np + l.interior(i, j)];
+                for (k, v) in vars.clone().enumerate() {
+                    out[nv * row + k] = scale * f.blocks[b][v * np + l.interior(i, j)];
                 }
             }
         }
@@ -371,17 +392,18 @@ pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f6
     out
 }
 
-/// Writes a flat mean-flow vector into the interior of a zeroed field.
-pub(super) fn scatter(g: &CpuGeometry, jac: &CpuJacobian, x: &[f64], f: &mut CpuField) {
+/// Writes a flat vector of the variables `vars` (layout of [`gather`]) into the interior of a
+/// field; other entries are left as they are.
+pub(super) fn scatter(g: &CpuGeometry, jac: &CpuJacobian, x: &[f64], vars: Range<usize>, f: &mut CpuField) {
+    let nv = vars.len();
     for (b, bg) in g.blocks.iter().enumerate() {
         let l = bg.layout;
         let np = l.n_padded();
-        f.blocks[b].iter_mut().for_each(|v| *v = 0.0);
         for j in 0..l.nj {
             for i in 0..l.ni {
                 let row = jac.offsets[b] + i + l.ni * j;
-                for v in 0..NFLOW {
-                    f.blocks[b][v * np + l.interior(i, j)] = x[4 * row + v];
+                for (k, v) in vars.clone().enumerate() {
+                    f.blocks[b][v * np + l.interior(i, j)] = x[nv * row + k];
                 }
             }
         }

@@ -8,6 +8,7 @@ mod implicit_ops;
 pub mod jacobian;
 mod smoothing;
 mod transfer;
+mod turbulence_jacobian;
 mod viscous;
 
 use rayon::prelude::*;
@@ -181,6 +182,29 @@ impl Backend for CpuBackend {
         self.pool.install(|| {
             r.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((rb, wb), bg)| {
                 viscous::block_residual(bg, gas, physics.is_turbulent(), sa, wb, rb);
+            });
+        });
+    }
+
+    fn turbulence_source_factor(&self, g: &CpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CpuField, dt: &CpuScalars, factor: &mut CpuScalars) {
+        self.pool.install(|| {
+            factor.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).zip(&dt.blocks).for_each(|(((fb, wb), bg), dtb)| {
+                let derivative = viscous::sa_source_derivatives(bg, gas, sa, wb);
+                fb.iter_mut().zip(&derivative).zip(dtb).for_each(|((f, d), dt)| *f = 1.0 / (1.0 + dt * (-d).max(0.0)));
+            });
+        });
+    }
+
+    fn scale_turbulence_residual(&self, g: &CpuGeometry, factor: &CpuScalars, r: &mut CpuField) {
+        self.pool.install(|| {
+            r.blocks.par_iter_mut().zip(&g.blocks).zip(&factor.blocks).for_each(|((rb, bg), fb)| {
+                let l = bg.layout;
+                let np = l.n_padded();
+                for j in 0..l.nj {
+                    for i in 0..l.ni {
+                        rb[NFLOW * np + l.interior(i, j)] *= fb[i + l.ni * j];
+                    }
+                }
             });
         });
     }

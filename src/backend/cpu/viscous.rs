@@ -12,7 +12,7 @@ use super::geometry::BlockGeometry;
 use super::rows_per_task;
 use crate::backend::{SaSourceOptions, NFLOW, NGHOST};
 use crate::flow::gas::Gas;
-use crate::flow::sa::{eddy_viscosity, sa_diffusion_flux, sa_source};
+use crate::flow::sa::{eddy_viscosity, sa_diffusion_flux, sa_source, SaSource};
 use crate::flow::state::primitive_from_conservative;
 use crate::flow::viscous::{green_gauss_gradient, quad_vertex_gradient, viscous_flux};
 
@@ -98,7 +98,7 @@ pub(super) fn block_residual(bg: &BlockGeometry, gas: &Gas, turbulent: bool, sa:
                 let net = fi[l.i_face(i + 1, j)][v] - fi[l.i_face(i, j)][v] + fj[l.j_face(i, j + 1)][v] - fj[l.j_face(i, j)][v];
                 let mut value = -net;
                 if v == NFLOW {
-                    value -= bg.volume[i + ni * j] * sa_cell_source(bg, &cells, sa, i, j);
+                    value -= bg.volume[i + ni * j] * sa_cell_source(bg, &cells, sa, i, j).total;
                 }
                 row[i + NGHOST] += value;
             }
@@ -122,9 +122,25 @@ fn face_flux(gas: &Gas, turbulent: bool, a: &CellState, b: &CellState, grad: [[f
     [f[0], f[1], f[2], f[3], diffusion]
 }
 
+/// Derivative of the SA source per unit volume with respect to the cell's own rho nu_tilde,
+/// d Q / d(rho nu~) = (d Q / d nu~) / rho, per interior cell `i + ni*j`, at fixed mean flow and
+/// gradients: the point-implicit part of the segregated SA Jacobian.
+pub(super) fn sa_source_derivatives(bg: &BlockGeometry, gas: &Gas, sa: &SaSourceOptions, w: &[f64]) -> Vec<f64> {
+    let l = bg.layout;
+    let cells = cell_states(bg, gas, true, w);
+    (0..l.n_interior())
+        .into_par_iter()
+        .with_min_len(1024)
+        .map(|c| {
+            let (i, j) = (c % l.ni, c / l.ni);
+            sa_cell_source(bg, &cells, sa, i, j).d_total_d_nu_tilde / cells[l.interior(i, j)].q[0]
+        })
+        .collect()
+}
+
 /// SA source per unit volume of interior cell (i, j), with the vorticity and grad nu_tilde from
 /// Green-Gauss over the cell (face values: means of the two adjacent cells).
-fn sa_cell_source(bg: &BlockGeometry, cells: &[CellState], sa: &SaSourceOptions, i: usize, j: usize) -> f64 {
+fn sa_cell_source(bg: &BlockGeometry, cells: &[CellState], sa: &SaSourceOptions, i: usize, j: usize) -> SaSource {
     let l = bg.layout;
     let (ii, jj) = (i as isize, j as isize);
     let here = &cells[l.idx(ii, jj)];
@@ -139,5 +155,5 @@ fn sa_cell_source(bg: &BlockGeometry, cells: &[CellState], sa: &SaSourceOptions,
     let (gu, gv, gn) = (grad(0), grad(1), grad(3));
     let vorticity = (gv[0] - gu[1]).abs();
     let rho = here.q[0];
-    sa_source(rho, here.mu / rho, here.g[3], vorticity, bg.wall_distance[i + l.ni * j], gn, *sa).total
+    sa_source(rho, here.mu / rho, here.g[3], vorticity, bg.wall_distance[i + l.ni * j], gn, *sa)
 }
