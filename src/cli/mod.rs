@@ -192,6 +192,7 @@ fn operating_point(
     }
 }
 
+mod interrupt;
 pub mod evaluate;
 pub mod mesh;
 pub mod optimize;

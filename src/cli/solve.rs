@@ -15,7 +15,7 @@ use crate::mesh::generate::generate_cascade_mesh;
 use crate::mesh::passage::passage_spec;
 use crate::mesh::vtk::write_vtk;
 use crate::mesh::Mesh;
-use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MisComparison, SurfacePoint};
+use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
 use crate::report::plots::{plot_isentropic_mach, plot_semilog};
 use crate::mesh::passage::trailing_edge_camber_angle_deg;
 use crate::solver::{solve_case, Case, Control, ImplicitReport, IterationRecord, Observer, SolveOutcome, SolverConfig};
@@ -26,6 +26,7 @@ use std::path::Path;
 use std::time::Instant;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
+    super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
     let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let mut config = match &args.config {
@@ -97,7 +98,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
 #[cfg(feature = "cuda")]
 fn solve_on_gpu(args: &SolveArgs, blade: &BladeFile, outline: &Outline, mesh: &Mesh, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
     if !matches!(config.scheme, crate::solver::Scheme::Explicit) {
-        return Err(Error::Gpu("the implicit scheme has no GPU backend yet: use --backend cpu".into()));
+        return Err(Error::Gpu("the implicit scheme (the default) has no GPU backend yet: use --backend cpu, or --scheme explicit for the GPU".into()));
     }
     let backend = crate::backend::gpu::GpuBackend::new(0)?;
     let name = backend.name();
@@ -142,6 +143,8 @@ fn solve_and_report(
     op: &OperatingPoint,
     config: SolverConfig,
 ) -> Result<()> {
+    // Read the measured data before the solve: a bad --compare file must not cost a solution.
+    let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
     let gas = blade.gas;
     let start = Instant::now();
     let max_iterations = config.max_iterations;
@@ -154,7 +157,11 @@ fn solve_and_report(
         let r0 = *first.get_or_insert(r.residuals[0]);
         bar.set_position(r.iteration as u64);
         bar.set_message(format!("density residual {:.2e} ({:.2} orders)", r.residuals[0], (r0 / r.residuals[0]).log10()));
-        Control::Continue
+        if super::interrupt::requested() {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
     };
     let result = run(case, &initial, &mut observer);
     bar.finish_and_clear();
@@ -163,7 +170,7 @@ fn solve_and_report(
     if let Some(rep) = &implicit {
         print_implicit_report(rep);
     }
-    report(args, blade, outline, mesh, op, &gas, &outcome, wall_s, backend)
+    report(args, blade, outline, mesh, op, &gas, &outcome, measured.as_deref(), wall_s, backend)
 }
 
 fn print_implicit_report(r: &ImplicitReport) {
@@ -177,6 +184,9 @@ fn print_implicit_report(r: &ImplicitReport) {
         r.rejected_steps,
         r.cfl.last().copied().unwrap_or(0.0)
     );
+    if !r.turbulence_linear_iterations.is_empty() {
+        println!("  segregated SA system: {:.1} FGMRES iterations per stage", r.mean_turbulence_linear_iterations());
+    }
     println!(
         "  time: residual {:.2} s, Jacobian assembly {:.2} s, factorization {:.2} s, Krylov {:.2} s, total {:.2} s ({:.1} ms per iteration)",
         t.residual,
@@ -208,20 +218,18 @@ fn report(
     op: &OperatingPoint,
     gas: &Gas,
     outcome: &SolveOutcome,
+    measured: Option<&[MeasuredMis]>,
     wall_s: f64,
     backend: &str,
 ) -> Result<()> {
     let planes = cascade_planes(mesh, outline);
     let perf = cascade_performance(mesh, &outcome.solution, gas, op, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
     let surface = blade_surface(mesh, &outcome.solution, gas.gamma, op.p01);
-    let comparison = match &args.compare {
-        Some(path) => Some(rms_against_measured(&surface, &read_measured_mis(path)?)),
-        None => None,
-    };
+    let comparison = measured.map(|taps| rms_against_measured(&surface, taps));
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
     write_solution_vtk(&args.out.join("solution.vtm"), mesh, &outcome.solution, gas)?;
     write_history(&args.out, outcome)?;
-    write_mis(&args.out, blade, &planes, &surface, comparison.as_ref(), args.compare.as_deref())?;
+    write_mis(&args.out, blade, &planes, &surface, comparison.as_ref(), measured)?;
 
     let drop = outcome.history.orders_dropped();
     println!(
@@ -255,7 +263,8 @@ fn report(
         println!("{v}");
     }
     if !outcome.converged {
-        return Err(Error::Other(format!("not converged within {} iterations ({drop:.2} orders dropped); results written", outcome.iterations)));
+        let why = if super::interrupt::requested() { "stopped by a signal after" } else { "not converged within" };
+        return Err(Error::Other(format!("{why} {} iterations ({drop:.2} orders dropped); results written", outcome.iterations)));
     }
     Ok(())
 }
@@ -311,20 +320,16 @@ fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
     plot_semilog(&dir.join("convergence.png"), "residual (RMS of R/V)", "iteration", &series)
 }
 
-fn write_mis(dir: &Path, blade: &BladeFile, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, measured: Option<&Path>) -> Result<()> {
+fn write_mis(dir: &Path, blade: &BladeFile, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, taps: Option<&[MeasuredMis]>) -> Result<()> {
     let path = dir.join("mis.csv");
     let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis\n");
     for p in surface {
         text += &format!("{},{:.5},{:.6},{:.5},{:.3},{:.6}\n", p.side.label(), p.x_from_le * 1e3, p.x_from_le / planes.axial_chord, p.y * 1e3, p.p, p.mis);
     }
     std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
-    let taps = match measured {
-        Some(m) => Some(read_measured_mis(m)?),
-        None => None,
-    };
     let title = match cmp {
         Some(c) => format!("{}: isentropic Mach number (RMS vs experiment {:.4})", blade.name, c.rms),
         None => format!("{}: isentropic Mach number", blade.name),
     };
-    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps.as_deref())
+    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps)
 }

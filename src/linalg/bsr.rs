@@ -64,6 +64,19 @@ impl<const B: usize> BsrMatrix<B> {
         self.block_mut(slot).iter_mut().zip(block).for_each(|(v, b)| *v += b);
     }
 
+    /// The values of every block row as disjoint mutable slices (`B*B` values per block), so
+    /// that rows can be assembled in parallel without atomics.
+    pub fn row_values_mut(&mut self) -> Vec<&mut [f64]> {
+        let mut rows = Vec::with_capacity(self.n_rows);
+        let mut rest: &mut [f64] = &mut self.values;
+        for r in 0..self.n_rows {
+            let (head, tail) = rest.split_at_mut((self.row_ptr[r + 1] - self.row_ptr[r]) * B * B);
+            rows.push(head);
+            rest = tail;
+        }
+        rows
+    }
+
     pub fn clear_values(&mut self) {
         self.values.iter_mut().for_each(|v| *v = 0.0);
     }

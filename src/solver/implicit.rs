@@ -231,6 +231,13 @@ impl ImplicitReport {
         self.total_linear_iterations() as f64 / solves.max(1) as f64
     }
 
+    /// Mean FGMRES iterations per segregated SA solve (0 without Spalart-Allmaras).
+    pub fn mean_turbulence_linear_iterations(&self) -> f64 {
+        let solves: usize = self.turbulence_linear_iterations.iter().map(Vec::len).sum();
+        let total: usize = self.turbulence_linear_iterations.iter().flatten().sum();
+        total as f64 / solves.max(1) as f64
+    }
+
     /// Mean wall time per flow iteration [s].
     pub fn time_per_iteration(&self) -> f64 {
         self.time.total / self.iterations.max(1) as f64

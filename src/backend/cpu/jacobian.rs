@@ -300,15 +300,7 @@ pub(super) fn assemble(
 ) {
     let gamma = gas.gamma;
     let CpuJacobian { matrix, rows, .. } = jac;
-    // Disjoint mutable row slices of the value array.
-    let mut row_values: Vec<&mut [f64]> = Vec::with_capacity(rows.len());
-    let mut rest: &mut [f64] = &mut matrix.values;
-    for r in 0..rows.len() {
-        let len = (matrix.row_ptr[r + 1] - matrix.row_ptr[r]) * 16;
-        let (head, tail) = rest.split_at_mut(len);
-        row_values.push(head);
-        rest = tail;
-    }
+    let mut row_values = matrix.row_values_mut();
     backend.pool.install(|| {
         row_values.par_iter_mut().zip(rows.par_iter()).with_min_len(256).for_each(|(values, row)| {
             values.iter_mut().for_each(|v| *v = 0.0);

@@ -64,14 +64,7 @@ pub(super) fn assemble(
         g.blocks.iter().zip(&w.blocks).map(|(bg, wb)| sa_source_derivatives(bg, gas, &options.sa, wb)).collect()
     });
     let CpuJacobian { turbulence, rows, .. } = jac;
-    let row_ptr = turbulence.row_ptr.clone();
-    let mut row_values: Vec<&mut [f64]> = Vec::with_capacity(rows.len());
-    let mut rest: &mut [f64] = &mut turbulence.values;
-    for r in 0..rows.len() {
-        let (head, tail) = rest.split_at_mut(row_ptr[r + 1] - row_ptr[r]);
-        row_values.push(head);
-        rest = tail;
-    }
+    let mut row_values = turbulence.row_values_mut();
     backend.pool.install(|| {
         row_values.par_iter_mut().zip(rows.par_iter()).with_min_len(256).for_each(|(values, row)| {
             values.iter_mut().for_each(|v| *v = 0.0);
