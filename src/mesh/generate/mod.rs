@@ -1,56 +1,75 @@
-//! Cascade mesh generation: an O-H multi-block structured mesh of one periodic blade passage.
+//! Cascade mesh generation: an O-C two-block structured mesh of one periodic blade passage.
 //!
-//! Blocks (all sizes multiples of 8, so that three multigrid levels exist):
+//! Blocks (all sizes and patch ends multiples of 8, so that three multigrid levels exist):
 //!
-//! - `O`: round the blade, i clockwise (leading edge, upper/suction side, trailing edge,
-//!   lower/pressure side), j from the wall outwards; closes on itself through a 1-to-1
-//!   connection. Marched along smoothed wall normals with geometric growth from the first-cell
-//!   height (ratio <= 1.2), see `oblock.rs`.
-//! - `U` upstream (inlet to the leading-edge arc), `A` above the upper arc up to the periodic
-//!   line M, `B` below the lower arc down to M - pitch, `D` downstream (trailing-edge arc to
-//!   the outlet), see `topology.rs` and `hblocks.rs`. U's and D's top and bottom rows, and A's top
-//!   with B's bottom, are periodic images: the lower nodes are built as the upper ones minus
-//!   the pitch, so they match to round-off.
+//! - `O` (block 0): a thin O-grid round the blade for the boundary layer, i clockwise from the
+//!   blade's rear point (trailing edge, pressure side, leading edge, suction side), j from the
+//!   wall outwards; closes on itself through a 1-to-1 connection. Marched along wall normals
+//!   with geometric growth from the first-cell height up to a thickness of half the
+//!   trailing-edge radius (`oblock.rs`), so that its outer curve stays round and fair where
+//!   the wall curvature jumps.
+//! - `C` (block 1): a C-grid wrapping the O-grid. Its inner face is the lower side of the wake
+//!   cut (outlet to the rear point), the O-grid's outer curve, and the upper side of the wake
+//!   cut; its outer face is M - pitch (outlet to inlet), the inlet plane and M (inlet to
+//!   outlet); its i = 0 and i = ni faces lie on the outlet plane. The wake cut is an interface
+//!   of C with itself, the two periodic lines too (`cblock.rs`, `topology.rs`).
 //!
-//! H-block interiors are smoothed with Winslow's equations and Thomas-Middlecoff control
-//! functions (`elliptic.rs`); the final mesh is checked for positive cell areas.
+//! Why this topology: the O-H mesh it replaces met its downstream block D at the trailing-edge
+//! arc, where Winslow smoothing stretched D's first cells 3-5x past the O-grid's (growth ratios
+//! 2.8-5.7) and D's rows crowded against the rear suction side (cells of 0.3-8 degrees). The
+//! C block has no block corner in the flow but the wake-cut root; its lines cross the passage
+//! from the O-grid (or the wake cut) to the periodic lines.
 //!
-//! Known limits (figures from tests/mesh_generate.rs through `mesh::quality`; the ignored test
-//! `quality_hotspots` lists them block by block and interface by interface): the largest
-//! growth ratio between neighbouring cells is 2.8-3.2 for LS89 and 4.5-5.7 for
-//! blades/t106c.ron, not the 1.25 aimed at; the smallest cell angle is 4-8 deg (LS89) and
-//! 0.3-3.5 deg (T106C-class), in D. What causes them:
+//! How the C block is built (`cblock.rs`, `elliptic.rs`): Hermite lines from the inner to the
+//! outer nodes; the nodes of M follow the mean of the feet of the pressure- and suction-side
+//! nodes (so that the lines cross the passage instead of running along it), spread by half
+//! towards uniform spacing, and grade from the inlet's spacing upstream; Winslow smoothing with
+//! the algebraic grid's column stretching and the boundary rows' stretching fading into the
+//! block; finally every line is re-spaced along itself so that cells match across every
+//! seam: the C block's first cells continue the O-grid's layer growth, the two sides of the
+//! wake cut and of the periodic lines get equal cells. The wake cut's first cell is the
+//! O-grid's outer spacing at the rear point; it widens by [`WAKE_SPREAD`] per metre downstream.
 //!
-//! - The interface ratios (O/D, B/D, O/U, B/U: 2.3-4.9) are NOT a spacing mismatch of the
-//!   algebraic grid: the O-grid's outer cells at the arc splits are within 1.2 of the junction
-//!   height, and D's and U's rows are built with exactly that first cell. Winslow smoothing,
-//!   pulled by the kinks where the connectors meet the O-grid, stretches the first cells of D
-//!   and U by about an order of magnitude; the blend back to the algebraic grid (weight
-//!   1/`FACE_BLEND` at the first interior node) leaves them 3-5x too long (LS89 medium:
-//!   3.9e-4 m against 1.4e-4 m). Without smoothing the algebraic D is folded (~750 cells).
-//! - On LS89 the trailing-edge arc's upper end falls back to its limit, 30 % of the upper side
-//!   up from the trailing edge (26 mm), because that rear side turns less than the 30 deg that
-//!   `topology::splits` looks for; D's face then runs along the straight rear of the blade
-//!   and its rows from there crowd into a narrow strip. The smallest angles are in D, in that
-//!   strip or next to the rows that leave the junctions.
-//! - Tried and not kept (each traded the growth ratio for cell angles, none improved both):
-//!   re-grading D's and U's smoothed rows to the wanted first cell (interfaces then <= 1.3,
-//!   but cells of 0.3-5 deg next to the junction rows; also with the columns re-graded between
-//!   the face and the outlet: 1-4 deg), Thomas-Middlecoff control functions
-//!   from the block boundaries, other blend widths and control-function bounds, and a trailing-
-//!   edge arc ending 5-15 % up the upper side (LS89 A then gets 1.6-3 deg cells). A D block
-//!   whose face does not wrap the rear of the blade (e.g. a C-type wake block, or connectors
-//!   allowed to meet the two periodic lines at different places) looks like the way forward.
+//! Figures (tests/mesh_generate.rs through `mesh::quality`; the ignored test `quality_hotspots`
+//! lists growth-ratio and cell-angle hot spots block by block): LS89 14k / 39k / 169k cells,
+//! blades/t106c.ron 13k / 33k / 155k; all volumes positive, periodic and 1-to-1 mismatch at
+//! round-off, wall cells 85.8-88.4 deg orthogonal, y+ 1, growth ratio at most 1.16 inside the
+//! O-grid and along the C block's lines (j); NOT the 1.25 aimed at across the C block's lines
+//! (along its rows, i): 2.4-2.8 for LS89, 1.9-2.2 for blades/t106c.ron, at three kinds of
+//! places:
+//!
+//! - the lines either side of the rear point's line: the C block's inner face turns 90 degrees
+//!   there (the wake cut leaves the trailing-edge circle along its normal), a convex corner
+//!   of the domain, next to which a smooth mapping stretches the cells along the rows;
+//! - the two inlet corners, the same effect (M meets the inlet plane at 90 deg +- the inlet
+//!   angle);
+//! - where the nodes of M stop following the blade's feet and grade towards the inlet.
+//!
+//! The smallest cell angles (LS89 6.1-8.1 deg, T106C-class 7.6-9.7 deg; medium meshes have 33 %
+//! and 12 % of the C block's cells under 20 deg) lie in the wake just behind the trailing edge and in the
+//! passage next to the rear halves of the blade sides. A line of the C block and its twin
+//! (the line with the mirrored index) end on the same node of M, one pitch apart straight up;
+//! through the wake cut they are one line from M - pitch to M, so they cross the wake at
+//! roughly 90 deg minus the wake angle (-73 deg for LS89 at the trailing edge). Over the
+//! blade, the pressure- and suction-side feet of a node lie 50 mm apart along M for LS89,
+//! and the shared nodes of M are a compromise between them. The cure is an index offset
+//! between the two periodic sides (a sheared C-grid, whose periodic lines end on the inlet
+//! and outlet planes at different rows), not tried.
+//! Tried and not kept: letting the periodic lines and the wake cut float while smoothing
+//! (the lines sank towards the blade and folded at the inlet corners; the wake cut left the
+//! trailing edge sideways), feet from the wall-normal rays instead of the nearest points of M
+//! (growth 4.8), re-grading the rows (folded cells next to the O-grid, whose first cells are
+//! 1e-5 of the row spacing).
 
+mod cblock;
 mod distribution;
 mod elliptic;
-mod hblocks;
 mod oblock;
 mod topology;
 
-use self::distribution::{dist, graded_distribution, sub, SpacingAt, P2};
-use self::hblocks::{Grid, HInputs};
-use self::oblock::Wall;
+use self::cblock::{Grid, LineEnd};
+use self::distribution::{add, dist, graded_distribution, left_normal, scale, sub, unit, Polyline, SpacingAt, P2};
+use self::oblock::{OGrid, Wall};
 use crate::error::Error;
 use crate::geometry::Outline;
 use crate::mesh::{Block, BoundaryKind, Connection, Density, Face, Mesh, Patch};
@@ -77,32 +96,29 @@ pub struct PassageSpec {
 /// Cell counts and grading of a density preset.
 #[derive(Clone, Copy, Debug)]
 struct Counts {
-    /// Cells round the blade, about (the arcs share them out as their curvature needs, each
-    /// rounded up to a multiple of 8).
+    /// Cells round the blade, about (shared out by curvature; the pressure and suction sides get
+    /// equal counts, since both face the same nodes of M).
     n_around: usize,
-    /// Cells on the leading-edge, upper (= lower) and trailing-edge arcs of the O-grid.
-    n_le: usize,
-    n_up: usize,
-    n_te: usize,
-    /// Cells across A and B (from the O-grid to the periodic line).
-    n_c: usize,
-    /// Cells along U and along D.
-    n_u: usize,
-    n_d: usize,
+    /// Cell layers of the C block (O-grid / wake cut to the periodic lines).
+    nj_c: usize,
+    /// Cells on the inlet plane (a multiple of 16), which face the leading-edge arc.
+    n_inlet: usize,
     /// Largest layer growth ratio in the O-grid.
     o_ratio: f64,
     /// Largest growth ratio along all other lines.
     h_ratio: f64,
     /// Largest wall turning angle per cell [deg].
     turn_deg: f64,
+    /// Gauss-Seidel sweeps of the C block's smoother.
+    sweeps: usize,
 }
 
 impl Counts {
     fn of(d: Density) -> Counts {
         match d {
-            Density::Coarse => Counts { n_around: 152, n_le: 0, n_up: 0, n_te: 0, n_c: 16, n_u: 24, n_d: 40, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0 },
-            Density::Medium => Counts { n_around: 336, n_le: 0, n_up: 0, n_te: 0, n_c: 32, n_u: 56, n_d: 96, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0 },
-            Density::Fine => Counts { n_around: 736, n_le: 0, n_up: 0, n_te: 0, n_c: 64, n_u: 128, n_d: 224, o_ratio: 1.1, h_ratio: 1.1, turn_deg: 3.0 },
+            Density::Coarse => Counts { n_around: 144, nj_c: 40, n_inlet: 16, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0, sweeps: 600 },
+            Density::Medium => Counts { n_around: 336, nj_c: 56, n_inlet: 32, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0, sweeps: 1200 },
+            Density::Fine => Counts { n_around: 736, nj_c: 136, n_inlet: 64, o_ratio: 1.1, h_ratio: 1.1, turn_deg: 3.0, sweeps: 3000 },
         }
     }
 }
@@ -135,253 +151,381 @@ fn check_spec(outline: &Outline, spec: &PassageSpec) -> Result<(), Error> {
     Ok(())
 }
 
-/// Generates the O-H mesh of one periodic passage round `outline`.
+/// Generates the O-C mesh of one periodic passage round `outline`.
 ///
 /// Fails with [`Error::Mesh`] on bad input (non-finite or inconsistent sizes), when the passage
-/// is too narrow for the O-grid and the H blocks, or when the finished mesh has a cell of
-/// non-positive area.
+/// is too narrow for the O-grid, or when the finished mesh has a cell of non-positive area.
 pub fn generate_cascade_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     let mesh = build_mesh(outline, spec)?;
     check_positive_areas(&mesh)?;
     Ok(mesh)
 }
 
+/// O-grid thickness as a share of the trailing-edge radius: thin enough that the outer curve's
+/// spacing, which grows by `1 + thickness / radius` round the trailing edge, changes smoothly
+/// where the wall curvature jumps from the trailing-edge circle to the flat rear sides.
+const O_THICKNESS_OF_TE_RADIUS: f64 = 0.5;
+
+/// Growth of the wake cut's first cell per unit distance from the trailing edge (a wake spreads
+/// roughly linearly).
+const WAKE_SPREAD: f64 = 0.01;
+
+/// Share of uniform spacing in the nodes of M over the blade (the rest follows the blade's feet).
+const UNIFORM_SHARE: f64 = 0.5;
+
+/// Smoothing passes over the node positions on M.
+const M_SMOOTHING_PASSES: usize = 20;
+
+/// Tension of the wake cut's Hermite curve (x its chord) at the trailing edge and at the outlet:
+/// short at the trailing edge, so that the cut soon turns to the direction of M, across which
+/// the C block's lines run (they join M - pitch to M, one pitch straight up, through the cut);
+/// 0.3 there gave growth ratios of 2.6 instead of 2.4 (LS89 medium).
+const WAKE_TENSION: (f64, f64) = (0.1, 0.3);
+
+/// Filter passes spreading the control functions across neighbouring grid lines.
+const CONTROL_PASSES: usize = 8;
+
 /// The mesh before the final check.
 fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     check_spec(outline, spec)?;
-    let mut c = Counts::of(spec.density);
+    let c = Counts::of(spec.density);
     let wall = Wall::new(outline)?;
     let ([x_le, x_te], _) = outline.bounding_box();
     let pitch = spec.pitch;
-
-    let half_throat = 0.5 * topology::throat(&wall, pitch);
-    let layers = ogrid_layers(half_throat, spec.first_cell_height, &c)?;
-    let thickness: f64 = layers.iter().sum();
-    let h_junction = layers.last().copied().unwrap_or(spec.first_cell_height);
+    let y1 = spec.first_cell_height;
 
     let m = topology::midline(&wall, spec, x_te - x_le)?;
+    let half_throat = 0.5 * topology::throat(&wall, pitch);
+    let exit = spec.outlet_angle_deg.to_radians();
+    let s_rear = topology::rear_point(&wall, [exit.cos(), exit.sin()]);
+    let thickness = (O_THICKNESS_OF_TE_RADIUS * wall.radius_at(s_rear)).max(30.0 * y1);
+    if !(thickness < 0.1 * half_throat) {
+        return Err(Error::Mesh(format!(
+            "passage too narrow: the O-grid ({thickness:e} m thick) needs a throat of at least {:e} m, got {:e} m",
+            20.0 * thickness,
+            2.0 * half_throat
+        )));
+    }
+    let layers = ogrid_layers(y1, thickness, c.o_ratio)?;
     let clearance = topology::midline_clearance(&wall, &m, pitch);
-    if clearance < 1.5 * thickness {
+    if clearance < 3.0 * thickness {
         return Err(Error::Mesh(format!(
             "the periodic line passes {clearance:e} m from a blade, too close for the O-grid ({thickness:e} m thick)"
         )));
     }
-    let sp = topology::splits(&wall, &m, thickness, pitch);
-    if !(sp.m_le < sp.m_te) {
-        return Err(Error::Mesh("leading- and trailing-edge connectors meet the periodic line out of order".into()));
-    }
 
-    share_arc_cells(&wall, &sp, h_junction, &mut c);
-    let og = oblock::march_ogrid(&wall_nodes(&wall, &sp, &c, h_junction)?, &layers)?;
-    let mn = midline_nodes(&m, &sp, &c, h_junction)?;
+    let arcs = WallArcs::new(&wall, s_rear, &c);
+    let og = oblock::march_ogrid(&arcs.nodes(&wall, &c)?, &layers)?;
+    let o_ratio = layers[layers.len() - 1] / layers[layers.len() - 2].max(f64::MIN_POSITIVE);
 
-    let dense = |s0: f64, s1: f64| distribution::Polyline::new((0..=400).map(|k| m.at(s0 + (s1 - s0) * k as f64 / 400.0)).collect());
-    let m_u_curve = dense(sp.m_le, 0.0);
-    let m_d_curve = dense(sp.m_te, m.length());
-    let m_a_tangent: Vec<P2> = mn.s_a.iter().map(|&s| topology::m_tangent(&m, s)).collect();
-    let h_in = HInputs {
-        og: &og,
-        pitch,
-        n_le: c.n_le,
-        n_up: c.n_up,
-        n_te: c.n_te,
-        n_c: c.n_c,
-        n_u: c.n_u,
-        n_d: c.n_d,
-        m_u: &mn.u,
-        m_a: &mn.a,
-        m_d: &mn.d,
-        m_u_curve: &m_u_curve,
-        m_d_curve: &m_d_curve,
-        m_a_tangent: &m_a_tangent,
-        m_in_tangent: distribution::unit(sub(m.at(1e-3 * m.length()), m.at(0.0))),
-        m_out_tangent: distribution::unit(sub(m.at(m.length()), m.at(m.length() * (1.0 - 1e-3)))),
-        inlet_x: spec.inlet_x,
-        outlet_x: spec.outlet_x,
-        ratio: c.h_ratio,
-    };
-    let (mut a, mut b) = hblocks::passage_blocks(&h_in)?;
-    let mut u = hblocks::upstream_block(&h_in, &a, &b)?;
-    let mut d = hblocks::downstream_block(&h_in, &a, &b)?;
-    for g in [&mut u, &mut a, &mut b, &mut d] {
-        smooth_keeping_valid(g);
-    }
+    let wake = wake_cut(&og, &m, spec, c.h_ratio, pitch / arcs.n_le as f64)?;
+    let n_w = wake.len() - 1;
+    let ml = MidlineNodes::new(&m, &og, &wake, arcs.n_side, pitch, arcs.n_le, c.h_ratio)?;
+    let inner = inner_ends(&og, &wake, o_ratio);
+    let outer = outer_ends(&m, &ml, pitch, arcs.n_le, spec.inlet_x, c.h_ratio)?;
+    let mut cg = cblock::algebraic_grid(&inner, &outer, c.nj_c, c.h_ratio)?;
+    let n_m = n_w + arcs.n_side;
+    elliptic::winslow_smooth(&mut cg, spec.outlet_x, c.sweeps, CONTROL_PASSES);
+    let ni = cg.ni;
+    let h_start: Vec<f64> = inner.iter().map(|e| e.h).collect();
+    let h_end: Vec<f64> = outer.iter().map(|e| e.h).collect();
+    let across = |i: usize, n: usize| (i <= n || i >= ni - n).then_some(ni - i);
+    cblock::respace_lines(&mut cg, &h_start, &h_end, |i| across(i, n_w), |i| across(i, n_m), c.h_ratio)?;
 
     let o = Grid { ni: og.ni, nj: og.nj, p: og.x.iter().zip(&og.y).map(|(&x, &y)| [x, y]).collect() };
-    Ok(assemble(&c, pitch, o, u, a, b, d))
+    Ok(assemble(pitch, o, cg, n_w, n_m, arcs.n_le))
 }
 
-/// O-grid layer heights: geometric growth (ratio <= the preset's) from the first-cell height
-/// to an outer cell that is 0.7 times the uniform size of the H blocks' n_c cells across the
-/// rest of the half throat, so that cells can still grow towards the periodic line. A fixed
-/// point, since the thickness itself takes part of the half throat.
-fn ogrid_layers(half_throat: f64, y1: f64, c: &Counts) -> Result<Vec<f64>, Error> {
-    let (mut thickness, mut layers) = (0.0, Vec::new());
-    for _ in 0..30 {
-        let h_outer = 0.7 * (half_throat - thickness) / c.n_c as f64;
-        if h_outer <= y1 {
-            return Err(Error::Mesh(format!(
-                "passage too narrow: half throat {half_throat:e} m leaves outer O-grid cells ({h_outer:e} m) below the first cell height"
-            )));
+/// O-grid layer heights: geometric growth from the first-cell height `y1` to `thickness`, in a
+/// multiple of 8 layers with a ratio of at most `max_ratio`.
+fn ogrid_layers(y1: f64, thickness: f64, max_ratio: f64) -> Result<Vec<f64>, Error> {
+    if !(thickness > 4.0 * y1) {
+        return Err(Error::Mesh(format!("O-grid thickness {thickness:e} m leaves no room above the first cell {y1:e} m")));
+    }
+    let needed = (1.0 + thickness * (max_ratio - 1.0) / y1).ln() / max_ratio.ln();
+    let n = ceil8(needed).max(16);
+    let sum = |r: f64| if (r - 1.0).abs() < 1e-12 { y1 * n as f64 } else { y1 * (r.powi(n as i32) - 1.0) / (r - 1.0) };
+    // The ratio that fits `thickness` exactly in n layers (sum is increasing in r).
+    let (mut lo, mut hi) = (1.0, max_ratio);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if sum(mid) > thickness {
+            hi = mid;
+        } else {
+            lo = mid;
         }
-        let needed = 1.0 + (h_outer / y1).ln() / c.o_ratio.ln();
-        let n_o = ((needed / 8.0).ceil() as usize * 8).max(8);
-        layers = oblock::geometric_layers(y1, h_outer, n_o);
-        thickness = layers.iter().sum();
     }
-    if thickness > 0.5 * half_throat {
-        return Err(Error::Mesh(format!("O-grid thickness {thickness:e} m exceeds half of the half throat {half_throat:e} m")));
-    }
-    Ok(layers)
+    let r = 0.5 * (lo + hi);
+    Ok((0..n).map(|j| y1 * r.powi(j as i32)).collect())
 }
 
 fn ceil8(v: f64) -> usize {
     ((v / 8.0).ceil() as usize * 8).max(8)
 }
 
-/// Shares the cells round the blade: every arc gets what its curvature and the junction
-/// spacing need under a common largest wall cell, chosen by bisection so that the total is the
-/// preset's count; the two long arcs get equal counts (A's top and B's bottom are periodic
-/// images). Each count is rounded up to a multiple of 8.
-fn share_arc_cells(wall: &Wall, sp: &topology::Splits, h_junction: f64, c: &mut Counts) {
-    let p = wall.perimeter();
-    let turn = c.turn_deg.to_radians();
-    let need = |s0: f64, s1: f64, h_max: f64| oblock::wall_segment_cells_needed(wall, s0, s1, h_junction, turn, c.h_ratio, h_max);
-    let shares = |h_max: f64| {
-        let le = need(sp.le_lower - p, sp.le_upper, h_max);
-        let te = need(sp.te_upper, sp.te_lower, h_max);
-        let long = need(sp.le_upper, sp.te_upper, h_max).max(need(sp.te_lower, sp.le_lower, h_max));
-        (le, te, long)
-    };
-    let (mut lo, mut hi) = (0.1 * h_junction, p);
-    for _ in 0..40 {
-        let mid = (lo * hi).sqrt();
-        let (le, te, long) = shares(mid);
-        if le + te + 2.0 * long > c.n_around as f64 {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let (le, te, long) = shares(hi);
-    c.n_le = ceil8(le);
-    c.n_te = ceil8(te);
-    c.n_up = ceil8(long);
+/// The wall split into three arcs, walked clockwise from the rear point: the pressure side
+/// (to `s_lower`), the leading-edge arc (to `s_upper`, which faces the inlet plane) and the
+/// suction side back to the rear point. Both sides get `n_side` cells (they face the same
+/// nodes of M), the leading-edge arc `n_le`, a multiple of 16 (so that the C block's periodic
+/// parts are multiples of 8 too).
+struct WallArcs {
+    s_rear: f64,
+    s_lower: f64,
+    s_upper: f64,
+    /// Cell size at the ends of the leading-edge arc.
+    h_junction: f64,
+    n_side: usize,
+    n_le: usize,
+    /// Cells (fractional) that the leading-edge arc needs.
+    le_needed: f64,
 }
 
-/// Wall nodes, clockwise from the lower end of the leading-edge arc (O-grid index 0).
-fn wall_nodes(wall: &Wall, sp: &topology::Splits, c: &Counts, h_junction: f64) -> Result<Vec<P2>, Error> {
-    let p = wall.perimeter();
-    let segments = [
-        (sp.le_lower - p, sp.le_upper, c.n_le),
-        (sp.le_upper, sp.te_upper, c.n_up),
-        (sp.te_upper, sp.te_lower, c.n_te),
-        (sp.te_lower, sp.le_lower, c.n_up),
-    ];
-    let mut nodes = Vec::new();
-    for (s0, s1, n) in segments {
-        let s = oblock::wall_segment(wall, s0, s1, n, h_junction, c.turn_deg.to_radians(), c.h_ratio)?;
-        nodes.extend(s[..n].iter().map(|&v| wall.at(v)));
+impl WallArcs {
+    /// Shares the preset's cells: every arc gets what curvature (at most `turn_deg` per cell),
+    /// the junction spacing and a common largest cell need, the largest cell chosen by bisection
+    /// so that the total is about `n_around`.
+    fn new(wall: &Wall, s_rear: f64, c: &Counts) -> Self {
+        // The widest leading-edge arc (as a share of each side) that the inlet's cells can
+        // hold: n_le is the inlet plane's count, so that the inlet's cells match the cells of M
+        // upstream instead of following the leading edge's curvature.
+        let mut best = Self::with_fraction(wall, s_rear, c, 0.002);
+        for k in 1..=40 {
+            let arcs = Self::with_fraction(wall, s_rear, c, 0.0025 * k as f64);
+            if arcs.le_needed > c.n_inlet as f64 {
+                break;
+            }
+            best = arcs;
+        }
+        best.n_le = c.n_inlet;
+        best
     }
+
+    /// The arcs with the leading-edge arc covering `fraction` of each side.
+    fn with_fraction(wall: &Wall, s_rear: f64, c: &Counts, fraction: f64) -> Self {
+        let p = wall.perimeter();
+        let s_lower = p - fraction * (p - wall.s_te);
+        let s_upper = p + fraction * wall.s_te;
+        let s_rear = s_rear.rem_euclid(p).min(s_lower - 1e-9);
+        let turn = c.turn_deg.to_radians();
+        let cap_at = |s: f64| wall.radius_at(s) * turn;
+        let shares = |h_max: f64| {
+            let hj = cap_at(s_lower).min(cap_at(s_upper)).min(h_max);
+            let need = |s0: f64, s1: f64| oblock::wall_segment_cells_needed(wall, s0, s1, hj, turn, c.h_ratio, h_max);
+            (need(s_rear, s_lower).max(need(s_upper, s_rear + p)), need(s_lower, s_upper), hj)
+        };
+        let (mut lo, mut hi) = (1e-6 * p, p);
+        for _ in 0..60 {
+            let mid = (lo * hi).sqrt();
+            let (side, le, _) = shares(mid);
+            if 2.0 * side + le > c.n_around as f64 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let (side, le, h_junction) = shares(hi);
+        WallArcs { s_rear, s_lower, s_upper, h_junction, n_side: ceil8(side), n_le: 16 * (le / 16.0).ceil().max(1.0) as usize, le_needed: le }
+    }
+
+    /// Wall nodes, clockwise from the rear point (O-grid index 0; the last is not repeated).
+    /// The arcs meet with equal cells: a target size is only an upper bound (an arc with
+    /// cells to spare is finer everywhere), so each junction's target is lowered to the
+    /// smaller of the two cells that meet there until both arcs reach it.
+    fn nodes(&self, wall: &Wall, c: &Counts) -> Result<Vec<P2>, Error> {
+        let p = wall.perimeter();
+        let turn = c.turn_deg.to_radians();
+        let arcs = [(self.s_rear, self.s_lower, self.n_side), (self.s_lower, self.s_upper, self.n_le), (self.s_upper, self.s_rear + p, self.n_side)];
+        // Junction targets: rear point, lower end, upper end of the leading-edge arc.
+        let mut h = [self.h_junction; 3];
+        let mut dists = Vec::new();
+        for _ in 0..6 {
+            dists.clear();
+            for (k, &(s0, s1, n)) in arcs.iter().enumerate() {
+                dists.push(oblock::wall_segment(wall, s0, s1, n, [h[k], h[(k + 1) % 3]], turn, c.h_ratio)?);
+            }
+            for k in 0..3 {
+                let (before, after) = (&dists[(k + 2) % 3], &dists[k]);
+                let n = before.len() - 1;
+                h[k] = h[k].min(before[n] - before[n - 1]).min(after[1] - after[0]);
+            }
+        }
+        let mut nodes = Vec::new();
+        for (s, &(_, _, n)) in dists.iter().zip(&arcs) {
+            nodes.extend(s[..n].iter().map(|&v| wall.at(v)));
+        }
+        Ok(nodes)
+    }
+}
+
+/// Nodes of the wake cut from the outlet to the rear point of the O-grid's outer curve
+/// (`og.outer(0)`): a Hermite curve leaving the rear point along the O-grid line there and
+/// meeting the outlet half-way between M and M - pitch along M's direction. The first cell is
+/// the O-grid's outer spacing at the rear point; cells grow by at most `ratio` up to `h_far`.
+fn wake_cut(og: &OGrid, m: &Polyline, spec: &PassageSpec, ratio: f64, h_far: f64) -> Result<Vec<P2>, Error> {
+    let rear = og.outer(0);
+    let end = m.at(m.length());
+    let outlet_point = [spec.outlet_x, end[1] - 0.5 * spec.pitch];
+    let out_dir = unit(sub(end, m.at(m.length() * (1.0 - 1e-3))));
+    let curve = distribution::hermite(rear, og.outer_direction(0), outlet_point, out_dir, WAKE_TENSION, 400);
+    let h0 = 0.5 * (dist(og.outer(1), rear) + dist(og.outer(og.ni - 1), rear));
+    let start = [SpacingAt { s: 0.0, h: h0 }];
+    let n = ceil8(distribution::cells_needed(curve.length(), &start, None, ratio, h_far));
+    let s = graded_distribution(curve.length(), n, &start, None, ratio)?;
+    let mut nodes = curve.sample(&s);
+    nodes[0] = rear;
+    nodes[n] = outlet_point;
+    nodes.reverse();
     Ok(nodes)
 }
 
-/// Nodes of the periodic line M, shared by U (`u`, inlet to the leading-edge connector), A
-/// (`a`, at arc lengths `s_a`) and D (`d`, trailing-edge connector to the outlet).
+/// The nodes of M shared by both periodic sides of the C block, from the outlet back to the
+/// inlet: `n_w` cells from the outlet to the foot of the trailing edge (facing the wake cut's
+/// cells), then `n_side` cells to the inlet (facing the blade's sides), graded from the inlet
+/// plane's uniform spacing.
 struct MidlineNodes {
-    u: Vec<P2>,
-    a: Vec<P2>,
-    s_a: Vec<f64>,
-    d: Vec<P2>,
+    /// Nodes and the arc lengths of M where they lie.
+    p: Vec<P2>,
+    s: Vec<f64>,
 }
 
-/// A part: graded from the junction spacing at both ends, so that A's columns next to the
-/// connectors are as wide as the O-grid's outer cells are high; then every row of U and D
-/// starts with about the same cell size and U's and D's i-lines stay smooth. U and D parts:
-/// graded from A's end cells. Shared end nodes are copied, never recomputed.
-fn midline_nodes(m: &distribution::Polyline, sp: &topology::Splits, c: &Counts, h_junction: f64) -> Result<MidlineNodes, Error> {
-    let len_a = sp.m_te - sp.m_le;
-    let ends = [SpacingAt { s: 0.0, h: h_junction }, SpacingAt { s: len_a, h: h_junction }];
-    let s_a: Vec<f64> = graded_distribution(len_a, c.n_up, &ends, None, c.h_ratio)?.into_iter().map(|v| sp.m_le + v).collect();
-    let a = m.sample(&s_a);
-    let h_a_first = dist(a[0], a[1]);
-    let h_a_last = dist(a[c.n_up - 1], a[c.n_up]);
-    let s_u = graded_distribution(sp.m_le, c.n_u, &[SpacingAt { s: sp.m_le, h: h_a_first }], None, c.h_ratio)?;
-    let mut u = m.sample(&s_u);
-    u[c.n_u] = a[0];
-    u[0] = m.points()[0];
-    let len_d = m.length() - sp.m_te;
-    let s_d: Vec<f64> = graded_distribution(len_d, c.n_d, &[SpacingAt { s: 0.0, h: h_a_last }], None, c.h_ratio)?
-        .into_iter()
-        .map(|v| sp.m_te + v)
-        .collect();
-    let mut d = m.sample(&s_d);
-    d[0] = a[c.n_up];
-    d[c.n_d] = *m.points().last().unwrap_or(&d[c.n_d]);
-    Ok(MidlineNodes { u, a, s_a, d })
-}
-
-/// Elliptic smoothing, blended back to the algebraic grid over the first [`FACE_BLEND`] cells
-/// from each face (weight of the smoothed grid d / FACE_BLEND at d cells from a face):
-/// Winslow's equations pull nodes away from the concave kinks of a face (where a connector
-/// meets the O-grid), which would undo the first cells matched to the neighbour blocks. Where the blend leaves a folded cell (the algebraic grid was folded there), the
-/// smoothed grid is taken in full around it. The algebraic grid is kept if nothing is valid.
-fn smooth_keeping_valid(g: &mut Grid) {
-    let mut s = g.clone();
-    elliptic::winslow_smooth(&mut s, SMOOTHING_SWEEPS);
-    let (ni, nj) = (g.ni, g.nj);
-    let mut w: Vec<f64> = (0..=nj)
-        .flat_map(|j| (0..=ni).map(move |i| (i.min(ni - i).min(j).min(nj - j) as f64 / FACE_BLEND as f64).min(1.0)))
-        .collect();
-    let mut blended = s.clone();
-    for _ in 0..20 {
-        for (k, p) in blended.p.iter_mut().enumerate() {
-            let (a, b) = (g.p[k], s.p[k]);
-            *p = [a[0] + w[k] * (b[0] - a[0]), a[1] + w[k] * (b[1] - a[1])];
+impl MidlineNodes {
+    /// The blade's side nodes face M where their feet lie (the nearest points of M to the
+    /// suction-side nodes and to the pressure-side nodes shifted one pitch up): M's nodes over
+    /// the blade follow the mean of the two feet, so that the C block's lines cross the
+    /// passage rather than run along it. The front nodes, whose feet crowd at the leading edge,
+    /// are spread instead from the inlet plane's spacing, growing by at most `ratio`.
+    fn new(m: &Polyline, og: &OGrid, wake: &[P2], n_side: usize, pitch: f64, n_le: usize, ratio: f64) -> Result<Self, Error> {
+        let n_w = wake.len() - 1;
+        let n_o = og.ni;
+        let mut f: Vec<f64> = (0..=n_side)
+            .map(|k| {
+                let (lo, up) = (og.outer(k), og.outer(n_o - k));
+                0.5 * (m.closest_param([lo[0], lo[1] + pitch]) + m.closest_param(up))
+            })
+            .collect();
+        let tiny = 1e-9 * m.length();
+        for k in 1..=n_side {
+            f[k] = f[k].min(f[k - 1] - tiny);
         }
-        let folded: Vec<(usize, usize)> =
-            (0..nj).flat_map(|j| (0..ni).map(move |i| (i, j))).filter(|&(i, j)| !(cell_area(&blended, i, j) > 0.0)).collect();
-        if folded.is_empty() {
-            *g = blended;
-            return;
-        }
-        let r = FACE_BLEND;
-        for (i, j) in folded {
-            for jj in j.saturating_sub(r)..=(j + 1 + r).min(nj) {
-                for ii in i.saturating_sub(r)..=(i + 1 + r).min(ni) {
-                    w[ii + (ni + 1) * jj] = 1.0;
-                }
+        for _ in 0..20 {
+            let old = f.clone();
+            for k in 1..n_side {
+                f[k] = 0.25 * old[k - 1] + 0.5 * old[k] + 0.25 * old[k + 1];
             }
         }
-    }
-    if min_cell_area(&s) > 0.0 {
-        *g = s;
+        let h_in = pitch / n_le as f64;
+        // The largest k* whose remaining cells can grade from the local spacing to the inlet.
+        let mut k_star = 1;
+        for k in (1..n_side).rev() {
+            if f[k] <= 0.0 {
+                continue;
+            }
+            let h = f[k - 1] - f[k];
+            let ends = [SpacingAt { s: f[k], h }, SpacingAt { s: 0.0, h: h_in }];
+            if distribution::cells_needed(f[k], &ends, None, ratio, f64::INFINITY) <= (n_side - k) as f64 {
+                k_star = k;
+                break;
+            }
+        }
+        // Feet crowd where the wall turns fast (the trailing-edge circle): blend with uniform
+        // spacing so that no cell of M is smaller than about half the mean.
+        for k in 1..k_star {
+            let uniform = f[0] + (f[k_star] - f[0]) * k as f64 / k_star as f64;
+            f[k] = (1.0 - UNIFORM_SHARE) * f[k] + UNIFORM_SHARE * uniform;
+        }
+        let h = f[k_star - 1] - f[k_star];
+        let ends = [SpacingAt { s: f[k_star], h }, SpacingAt { s: 0.0, h: h_in }];
+        let front = graded_distribution(f[k_star], n_side - k_star, &ends, None, ratio)?;
+        let h_foot = f[0] - f[1];
+        let back = graded_distribution(m.length() - f[0], n_w, &[SpacingAt { s: 0.0, h: h_foot }], None, ratio)?;
+        let mut s: Vec<f64> = back.iter().rev().map(|v| f[0] + v).collect();
+        s.extend(&f[1..k_star]);
+        s.extend(front.iter().rev());
+        // Spread the spacing changes where the parts meet (foot, k*) over several cells.
+        let n = s.len() - 1;
+        for _ in 0..M_SMOOTHING_PASSES {
+            let old = s.clone();
+            for k in 1..n {
+                s[k] = 0.25 * old[k - 1] + 0.5 * old[k] + 0.25 * old[k + 1];
+            }
+        }
+        let mut p = m.sample(&s);
+        p[0] = *m.points().last().unwrap_or(&p[0]);
+        p[n_w + n_side] = m.points()[0];
+        Ok(MidlineNodes { p, s })
     }
 }
 
-/// Gauss-Seidel sweeps of the elliptic smoother.
-const SMOOTHING_SWEEPS: usize = 600;
-/// Cells over which the smoothed grid is blended back to the algebraic one at block faces.
-const FACE_BLEND: usize = 6;
+/// Inner ends of the C block's lines: lower wake side, O-grid outer curve, upper wake side.
+/// The first cell continues the O-grid's layer growth; on the wake cut it grows from the
+/// O-grid's outer layer by [`WAKE_SPREAD`] per unit length downstream.
+fn inner_ends(og: &OGrid, wake: &[P2], o_ratio: f64) -> Vec<LineEnd> {
+    let n_w = wake.len() - 1;
+    let h_rear = og.outer_spacing(0) * o_ratio;
+    let mut from_rear = vec![0.0; n_w + 1];
+    for k in (0..n_w).rev() {
+        from_rear[k] = from_rear[k + 1] + dist(wake[k], wake[k + 1]);
+    }
+    // Wake tangent pointing downstream at node k.
+    let tangent = |k: usize| unit(sub(wake[k.saturating_sub(1)], wake[(k + 1).min(n_w)]));
+    let mut ends = Vec::with_capacity(2 * n_w + og.ni + 1);
+    for k in 0..n_w {
+        ends.push(LineEnd { p: wake[k], dir: scale(left_normal(tangent(k)), -1.0), h: h_rear + WAKE_SPREAD * from_rear[k] });
+    }
+    for i in 0..=og.ni {
+        ends.push(LineEnd { p: og.outer(i), dir: og.outer_direction(i), h: og.outer_spacing(i) * o_ratio });
+    }
+    for k in (0..n_w).rev() {
+        ends.push(LineEnd { p: wake[k], dir: left_normal(tangent(k)), h: h_rear + WAKE_SPREAD * from_rear[k] });
+    }
+    // Rear point: between the O-grid line and the wake normal.
+    let lower = ends[n_w - 1].dir;
+    let upper = ends[n_w + og.ni + 1].dir;
+    ends[n_w].dir = unit(add(ends[n_w].dir, lower));
+    ends[n_w + og.ni].dir = unit(add(ends[n_w + og.ni].dir, upper));
+    ends
+}
+
+/// Outer ends of the C block's lines: M - pitch from the outlet to the inlet, the inlet plane,
+/// M from the inlet to the outlet. Lines arrive along M's normal (and along -x at the inlet),
+/// with a last cell as long as the local spacing along the boundary.
+fn outer_ends(m: &Polyline, ml: &MidlineNodes, pitch: f64, n_le: usize, inlet_x: f64, ratio: f64) -> Result<Vec<LineEnd>, Error> {
+    let n_m = ml.p.len() - 1;
+    let spacing = |k: usize| {
+        let a = if k > 0 { dist(ml.p[k], ml.p[k - 1]) } else { dist(ml.p[k], ml.p[k + 1]) };
+        let b = if k < n_m { dist(ml.p[k], ml.p[k + 1]) } else { a };
+        0.5 * (a + b)
+    };
+    let down = |p: P2| [p[0], p[1] - pitch];
+    let mut ends = Vec::with_capacity(2 * n_m + n_le + 1);
+    for k in 0..=n_m {
+        let up = left_normal(topology::m_tangent(m, ml.s[k]));
+        ends.push(LineEnd { p: down(ml.p[k]), dir: scale(up, -1.0), h: spacing(k) });
+    }
+    // Inlet nodes: the corner cells as long as M's last cell, growing towards mid-pitch.
+    let y0 = ml.p[n_m][1];
+    let h_corner = dist(ml.p[n_m], ml.p[n_m - 1]);
+    let corners = [SpacingAt { s: 0.0, h: h_corner }, SpacingAt { s: pitch, h: h_corner }];
+    let t = graded_distribution(pitch, n_le, &corners, None, ratio)?;
+    for k in 1..n_le {
+        let h = 0.5 * (t[k + 1] - t[k - 1]);
+        ends.push(LineEnd { p: [inlet_x, y0 - pitch + t[k]], dir: [-1.0, 0.0], h });
+    }
+    for k in (0..=n_m).rev() {
+        let up = left_normal(topology::m_tangent(m, ml.s[k]));
+        ends.push(LineEnd { p: ml.p[k], dir: up, h: spacing(k) });
+    }
+    // Inlet corners: between M's normal and the inlet direction.
+    let ni = ends.len() - 1;
+    ends[n_m].dir = unit(add(ends[n_m].dir, [-1.0, 0.0]));
+    ends[ni - n_m].dir = unit(add(ends[ni - n_m].dir, [-1.0, 0.0]));
+    Ok(ends)
+}
 
 /// Signed area of cell (i, j) of a node grid (positive for counter-clockwise i x j).
 fn cell_area(g: &Grid, i: usize, j: usize) -> f64 {
     let (a, b, c, d) = (g.at(i, j), g.at(i + 1, j), g.at(i + 1, j + 1), g.at(i, j + 1));
     0.5 * distribution::cross(sub(c, a), sub(d, b))
-}
-
-fn min_cell_area(g: &Grid) -> f64 {
-    let mut m = f64::INFINITY;
-    for j in 0..g.nj {
-        for i in 0..g.ni {
-            let a = cell_area(g, i, j);
-            if !(a > 0.0) {
-                return a;
-            }
-            m = m.min(a);
-        }
-    }
-    m
 }
 
 fn check_positive_areas(mesh: &Mesh) -> Result<(), Error> {
@@ -413,67 +557,31 @@ fn to_block(name: &str, g: Grid, patches: Vec<Patch>) -> Block {
 
 /// Block indices in the mesh.
 const O: usize = 0;
-const U: usize = 1;
-const A: usize = 2;
-const B: usize = 3;
-const D: usize = 4;
+const C: usize = 1;
 
-/// Puts the blocks together with their patches (see the module doc for the layout; the
-/// Connection convention is in `crate::mesh`).
-fn assemble(c: &Counts, pitch: f64, o: Grid, u: Grid, a: Grid, b: Grid, d: Grid) -> Mesh {
+/// Puts the two blocks together with their patches (layout in the module doc; the Connection
+/// convention is in `crate::mesh`): `n_w` wake-cut cells on each side, `n_m` cells on each
+/// periodic line, `n_in` on the inlet.
+fn assemble(pitch: f64, o: Grid, c: Grid, n_w: usize, n_m: usize, n_in: usize) -> Mesh {
     use BoundaryKind::{Inlet, Outlet, Wall};
     use Face::{IMax, IMin, JMax, JMin};
-    let (n_le, n_up, n_te, n_c) = (c.n_le, c.n_up, c.n_te, c.n_c);
-    let n_o = o.ni;
-    let (nj_u, nj_d) = (u.nj, d.nj);
-    let up = [0.0, pitch];
-    let dn = [0.0, -pitch];
+    let (n_o, ni, nj) = (o.ni, c.ni, c.nj);
     let zero = [0.0, 0.0];
     let o_patches = vec![
         patch(IMin, 0, o.nj, interface(O, IMax, 0, false, zero)),
         patch(IMax, 0, o.nj, interface(O, IMin, 0, false, zero)),
         patch(JMin, 0, n_o, Wall),
-        patch(JMax, 0, n_le, interface(U, IMax, n_c, false, zero)),
-        patch(JMax, n_le, n_le + n_up, interface(A, JMin, 0, false, zero)),
-        patch(JMax, n_le + n_up, n_le + n_up + n_te, interface(D, IMin, n_c, true, zero)),
-        patch(JMax, n_le + n_up + n_te, n_o, interface(B, JMax, 0, true, zero)),
+        patch(JMax, 0, n_o, interface(C, JMin, n_w, false, zero)),
     ];
-    let u_patches = vec![
-        patch(IMin, 0, nj_u, Inlet),
-        patch(IMax, 0, n_c, interface(B, IMin, 0, false, zero)),
-        patch(IMax, n_c, n_c + n_le, interface(O, JMax, 0, false, zero)),
-        patch(IMax, n_c + n_le, nj_u, interface(A, IMin, 0, false, zero)),
-        patch(JMin, 0, u.ni, interface(U, JMax, 0, false, dn)),
-        patch(JMax, 0, u.ni, interface(U, JMin, 0, false, up)),
+    let c_patches = vec![
+        patch(IMin, 0, nj, Outlet),
+        patch(IMax, 0, nj, Outlet),
+        patch(JMin, 0, n_w, interface(C, JMin, ni - n_w, true, zero)),
+        patch(JMin, n_w, n_w + n_o, interface(O, JMax, 0, false, zero)),
+        patch(JMin, n_w + n_o, ni, interface(C, JMin, 0, true, zero)),
+        patch(JMax, 0, n_m, interface(C, JMax, ni - n_m, true, [0.0, -pitch])),
+        patch(JMax, n_m, n_m + n_in, Inlet),
+        patch(JMax, n_m + n_in, ni, interface(C, JMax, 0, true, [0.0, pitch])),
     ];
-    let a_patches = vec![
-        patch(IMin, 0, n_c, interface(U, IMax, n_c + n_le, false, zero)),
-        patch(IMax, 0, n_c, interface(D, IMin, n_c + n_te, false, zero)),
-        patch(JMin, 0, n_up, interface(O, JMax, n_le, false, zero)),
-        patch(JMax, 0, n_up, interface(B, JMin, 0, false, up)),
-    ];
-    let b_patches = vec![
-        patch(IMin, 0, n_c, interface(U, IMax, 0, false, zero)),
-        patch(IMax, 0, n_c, interface(D, IMin, 0, false, zero)),
-        patch(JMin, 0, n_up, interface(A, JMax, 0, false, dn)),
-        patch(JMax, 0, n_up, interface(O, JMax, n_le + n_up + n_te, true, zero)),
-    ];
-    let d_patches = vec![
-        patch(IMin, 0, n_c, interface(B, IMax, 0, false, zero)),
-        patch(IMin, n_c, n_c + n_te, interface(O, JMax, n_le + n_up, true, zero)),
-        patch(IMin, n_c + n_te, nj_d, interface(A, IMax, 0, false, zero)),
-        patch(IMax, 0, nj_d, Outlet),
-        patch(JMin, 0, d.ni, interface(D, JMax, 0, false, dn)),
-        patch(JMax, 0, d.ni, interface(D, JMin, 0, false, up)),
-    ];
-    Mesh {
-        blocks: vec![
-            to_block("O", o, o_patches),
-            to_block("U", u, u_patches),
-            to_block("A", a, a_patches),
-            to_block("B", b, b_patches),
-            to_block("D", d, d_patches),
-        ],
-        pitch,
-    }
+    Mesh { blocks: vec![to_block("O", o, o_patches), to_block("C", c, c_patches)], pitch }
 }

@@ -84,22 +84,6 @@ impl Wall {
         let k = self.radius.partition_point(|r| r.0 <= s).saturating_sub(1);
         self.radius[k].1
     }
-
-    /// Arc length (from `s0`, walking in direction `sign` = +-1) at which the wall tangent
-    /// has turned by `angle` radians, or the walked distance `limit` if it turns less.
-    pub fn turning_distance(&self, s0: f64, sign: f64, angle: f64, limit: f64) -> f64 {
-        let steps = 2000;
-        let ds = limit / steps as f64;
-        let t0 = unit(sub(self.at(s0 + sign * 1e-6), self.at(s0)));
-        for m in 1..=steps {
-            let s = s0 + sign * m as f64 * ds;
-            let t = unit(sub(self.at(s + sign * 1e-6), self.at(s)));
-            if super::distribution::dot(t, t0).clamp(-1.0, 1.0).acos() >= angle {
-                return m as f64 * ds;
-            }
-        }
-        limit
-    }
 }
 
 /// Radius of curvature at each vertex from the turning angle between the chords to the
@@ -128,11 +112,12 @@ fn curvature_radius(curve: &Polyline) -> Vec<(f64, f64)> {
 }
 
 /// Wall-node arc lengths for one segment `[s0, s1]` of the wall (walked forwards) with `n`
-/// cells: spacing `h_end` at both ends, at most `turn` radians of wall turning per cell.
-pub fn wall_segment(wall: &Wall, s0: f64, s1: f64, n: usize, h_end: f64, turn: f64, ratio: f64) -> Result<Vec<f64>, Error> {
+/// cells: spacing (at most) `h_ends` at the two ends, at most `turn` radians of wall turning per
+/// cell.
+pub fn wall_segment(wall: &Wall, s0: f64, s1: f64, n: usize, h_ends: [f64; 2], turn: f64, ratio: f64) -> Result<Vec<f64>, Error> {
     let len = s1 - s0;
     let cap = |s: f64| wall.radius_at(s0 + s) * turn;
-    let t = [SpacingAt { s: 0.0, h: h_end }, SpacingAt { s: len, h: h_end }];
+    let t = [SpacingAt { s: 0.0, h: h_ends[0] }, SpacingAt { s: len, h: h_ends[1] }];
     Ok(graded_distribution(len, n, &t, Some(&cap), ratio)?.into_iter().map(|v| s0 + v).collect())
 }
 
@@ -209,11 +194,4 @@ pub fn march_ogrid(wall_nodes: &[P2], layers: &[f64]) -> Result<OGrid, Error> {
         store(&mut x, &mut y, j + 1, &cur);
     }
     Ok(OGrid { ni, nj, x, y })
-}
-
-/// Layer heights: geometric growth from `first` with the ratio that reaches `last` in `n`
-/// layers.
-pub fn geometric_layers(first: f64, last: f64, n: usize) -> Vec<f64> {
-    let r = if n > 1 { (last / first).powf(1.0 / (n - 1) as f64) } else { 1.0 };
-    (0..n).map(|j| first * r.powi(j as i32)).collect()
 }

@@ -1,15 +1,11 @@
-//! The O-H block layout: the mid-passage periodic line and where the O-grid's outer curve is
-//! split into leading-edge, upper, trailing-edge and lower arcs.
+//! The passage layout: the mid-passage periodic line M (its copy M - pitch bounds the passage
+//! below) and the rear point of the blade, where the wake cut leaves the O-grid.
 //!
-//! The periodic line M runs from the inlet to the outlet half a pitch above the blade's mean
-//! line; its copy M - pitch runs below. Between them lie the upstream block U, the upper
-//! passage block A (O-grid upper arc to M), the lower block B (lower arc to M - pitch) and the
-//! downstream block D. A's top and B's bottom are periodic images, so the connectors that close
-//! A and B must meet M and M - pitch at the same arc length of M: the arc split points are
-//! chosen so that both connectors leave the O-grid roughly along its normals (see
-//! `splits`).
+//! M runs from the inlet to the outlet half a pitch above the blade's mean line. The C block
+//! reaches from the O-grid and the wake cut to M - pitch (below), the inlet and M (above); its
+//! nodes on M and on M - pitch are periodic images, placed once.
 
-use super::distribution::{add, scale, sub, unit, Polyline, P2};
+use super::distribution::{sub, unit, Polyline, P2};
 use super::oblock::Wall;
 use super::PassageSpec;
 use crate::error::Error;
@@ -22,10 +18,9 @@ use crate::error::Error;
 /// from the mean line's end slope to
 ///
 /// - upstream, the inlet angle hint (the flow arrives along M);
-/// - downstream, HALF the outlet angle hint. Following the full exit angle (-74 deg for LS89)
-///   over the 64 mm outlet region would give 16-degree cells in the downstream block, since the
-///   outlet face is vertical; with half the angle the cells keep at least ~50 degrees while the
-///   lines still follow the wake direction near the trailing edge, where it matters.
+/// - downstream, HALF the outlet angle hint. The C block's lines through the wake region join
+///   M - pitch to M, one pitch straight up; rows along the full exit angle (-74 deg for LS89)
+///   would meet them at 16 degrees, rows along half of it at about 50 degrees.
 pub fn midline(wall: &Wall, spec: &PassageSpec, axial_chord: f64) -> Result<Polyline, Error> {
     let pts = wall.curve.points();
     let (x_le, x_te) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p[0]), b.max(p[0])));
@@ -105,95 +100,21 @@ pub fn midline(wall: &Wall, spec: &PassageSpec, axial_chord: f64) -> Result<Poly
     Ok(Polyline::new(pts))
 }
 
-/// Where the O-grid's outer curve is split, as wall arc lengths, and where the four
-/// connectors meet the periodic line (as arc lengths of M).
-#[derive(Clone, Copy, Debug)]
-pub struct Splits {
-    /// Lower-side end of the leading-edge arc (walked back from the leading edge).
-    pub le_lower: f64,
-    /// Upper-side end of the leading-edge arc.
-    pub le_upper: f64,
-    /// Upper-side start of the trailing-edge arc.
-    pub te_upper: f64,
-    /// Lower-side end of the trailing-edge arc.
-    pub te_lower: f64,
-    /// Arc length of M where the leading-edge connectors end.
-    pub m_le: f64,
-    /// Arc length of M where the trailing-edge connectors end.
-    pub m_te: f64,
-}
-
-/// Arc length on M of the point nearest to the estimated outer-curve point above wall arc
-/// length `s` (`shift` = pitch for points on the lower side, which face M - pitch).
-fn foot_on_m(wall: &Wall, m: &Polyline, s: f64, thickness: f64, shift: f64) -> f64 {
-    let q = add(wall.at(s), scale(wall.normal(s), thickness));
-    m.closest_param([q[0], q[1] + shift])
-}
-
-/// Finds, on the wall arcs `s(d) = origin + sign * d` for d in `[d_min, d_max]`, the point
-/// whose foot on M is closest to `target`.
-#[allow(clippy::too_many_arguments)]
-fn match_split(
-    wall: &Wall,
-    m: &Polyline,
-    thickness: f64,
-    shift: f64,
-    origin: f64,
-    sign: f64,
-    (d_min, d_max): (f64, f64),
-    target: f64,
-) -> f64 {
-    let steps = 400;
-    let mut best = (f64::INFINITY, d_min);
+/// Arc length of the wall point whose outward normal points most nearly along `dir` (the exit
+/// direction), searched within a tenth of the perimeter of the trailing edge: the rear point
+/// of a rounded trailing edge, where the wake cut starts.
+pub fn rear_point(wall: &Wall, dir: P2) -> f64 {
+    let p = wall.perimeter();
+    let steps = 4000;
+    let mut best = (f64::NEG_INFINITY, wall.s_te);
     for k in 0..=steps {
-        let d = d_min + (d_max - d_min) * k as f64 / steps as f64;
-        let err = (foot_on_m(wall, m, origin + sign * d, thickness, shift) - target).abs();
-        if err < best.0 {
-            best = (err, d);
+        let s = wall.s_te + 0.1 * p * (2.0 * k as f64 / steps as f64 - 1.0);
+        let d = super::distribution::dot(wall.normal(s), dir);
+        if d > best.0 {
+            best = (d, s);
         }
     }
-    best.1
-}
-
-/// Share of each side's arc length that the leading-edge arc covers.
-pub const LE_ARC_FRACTION: f64 = 0.06;
-
-/// Share of the upper side over which the trailing-edge arc's upper end may be moved upstream.
-pub const TE_UPPER_REACH: f64 = 0.1;
-
-/// Chooses the arc split points.
-///
-/// Leading edge: the arc covers the first [`LE_ARC_FRACTION`] of each side; the connectors
-/// meet M (and M - pitch) at the mean of the two end points' feet.
-///
-/// Trailing edge: the lower end is where the wall has turned 150 degrees from the
-/// trailing-edge tangent (just past the trailing-edge circle). Because A's top and B's bottom
-/// are periodic images, both connectors must meet M at the same place, while the points of M
-/// nearest to the two arc ends lie far apart on a highly staggered blade (about 15 mm for
-/// LS89). The upper end is therefore moved upstream, within [`TE_UPPER_REACH`] of the upper
-/// side, towards the point whose foot matches the lower end's, and the connectors meet M at
-/// the mean of the two feet: both connectors are sheared a little instead of one a lot. (A
-/// reach of 35 % with the connectors at the lower foot gave unsheared B connectors but
-/// near-degenerate cells, down to 0.02 deg, where the long trailing-edge arc folds D round the
-/// rear of the suction side; 10 % and the mean keep every cell corner above 4 deg.)
-pub fn splits(wall: &Wall, m: &Polyline, thickness: f64, pitch: f64) -> Splits {
-    let p = wall.perimeter();
-    let (up_len, lo_len) = (wall.s_te, p - wall.s_te);
-    let turn = |s0: f64, sign: f64, deg: f64, lim: f64| wall.turning_distance(s0, sign, deg.to_radians(), lim);
-
-    let le_upper = LE_ARC_FRACTION * up_len;
-    let t_le = foot_on_m(wall, m, le_upper, thickness, 0.0);
-    let le_lower = p - LE_ARC_FRACTION * lo_len;
-
-    let d_te_lo = turn(wall.s_te, 1.0, 150.0, 0.3 * lo_len);
-    let te_lower = wall.s_te + d_te_lo;
-    let t_te = foot_on_m(wall, m, te_lower, thickness, pitch);
-    let d_up_min = turn(wall.s_te, -1.0, 30.0, 0.3 * up_len);
-    let d_up = match_split(wall, m, thickness, 0.0, wall.s_te, -1.0, (d_up_min, TE_UPPER_REACH * up_len), t_te);
-    let te_upper = wall.s_te - d_up;
-
-    let t_le_lo = foot_on_m(wall, m, le_lower, thickness, pitch);
-    Splits { le_lower, le_upper, te_upper, te_lower, m_le: 0.5 * (t_le + t_le_lo), m_te: 0.5 * (t_te + foot_on_m(wall, m, te_upper, thickness, 0.0)) }
+    best.1.rem_euclid(p)
 }
 
 /// Smallest distance between the blade and its neighbour one pitch up (the throat, for a

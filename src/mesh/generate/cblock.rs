@@ -1,0 +1,118 @@
+//! The C block: wraps the O-grid from the outlet along the lower side of the wake cut, round
+//! the O-grid's outer curve (trailing edge, pressure side, leading edge, suction side) and back
+//! along the upper side of the wake cut to the outlet; j runs from the O-grid / wake cut to the
+//! outer boundary (M - pitch from the outlet back to the inlet, the inlet plane, M from the
+//! inlet to the outlet).
+//!
+//! Built in two steps: an algebraic grid of cubic Hermite lines (every line i joins inner node i
+//! to outer node i, leaving the inner curve along its normal and meeting the outer boundary
+//! along its normal), with nodes placed by the graded size function of `distribution.rs`
+//! (first cell continuing the O-grid's growth, or the wake-cut spacing; last cell the outer
+//! boundary's spacing); then Winslow smoothing with the wake cut and the periodic lines
+//! floating (`elliptic.rs`).
+
+use super::distribution::{dist, graded_distribution, hermite, Polyline, SpacingAt, P2};
+use crate::error::Error;
+
+/// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub ni: usize,
+    pub nj: usize,
+    pub p: Vec<P2>,
+}
+
+impl Grid {
+    pub fn new(ni: usize, nj: usize) -> Self {
+        Grid { ni, nj, p: vec![[0.0, 0.0]; (ni + 1) * (nj + 1)] }
+    }
+    #[inline]
+    pub fn at(&self, i: usize, j: usize) -> P2 {
+        self.p[i + (self.ni + 1) * j]
+    }
+    #[inline]
+    pub fn set(&mut self, i: usize, j: usize, v: P2) {
+        self.p[i + (self.ni + 1) * j] = v;
+    }
+}
+
+/// One end of a grid line: the node, the direction of the line there (leaving the inner curve,
+/// arriving at the outer boundary) and the cell size wanted next to it.
+#[derive(Clone, Copy, Debug)]
+pub struct LineEnd {
+    pub p: P2,
+    pub dir: P2,
+    pub h: f64,
+}
+
+/// Tension of the Hermite lines (end tangents = tension x chord): short at the inner curve,
+/// where lines fan out round the leading and trailing edges and must not cross.
+const TENSION: (f64, f64) = (0.2, 0.4);
+/// Samples per Hermite curve before node placement.
+const SAMPLES: usize = 400;
+
+/// `n` cells along `curve`, with optional cell sizes at the start and the end; the end nodes are
+/// the curve's end points exactly.
+pub fn line_nodes(curve: &Polyline, n: usize, h_start: Option<f64>, h_end: Option<f64>, ratio: f64) -> Result<Vec<P2>, Error> {
+    let len = curve.length();
+    let mut targets = Vec::new();
+    if let Some(h) = h_start {
+        targets.push(SpacingAt { s: 0.0, h });
+    }
+    if let Some(h) = h_end {
+        targets.push(SpacingAt { s: len, h });
+    }
+    let s = graded_distribution(len, n, &targets, None, ratio)?;
+    let mut nodes = curve.sample(&s);
+    nodes[0] = curve.points()[0];
+    nodes[n] = *curve.points().last().unwrap_or(&nodes[n]);
+    Ok(nodes)
+}
+
+/// The algebraic C grid: line i from `inner[i]` to `outer[i]` with `nj` cells.
+pub fn algebraic_grid(inner: &[LineEnd], outer: &[LineEnd], nj: usize, ratio: f64) -> Result<Grid, Error> {
+    let ni = inner.len() - 1;
+    let mut g = Grid::new(ni, nj);
+    for (i, (a, b)) in inner.iter().zip(outer).enumerate() {
+        let curve = hermite(a.p, a.dir, b.p, b.dir, TENSION, SAMPLES);
+        let nodes = line_nodes(&curve, nj, Some(a.h), Some(b.h), ratio)?;
+        for (j, p) in nodes.into_iter().enumerate() {
+            g.set(i, j, p);
+        }
+        g.set(i, 0, a.p);
+        g.set(i, nj, b.p);
+    }
+    Ok(g)
+}
+
+/// Re-places the nodes of every j-line of `g` along the line itself (the polyline through its
+/// nodes) with first cell (at most) `h_start[i]` and last cell (at most) `h_end[i]`.
+///
+/// Lines that face each other across a seam (`twin(i)`: the other side of the wake cut or of
+/// the periodic line) get the same end cells: a target is only an upper bound (a line with
+/// cells to spare is finer everywhere), so each pair's target is lowered to the smaller of the
+/// two cells reached until both reach it.
+pub fn respace_lines(g: &mut Grid, h_start: &[f64], h_end: &[f64], twin_start: impl Fn(usize) -> Option<usize>, twin_end: impl Fn(usize) -> Option<usize>, ratio: f64) -> Result<(), Error> {
+    let (ni, nj) = (g.ni, g.nj);
+    let curves: Vec<Polyline> = (0..=ni).map(|i| Polyline::new((0..=nj).map(|j| g.at(i, j)).collect())).collect();
+    let (mut hs, mut he) = (h_start.to_vec(), h_end.to_vec());
+    let mut lines = Vec::with_capacity(ni + 1);
+    for _ in 0..4 {
+        lines.clear();
+        for (i, curve) in curves.iter().enumerate() {
+            lines.push(line_nodes(curve, nj, Some(hs[i]), Some(he[i]), ratio)?);
+        }
+        let first: Vec<f64> = lines.iter().map(|l| dist(l[0], l[1])).collect();
+        let last: Vec<f64> = lines.iter().map(|l| dist(l[nj - 1], l[nj])).collect();
+        for i in 0..=ni {
+            hs[i] = hs[i].min(first[i]).min(twin_start(i).map_or(f64::INFINITY, |t| first[t]));
+            he[i] = he[i].min(last[i]).min(twin_end(i).map_or(f64::INFINITY, |t| last[t]));
+        }
+    }
+    for (i, line) in lines.into_iter().enumerate() {
+        for (j, p) in line.into_iter().enumerate().skip(1).take(nj - 1) {
+            g.set(i, j, p);
+        }
+    }
+    Ok(())
+}
