@@ -1,6 +1,6 @@
 //! The `turbopt solve` command as a user runs it: a signal stops the solve after its current
 //! iteration and the state reached is still written; a bad `--compare` path fails before any
-//! solving.
+//! solving; `--restart` continues a solve with its history.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -51,4 +51,39 @@ fn bad_compare_path_fails_before_solving() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no/such/taps.csv"), "{stderr}");
     assert!(start.elapsed() < Duration::from_secs(20), "it solved before reading the file");
+}
+
+fn solve_ls89(density: &str, out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    turbopt()
+        .args(["solve", "blades/ls89.ron", "--density", density, "--threads", "1", "--json", "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("turbopt runs")
+}
+
+#[test]
+fn restart_continues_the_history_and_a_wrong_mesh_is_refused() {
+    let out = std::env::temp_dir().join(format!("turbopt-restart-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let first = solve_ls89("coarse", &out, &["--max-iterations", "3"]);
+    assert!(!first.status.success(), "3 iterations do not converge");
+    let restart = out.join("restart.ron");
+    assert!(restart.exists(), "restart.ron not written");
+
+    let next = out.join("next");
+    let second = solve_ls89("coarse", &next, &["--max-iterations", "2", "--restart", restart.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    assert!(stdout.contains("restarting from 3 iterations"), "{stdout}");
+    let json = stdout.lines().last().expect("a JSON line");
+    assert!(json.contains("\"iterations\":5"), "{json}");
+    let history = std::fs::read_to_string(next.join("convergence.csv")).unwrap();
+    let iterations: Vec<&str> = history.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(iterations, ["1", "2", "3", "4", "5"]);
+
+    let wrong = solve_ls89("medium", &out.join("wrong"), &["--max-iterations", "1", "--restart", restart.to_str().unwrap()]);
+    assert!(!wrong.status.success());
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert!(stderr.contains("does not fit the mesh"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -13,8 +13,8 @@ use turbopt::eval::{Evaluator, Status};
 use turbopt::geometry::load_blade_file;
 
 /// blades/t106c.ron with every design bound widened to `[-1, 1]` (angles `[-90, 90]`), written
-/// to a temporary file named after the test.
-fn widened_t106c(tag: &str) -> PathBuf {
+/// to a temporary file named after the test and removed when the returned guard drops.
+fn widened_t106c(tag: &str) -> TempBlade {
     let mut file = load_blade_file("blades/t106c.ron").expect("blades/t106c.ron");
     let design = file.design.as_mut().expect("t106c has a design");
     for v in design.variables_mut() {
@@ -26,7 +26,16 @@ fn widened_t106c(tag: &str) -> PathBuf {
     }
     let path = std::env::temp_dir().join(format!("turbopt-eval-{tag}-{}.ron", std::process::id()));
     std::fs::write(&path, ron::ser::to_string_pretty(&file, Default::default()).unwrap()).unwrap();
-    path
+    TempBlade(path)
+}
+
+/// A blade file in the temporary directory, deleted on drop so that test runs leave nothing behind.
+struct TempBlade(PathBuf);
+
+impl Drop for TempBlade {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 fn config(blade: &Path) -> EvaluatorConfig {
@@ -70,7 +79,7 @@ fn wrong_length_and_non_finite_designs_are_invalid_geometry() {
 #[test]
 fn negative_thickness_design_is_invalid_geometry() {
     let blade = widened_t106c("thickness");
-    let ev = CfdEvaluator::new(config(&blade)).unwrap();
+    let ev = CfdEvaluator::new(config(&blade.0)).unwrap();
     let mut x = ev.space().baseline.clone();
     for k in ["thickness_3", "thickness_4", "thickness_5"] {
         x[index_of(&ev, k)] = -0.05;
@@ -81,7 +90,7 @@ fn negative_thickness_design_is_invalid_geometry() {
 #[test]
 fn crossing_sides_design_is_invalid_geometry() {
     let blade = widened_t106c("crossing");
-    let ev = CfdEvaluator::new(config(&blade)).unwrap();
+    let ev = CfdEvaluator::new(config(&blade.0)).unwrap();
     let mut x = ev.space().baseline.clone();
     // A thick section on a strongly bent camber line: a side folds over itself.
     x[index_of(&ev, "camber_1")] = 0.4;

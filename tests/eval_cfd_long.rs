@@ -1,5 +1,6 @@
 //! Long CFD-evaluator runs (ignored by default; run with `--ignored --nocapture`):
-//! the LS89 MUR47 grid-convergence table and the batch throughput of LS89 test case 1.
+//! the LS89 MUR47 grid-convergence table, the batch throughput of LS89 test case 1 and the
+//! warm start against the cold start.
 //!
 //! Budgets come from the environment so that the same tests serve a quick look on the 2-core
 //! development machine and a full run on a larger one:
@@ -152,4 +153,31 @@ fn ls89_tc1_coarse_batch_throughput() {
             3600.0 / per_eval,
         );
     }
+}
+
+/// A warm start from the baseline's solution converges to the baseline's absolute residual
+/// level (orders counted from the baseline's cold-start residual) in fewer iterations than a
+/// cold start of the same design, and to the same objectives.
+#[test]
+#[ignore = "long validation: LS89 MUR47 coarse RANS, baseline + a perturbed design cold and warm (a few minutes on 2 cores)"]
+fn warm_start_converges_in_fewer_iterations_than_cold() {
+    let evaluator = |warm: bool| {
+        let mut c = ls89_tc1(Density::Coarse, 3000);
+        c.solver.convergence_orders = 5.0;
+        c.warm_start = warm;
+        CfdEvaluator::new(c).unwrap()
+    };
+    let (warm, cold) = (evaluator(true), evaluator(false));
+    let mut design = warm.space().baseline.clone();
+    let k = warm.space().names.iter().position(|n| n == "stagger_deg").expect("stagger_deg");
+    design[k] += 0.1 * (warm.space().upper[k] - design[k]);
+    let w = warm.evaluate(&design);
+    let c = cold.evaluate(&design);
+    println!("warm start: {} iterations, status {:?}, entropy rise {:.6e}", w.diagnostics.iterations, w.status, w.objectives[0]);
+    println!("cold start: {} iterations, status {:?}, entropy rise {:.6e}", c.diagnostics.iterations, c.status, c.objectives[0]);
+    assert!(w.status.is_ok() && c.status.is_ok(), "{:?} / {:?}", w.status, c.status);
+    assert!(w.diagnostics.scheme.contains("warm start"), "{}", w.diagnostics.scheme);
+    assert!(w.diagnostics.iterations < c.diagnostics.iterations, "warm {} vs cold {}", w.diagnostics.iterations, c.diagnostics.iterations);
+    // Both stop at the same absolute residual, so the objectives agree closely.
+    assert!((w.objectives[0] / c.objectives[0] - 1.0).abs() < 5e-3, "{} vs {}", w.objectives[0], c.objectives[0]);
 }

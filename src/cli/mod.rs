@@ -135,6 +135,10 @@ pub struct SolveArgs {
     /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.
     #[arg(long)]
     pub compare: Option<std::path::PathBuf>,
+    /// Continue the solve saved in a restart file (`restart.ron`, written by every solve):
+    /// same mesh, same convergence target, the history and iteration count carried on.
+    #[arg(long)]
+    pub restart: Option<std::path::PathBuf>,
     #[arg(long, default_value = "out/solve")]
     pub out: std::path::PathBuf,
     /// Print one JSON object as the last line of stdout.

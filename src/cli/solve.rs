@@ -18,7 +18,7 @@ use crate::mesh::Mesh;
 use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
 use crate::report::plots::{plot_isentropic_mach, plot_semilog};
 use crate::mesh::passage::trailing_edge_camber_angle_deg;
-use crate::solver::{solve_case, Case, Control, ImplicitReport, IterationRecord, Observer, SolveOutcome, SolverConfig};
+use crate::solver::{read_restart, solve_case, write_restart, Case, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
 use crate::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -145,14 +145,23 @@ fn solve_and_report(
 ) -> Result<()> {
     // Read the measured data before the solve: a bad --compare file must not cost a solution.
     let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
+    let restart = args.restart.as_deref().map(read_restart).transpose()?;
+    let mut config = config;
     let gas = blade.gas;
+    let initial = match &restart {
+        Some(r) => {
+            r.check_fits(mesh)?;
+            config.residual_reference = Some(r.residual_reference);
+            println!("restarting from {} iterations of {} at {} (density residual {:.2e}, reference {:.2e})", r.iterations, r.blade, r.case, r.history.last().map_or(f64::NAN, |h| h.residuals[0]), r.residual_reference);
+            r.solution.clone()
+        }
+        None => quasi_1d_start(mesh, &gas, op, &cascade_planes(mesh, outline), trailing_edge_camber_angle_deg(outline), 0.2),
+    };
     let start = Instant::now();
     let max_iterations = config.max_iterations;
     let case = Case { gas, operating_point: op.clone(), solver: config };
-    let planes = cascade_planes(mesh, outline);
-    let initial = quasi_1d_start(mesh, &gas, op, &planes, trailing_edge_camber_angle_deg(outline), 0.2);
     let bar = progress_bar(max_iterations, args.json);
-    let mut first: Option<f64> = None;
+    let mut first = restart.as_ref().map(|r| r.residual_reference);
     let mut observer = |r: &IterationRecord| {
         let r0 = *first.get_or_insert(r.residuals[0]);
         bar.set_position(r.iteration as u64);
@@ -166,11 +175,17 @@ fn solve_and_report(
     let result = run(case, &initial, &mut observer);
     bar.finish_and_clear();
     let (outcome, implicit) = result?;
-    let wall_s = start.elapsed().as_secs_f64();
+    let wall_s = restart.as_ref().map_or(0.0, |r| r.wall_s) + start.elapsed().as_secs_f64();
     if let Some(rep) = &implicit {
         print_implicit_report(rep);
     }
-    report(args, blade, outline, mesh, op, &gas, &outcome, measured.as_deref(), wall_s, backend)
+    // The restart state carries the history and iteration count of every run so far; the
+    // report shows the whole solve.
+    let state = Restart::after(&blade.name, &op.name, restart.as_ref(), &outcome.history, &outcome.solution);
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    write_restart(&args.out.join("restart.ron"), &state)?;
+    let whole = SolveOutcome { history: state.convergence_history(), iterations: state.iterations, ..outcome };
+    report(args, blade, outline, mesh, op, &gas, &whole, measured.as_deref(), wall_s, backend)
 }
 
 fn print_implicit_report(r: &ImplicitReport) {

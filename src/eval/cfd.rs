@@ -92,9 +92,13 @@ pub struct CfdEvaluator {
 /// What the baseline design leaves for later designs.
 struct Baseline {
     block_sizes: Vec<(usize, usize)>,
-    /// Solution and mass flow per operating point.
+    /// Solution, mass flow and the density residual its orders counted from, per operating
+    /// point. A warm start converges to the baseline's absolute residual level (its reference
+    /// lowered by `convergence_orders`), not `convergence_orders` below its own, already small,
+    /// first residual.
     solutions: Vec<Solution>,
     mass_flows: Vec<f64>,
+    residual_references: Vec<f64>,
     evaluation: Evaluation,
 }
 
@@ -181,8 +185,8 @@ impl CfdEvaluator {
         self.baseline.get_or_init(|| {
             let (result, solutions) = self.run_with_solutions(Blade::Design(&self.space.baseline), None, self.cpu_threads());
             match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), solutions) {
-                (true, Some((sizes, sols, flows))) => {
-                    Ok(Baseline { block_sizes: sizes, solutions: sols, mass_flows: flows, evaluation: result })
+                (true, Some((sizes, sols, flows, refs))) => {
+                    Ok(Baseline { block_sizes: sizes, solutions: sols, mass_flows: flows, residual_references: refs, evaluation: result })
                 }
                 _ => Err(format!("baseline design failed: {:?}", result.status)),
             }
@@ -264,7 +268,7 @@ impl CfdEvaluator {
         blade: Blade,
         baseline: Option<&Baseline>,
         threads: Option<usize>,
-    ) -> (Evaluation, Option<(Vec<(usize, usize)>, Vec<Solution>, Vec<f64>)>) {
+    ) -> (Evaluation, Option<(Vec<(usize, usize)>, Vec<Solution>, Vec<f64>, Vec<f64>)>) {
         let start = Instant::now();
         let solved = match self.solve_points(blade, baseline, threads, start) {
             Ok(s) => s,
@@ -273,8 +277,9 @@ impl CfdEvaluator {
         let reference_flows = baseline.map(|b| b.mass_flows.as_slice());
         let evaluation = self.score(&solved.results, reference_flows, solved.warm, &solved.backend, start);
         let flows = solved.results.iter().map(|r| r.performance.mass_flow).collect();
+        let references = solved.results.iter().map(|r| r.outcome.history.density_reference()).collect();
         let solutions = solved.results.into_iter().map(|r| r.outcome.solution).collect();
-        (evaluation, Some((solved.block_sizes, solutions, flows)))
+        (evaluation, Some((solved.block_sizes, solutions, flows, references)))
     }
 
     /// Blade -> mesh -> a solve at every operating point (warm-started from `baseline` when the
@@ -291,11 +296,11 @@ impl CfdEvaluator {
         let warm = baseline.filter(|b| self.config.warm_start && b.block_sizes == block_sizes);
         let mut results = Vec::with_capacity(self.points.len());
         for (k, op) in self.points.iter().enumerate() {
-            let initial = match warm {
-                Some(b) => b.solutions[k].clone(),
-                None => self.cold_start(&mesh, &outline, op),
+            let (initial, reference) = match warm {
+                Some(b) => (b.solutions[k].clone(), Some(b.residual_references[k])),
+                None => (self.cold_start(&mesh, &outline, op), None),
             };
-            match self.solve_point(&backend, &mesh, &outline, op, &initial) {
+            match self.solve_point(&backend, &mesh, &outline, op, &initial, reference) {
                 Ok(r) => results.push(r),
                 Err((status, failed_at)) => {
                     let mut e = Evaluation::failed(status);
@@ -393,11 +398,13 @@ impl CfdEvaluator {
         outline: &Outline,
         op: &OperatingPoint,
         initial: &Solution,
+        residual_reference: Option<f64>,
     ) -> std::result::Result<PointResult, (Status, usize)> {
         let s = &self.config.solver;
         let mut solver_config = s.config.clone();
         solver_config.max_iterations = s.max_iterations;
         solver_config.convergence_orders = s.convergence_orders;
+        solver_config.residual_reference = residual_reference;
         if s.scheme == Scheme::Implicit && matches!(solver_config.scheme, crate::solver::Scheme::Explicit) {
             solver_config.scheme = crate::solver::Scheme::Implicit(crate::solver::ImplicitConfig::default());
         }

@@ -71,8 +71,14 @@ pub struct SolverConfig {
     pub multigrid: Option<Multigrid>,
     /// Iterations (multigrid: cycles) at most.
     pub max_iterations: usize,
-    /// Converged when the density residual dropped this many orders below its first value.
+    /// Converged when the density residual dropped this many orders below its first value
+    /// (or below `residual_reference`).
     pub convergence_orders: f64,
+    /// Density residual the orders are counted from; `None`: the largest of the first
+    /// iterations. A restart or a warm start sets it to the cold start's value, so that it
+    /// converges to the same absolute residual as a cold start instead of dropping
+    /// `convergence_orders` below an already small residual.
+    pub residual_reference: Option<f64>,
     /// Diverged when the density residual exceeds its first value by this factor.
     pub divergence_factor: f64,
     /// Harten entropy fix, fraction of |V| + c.
@@ -98,6 +104,7 @@ impl Default for SolverConfig {
             multigrid: None,
             max_iterations: 20_000,
             convergence_orders: 6.0,
+            residual_reference: None,
             divergence_factor: 1e5,
             entropy_fix: 0.1,
             limiter_k: 1e-2,
@@ -174,6 +181,9 @@ impl Case {
         positive("cfl", s.cfl)?;
         positive("convergence_orders", s.convergence_orders)?;
         positive("divergence_factor", s.divergence_factor)?;
+        if let Some(r) = s.residual_reference {
+            positive("residual_reference", r)?;
+        }
         if !(s.entropy_fix.is_finite() && s.entropy_fix >= 0.0) {
             return Err(bad("entropy_fix", s.entropy_fix));
         }

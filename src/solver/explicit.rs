@@ -104,8 +104,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         self.levels[0].w = self.backend.upload_state(&self.levels[0].geometry, initial)?;
         let config = self.case.solver.clone();
         let visits = config.multigrid.map_or(1, |mg| mg.cycle.visits());
-        let mut monitor = Monitor::new(config.convergence_orders, config.divergence_factor);
-        let mut history = ConvergenceHistory::default();
+        let mut monitor = Monitor::new(config.convergence_orders, config.divergence_factor, config.residual_reference);
+        let mut history = ConvergenceHistory::with_reference(config.residual_reference);
         let start = Instant::now();
         let mut time = 0.0;
         let mut converged = false;

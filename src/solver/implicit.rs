@@ -316,8 +316,8 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut dt = backend.new_scalars(g);
         let mut preconditioner: Option<B::Preconditioner> = None;
 
-        let mut monitor = Monitor::new(solver.convergence_orders, solver.divergence_factor);
-        let mut history = ConvergenceHistory::default();
+        let mut monitor = Monitor::new(solver.convergence_orders, solver.divergence_factor, solver.residual_reference);
+        let mut history = ConvergenceHistory::with_reference(solver.residual_reference);
         let mut report = ImplicitReport::default();
         let start = Instant::now();
         let mut cfl = cfg.cfl.start.min(cfg.cfl.target);

@@ -7,12 +7,14 @@ pub mod explicit;
 pub mod implicit;
 pub mod monitor;
 pub mod multigrid;
+pub mod restart;
 
 pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping};
 pub use explicit::{ExplicitSolver, SolveOutcome};
 pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, TimeBreakdown};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
 pub use multigrid::{Cycle, Multigrid};
+pub use restart::{read_restart, write_restart, Restart};
 
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;

@@ -22,13 +22,27 @@ pub struct IterationRecord {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ConvergenceHistory {
     pub records: Vec<IterationRecord>,
+    /// The density reference the solve was given (`SolverConfig::residual_reference`).
+    #[serde(default)]
+    pub reference: Option<f64>,
 }
 
 impl ConvergenceHistory {
-    /// Orders of magnitude the density residual dropped from its largest value in the first
-    /// iterations (the monitor's reference) to the last iteration.
+    /// A history whose orders count from `reference` when given (restarts, warm starts).
+    pub fn with_reference(reference: Option<f64>) -> Self {
+        ConvergenceHistory { records: Vec::new(), reference }
+    }
+
+    /// The density residual the orders count from: the given reference, else the largest
+    /// value in the first iterations (the monitor's reference).
+    pub fn density_reference(&self) -> f64 {
+        self.reference.unwrap_or_else(|| self.records.iter().take(REFERENCE_WINDOW).map(|r| r.residuals[0]).fold(0.0, f64::max))
+    }
+
+    /// Orders of magnitude the density residual dropped from the reference
+    /// ([`Self::density_reference`]) to the last iteration.
     pub fn orders_dropped(&self) -> f64 {
-        let reference = self.records.iter().take(REFERENCE_WINDOW).map(|r| r.residuals[0]).fold(0.0, f64::max);
+        let reference = self.density_reference();
         match self.records.last() {
             Some(b) if reference > 0.0 && b.residuals[0] > 0.0 => (reference / b.residuals[0]).log10(),
             _ => 0.0,
@@ -73,17 +87,19 @@ pub(crate) const REFERENCE_WINDOW: usize = 10;
 /// iterations; blow-up is tested after that window, NaN/Inf always. When the reference density
 /// residual is exactly zero (a start whose mass balance is exact, e.g. a force-driven periodic
 /// channel), the monitored figure is the largest mean-flow residual relative to its own
-/// reference instead (over the equations whose reference is not round-off).
+/// reference instead (over the equations whose reference is not round-off). A given density
+/// reference (restarts, warm starts) replaces the first iterations' one.
 #[derive(Clone, Debug)]
 pub(crate) struct Monitor {
     reference: Option<[f64; NVAR]>,
+    density_reference: Option<f64>,
     convergence_orders: f64,
     divergence_factor: f64,
 }
 
 impl Monitor {
-    pub fn new(convergence_orders: f64, divergence_factor: f64) -> Self {
-        Monitor { reference: None, convergence_orders, divergence_factor }
+    pub fn new(convergence_orders: f64, divergence_factor: f64, density_reference: Option<f64>) -> Self {
+        Monitor { reference: None, density_reference, convergence_orders, divergence_factor }
     }
 
     /// Checks the residuals of `iteration`: `Err(Diverged)` on NaN/Inf or blow-up,
@@ -98,7 +114,10 @@ impl Monitor {
                 *r = r.max(*x);
             }
         }
-        let reference = *reference;
+        let mut reference = *reference;
+        if let Some(r0) = self.density_reference {
+            reference[0] = r0;
+        }
         let ratio = if reference[0] > 0.0 {
             residuals[0] / reference[0]
         } else {

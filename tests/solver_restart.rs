@@ -1,0 +1,89 @@
+//! Restarts: a solve stopped and continued from its restart file ends where the uninterrupted
+//! solve ends, and the convergence target counts from the cold start's residual.
+
+mod common;
+
+use turbopt::backend::cpu::CpuBackend;
+use turbopt::flow::solution::Solution;
+use turbopt::mesh::Mesh;
+use turbopt::solver::{read_restart, uniform_state, write_restart, Case, ExplicitSolver, Multigrid, Cycle, Restart, Silent, SolveOutcome, SolverConfig};
+
+/// Subsonic flow through the distorted periodic channel at 10 degrees incidence, 3 % too high a
+/// back pressure at the start (the set-up of tests/solver_multigrid.rs).
+fn channel_case(config: SolverConfig) -> (Mesh, Case, Solution) {
+    let gas = common::unit_gas();
+    let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
+    let mesh = common::distorted_channel(2, 32, 16, 2.0, 0.03);
+    let mut op = common::operating_point_of(&gas, q);
+    op.p2 *= 0.97;
+    op.alpha1_deg = 10.0;
+    let initial = uniform_state(&mesh, &gas, q);
+    (mesh, Case { gas, operating_point: op, solver: config }, initial)
+}
+
+fn solve(config: SolverConfig, initial: Option<&Solution>) -> SolveOutcome {
+    let (mesh, case, cold) = channel_case(config);
+    let backend = CpuBackend::new(Some(1)).unwrap();
+    ExplicitSolver::new(&backend, &mesh, case).unwrap().solve(initial.unwrap_or(&cold), &mut Silent).unwrap()
+}
+
+fn config(max_iterations: usize, convergence_orders: f64) -> SolverConfig {
+    SolverConfig { cfl: 2.0, multigrid: Some(Multigrid::new(2, Cycle::V)), max_iterations, convergence_orders, ..SolverConfig::default() }
+}
+
+#[test]
+fn stopped_and_restarted_solve_ends_where_the_uninterrupted_one_ends() {
+    let whole = solve(config(120, 12.0), None);
+    let first = solve(config(50, 12.0), None);
+    let state = Restart::after("channel", "test", None, &first.history, &first.solution);
+
+    // Through the file: the solution and history must come back bit for bit.
+    let path = std::env::temp_dir().join(format!("turbopt-restart-{}.ron", std::process::id()));
+    write_restart(&path, &state).unwrap();
+    let read = read_restart(&path);
+    std::fs::remove_file(&path).ok();
+    let read = read.unwrap();
+    assert_eq!(read, state);
+
+    let mut second_config = config(70, 12.0);
+    second_config.residual_reference = Some(read.residual_reference);
+    let second = solve(second_config, Some(&read.solution));
+    let end = Restart::after("channel", "test", Some(&read), &second.history, &second.solution);
+
+    // Local time stepping and the V-cycle keep no state between cycles but W: the continued
+    // solve is the uninterrupted one, bit for bit.
+    assert_eq!(end.iterations, 120);
+    assert_eq!(end.solution, whole.solution);
+    let residuals = |h: &[turbopt::solver::IterationRecord]| h.iter().map(|r| (r.iteration, r.residuals)).collect::<Vec<_>>();
+    assert_eq!(residuals(&end.history), residuals(&whole.history.records));
+    assert_eq!(end.convergence_history().orders_dropped(), whole.history.orders_dropped());
+}
+
+#[test]
+fn restart_converges_to_the_cold_start_target() {
+    // Cold: 2 orders. Continued with a 4-order target: it must stop once the residual is 4
+    // orders below the cold start's reference, not 4 orders below where it restarted.
+    let first = solve(config(20_000, 2.0), None);
+    assert!(first.converged);
+    let state = Restart::after("channel", "test", None, &first.history, &first.solution);
+    let mut next = config(20_000, 4.0);
+    next.residual_reference = Some(state.residual_reference);
+    let second = solve(next, Some(&state.solution));
+    assert!(second.converged);
+    let end = Restart::after("channel", "test", Some(&state), &second.history, &second.solution);
+    let dropped = end.convergence_history().orders_dropped();
+    let cold = solve(config(20_000, 4.0), None);
+    println!("restart: {} + {} iterations, {dropped:.3} orders; cold 4-order solve: {} iterations", first.iterations, second.iterations, cold.iterations);
+    assert!((4.0..4.2).contains(&dropped), "dropped {dropped} orders from the cold reference");
+    // The continued solve retraces the cold one, so it stops at the same cycle.
+    assert_eq!(end.iterations, cold.iterations);
+}
+
+#[test]
+fn restart_on_another_mesh_is_a_clear_error() {
+    let first = solve(config(5, 6.0), None);
+    let state = Restart::after("channel", "test", None, &first.history, &first.solution);
+    let other = common::distorted_channel(1, 16, 8, 2.0, 0.03);
+    let err = state.check_fits(&other).unwrap_err().to_string();
+    assert!(err.contains("does not fit the mesh"), "{err}");
+}
