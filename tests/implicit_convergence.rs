@@ -40,7 +40,7 @@ fn implicit_config(implicit: ImplicitConfig) -> SolverConfig {
 }
 
 fn explicit_config() -> SolverConfig {
-    SolverConfig { cfl: 4.0, smoothing: Some(ResidualSmoothing { epsilon: [0.8, 0.8] }), max_iterations: 50_000, convergence_orders: 6.0, ..SolverConfig::default() }
+    SolverConfig { cfl: 4.0, smoothing: Some(ResidualSmoothing::constant([0.8, 0.8])), max_iterations: 50_000, convergence_orders: 6.0, ..SolverConfig::default() }
 }
 
 struct Run {

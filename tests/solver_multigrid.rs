@@ -21,7 +21,7 @@ fn converge(ni: usize, nj: usize, multigrid: Option<Multigrid>, orders: f64) -> 
     op.alpha1_deg = 10.0;
     let config = SolverConfig {
         cfl: 4.0,
-        smoothing: Some(ResidualSmoothing { epsilon: [0.8, 0.8] }),
+        smoothing: Some(ResidualSmoothing::constant([0.8, 0.8])),
         multigrid,
         convergence_orders: orders,
         max_iterations: 50_000,

@@ -1,5 +1,5 @@
-//! Implicit residual smoothing (thesis eq. 4.15) must at least double the stable CFL number of
-//! the explicit scheme.
+//! Implicit residual smoothing (thesis eq. 4.15), with constant coefficients and with the
+//! variable ones of eq. 4.16, must at least double the stable CFL number of the explicit scheme.
 
 mod common;
 
@@ -28,12 +28,13 @@ fn stable(cfl: f64, smoothing: Option<ResidualSmoothing>) -> bool {
     }
 }
 
-/// Largest CFL of the ladder 0.5, 1.0, 1.5, ... that is stable (and all below it).
-fn max_stable_cfl(smoothing: Option<ResidualSmoothing>) -> f64 {
+/// Largest CFL of the ladder 0.5, 1.0, 1.5, ... that is stable (and all below it), with the
+/// smoothing `smoothing(cfl)` gives for that CFL.
+fn max_stable_cfl(smoothing: impl Fn(f64) -> Option<ResidualSmoothing>) -> f64 {
     let mut best = 0.0;
     for k in 1..=40 {
         let cfl = 0.5 * k as f64;
-        if !stable(cfl, smoothing) {
+        if !stable(cfl, smoothing(cfl)) {
             break;
         }
         best = cfl;
@@ -43,9 +44,19 @@ fn max_stable_cfl(smoothing: Option<ResidualSmoothing>) -> f64 {
 
 #[test]
 fn residual_smoothing_at_least_doubles_the_stable_cfl() {
-    let plain = max_stable_cfl(None);
-    let smoothed = max_stable_cfl(Some(ResidualSmoothing { epsilon: [1.0, 1.0] }));
+    let plain = max_stable_cfl(|_| None);
+    let smoothed = max_stable_cfl(|_| Some(ResidualSmoothing::constant([1.0, 1.0])));
     println!("max stable CFL: {plain} without smoothing, {smoothed} with eps = 1.0");
     assert!(plain > 0.0);
     assert!(smoothed >= 2.0 * plain, "smoothing raised the stable CFL from {plain} to {smoothed} only");
+}
+
+#[test]
+fn variable_residual_smoothing_at_least_doubles_the_stable_cfl() {
+    let plain = max_stable_cfl(|_| None);
+    // As a user sets it: the coefficients for the CFL run over the unsmoothed limit.
+    let smoothed = max_stable_cfl(|cfl| Some(ResidualSmoothing::variable((cfl / plain).max(1.0))));
+    println!("max stable CFL: {plain} without smoothing, {smoothed} with the variable coefficients of eq. 4.16");
+    assert!(plain > 0.0);
+    assert!(smoothed >= 2.0 * plain, "variable smoothing raised the stable CFL from {plain} to {smoothed} only");
 }

@@ -71,7 +71,7 @@ fn density_error(n: usize) -> (f64, usize) {
     let mesh = common::distorted_channel(1, n, n, 1.0, 0.03);
     let config = SolverConfig {
         cfl: 4.0,
-        smoothing: Some(ResidualSmoothing { epsilon: [0.8, 0.8] }),
+        smoothing: Some(ResidualSmoothing::constant([0.8, 0.8])),
         convergence_orders: 8.0,
         max_iterations: 50_000,
         ..SolverConfig::default()

@@ -331,6 +331,18 @@ impl Backend for GpuBackend {
         self.via_host(&[], r, |_, o| self.host.smooth_residual(&g.host, nvar, epsilon, o));
     }
 
+    fn smoothing_coefficients(&self, g: &GpuGeometry, gas: &Gas, physics: Physics, cfl_ratio: f64, c: f64, w: &GpuField, eps: &mut [CpuScalars; 2]) {
+        self.guarded(|| {
+            let h = self.to_host(w)?;
+            self.host.smoothing_coefficients(&g.host, gas, physics, cfl_ratio, c, &h, eps);
+            Ok(())
+        });
+    }
+
+    fn smooth_residual_variable(&self, g: &GpuGeometry, nvar: usize, eps: &[CpuScalars; 2], r: &mut GpuField) {
+        self.via_host(&[], r, |_, o| self.host.smooth_residual_variable(&g.host, nvar, eps, o));
+    }
+
     fn residual_norms(&self, g: &GpuGeometry, r: &GpuField) -> [f64; NVAR] {
         match self.to_host(r) {
             Ok(h) => self.host.residual_norms(&g.host, &h),

@@ -188,6 +188,14 @@ pub trait Backend: Send + Sync {
     /// Central implicit residual smoothing with constant coefficients, one tridiagonal system
     /// per grid line, first along i then along j (thesis eq. 4.15).
     fn smooth_residual(&self, geometry: &Self::Geometry, nvar: usize, epsilon: [f64; 2], r: &mut Self::Field);
+    /// Variable smoothing coefficients per interior cell (thesis eq. 4.16,
+    /// `flow::spectral::smoothing_coefficients`) from the spectral radii of `w` (convective plus
+    /// C times viscous, as in [`Backend::local_time_step`]): `eps[0]` along i, `eps[1]` along j.
+    #[allow(clippy::too_many_arguments)]
+    fn smoothing_coefficients(&self, geometry: &Self::Geometry, gas: &Gas, physics: Physics, cfl_ratio: f64, c: f64, w: &Self::Field, eps: &mut [Self::Scalars; 2]);
+    /// Residual smoothing (thesis eq. 4.15) with the per-cell coefficients of
+    /// [`Backend::smoothing_coefficients`].
+    fn smooth_residual_variable(&self, geometry: &Self::Geometry, nvar: usize, eps: &[Self::Scalars; 2], r: &mut Self::Field);
 
     /// Root mean square over all interior cells of `r / vol` per variable.
     fn residual_norms(&self, geometry: &Self::Geometry, r: &Self::Field) -> [f64; NVAR];

@@ -51,3 +51,16 @@ pub fn local_time_step(cfl: f64, volume: f64, convective: [f64; 2], viscous: [f6
     let radii = convective[0] + convective[1] + viscous_factor * (viscous[0] + viscous[1]);
     cfl * volume / radii
 }
+
+/// Variable coefficients of the implicit residual smoothing (thesis eq. 4.16, after Liu and
+/// Jameson 1993): `eps_I = max(0, C cfl_ratio Lambda^I / (Lambda^I + Lambda^J))` and the same
+/// for J, where `Lambda^I, Lambda^J` are the cell's spectral radii per direction (convective
+/// plus C_v times viscous, as in the time step), `cfl_ratio` = sigma/sigma* the CFL number run
+/// over the one the unsmoothed scheme tolerates and `c` = C (thesis: about 5/4). Each direction
+/// is smoothed in proportion to its share of the time-step limit: on a thin wall cell
+/// (Lambda^J >> Lambda^I) across the layer only.
+#[inline]
+pub fn smoothing_coefficients(cfl_ratio: f64, c: f64, radii: [f64; 2]) -> [f64; 2] {
+    let total = radii[0] + radii[1];
+    [(c * cfl_ratio * radii[0] / total).max(0.0), (c * cfl_ratio * radii[1] / total).max(0.0)]
+}

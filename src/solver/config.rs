@@ -47,12 +47,44 @@ pub enum TimeStepping {
 /// Physical model of the run (inviscid, laminar, Spalart-Allmaras).
 pub type FlowModel = crate::backend::Physics;
 
-/// Central implicit residual smoothing (thesis eq. 4.15) with constant coefficients.
+/// Central implicit residual smoothing (thesis eq. 4.15), with constant coefficients or with
+/// the variable ones of thesis eq. 4.16.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResidualSmoothing {
-    /// Smoothing coefficients along i and j (0 switches a direction off). Blazek eq. 9.36:
-    /// eps >= ((CFL/CFL*)^2 - 1)/4 for a CFL raised from CFL* to CFL.
+    /// Constant smoothing coefficients along i and j (0 switches a direction off), used when
+    /// `variable` is `None`. Blazek eq. 9.36: eps >= ((CFL/CFL*)^2 - 1)/4 for a CFL raised from
+    /// CFL* to CFL.
     pub epsilon: [f64; 2],
+    /// Per-cell coefficients from the spectral radii (thesis eq. 4.16), recomputed every
+    /// iteration: what stretched cells need, where one direction limits the time step.
+    #[serde(default)]
+    pub variable: Option<VariableSmoothing>,
+}
+
+/// Settings of the variable smoothing coefficients (`flow::spectral::smoothing_coefficients`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VariableSmoothing {
+    /// CFL / CFL*: the CFL number run over the largest one the unsmoothed scheme tolerates.
+    pub cfl_ratio: f64,
+    /// Constant C of thesis eq. 4.16 (about 5/4).
+    #[serde(default = "default_smoothing_constant")]
+    pub c: f64,
+}
+
+fn default_smoothing_constant() -> f64 {
+    1.25
+}
+
+impl ResidualSmoothing {
+    /// Constant coefficients along i and j (thesis eq. 4.15).
+    pub fn constant(epsilon: [f64; 2]) -> Self {
+        ResidualSmoothing { epsilon, variable: None }
+    }
+
+    /// Variable coefficients (thesis eq. 4.16) for a CFL `cfl_ratio` times the unsmoothed one.
+    pub fn variable(cfl_ratio: f64) -> Self {
+        ResidualSmoothing { epsilon: [0.0; 2], variable: Some(VariableSmoothing { cfl_ratio, c: default_smoothing_constant() }) }
+    }
 }
 
 /// Everything the explicit solver needs besides the mesh and the gas.
@@ -201,6 +233,11 @@ impl Case {
         if let Some(sm) = s.smoothing {
             if sm.epsilon.iter().any(|e| !(e.is_finite() && *e >= 0.0)) {
                 return Err(Error::Other(format!("invalid case: smoothing epsilon {:?} must be finite and >= 0", sm.epsilon)));
+            }
+            if let Some(v) = sm.variable {
+                if !(v.cfl_ratio.is_finite() && v.cfl_ratio >= 1.0 && v.c.is_finite() && v.c > 0.0) {
+                    return Err(Error::Other(format!("invalid case: variable smoothing needs cfl_ratio >= 1 and c > 0, got {} and {}", v.cfl_ratio, v.c)));
+                }
             }
         }
         if let Some(mg) = s.multigrid {

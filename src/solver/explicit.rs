@@ -41,6 +41,8 @@ struct Level<B: Backend> {
     dt: B::Scalars,
     /// Point-implicit factor of the SA residual (turbulent runs).
     sa_factor: B::Scalars,
+    /// Per-cell residual-smoothing coefficients along i and j (variable smoothing only).
+    smoothing_eps: Option<[B::Scalars; 2]>,
     forcing: Option<B::Field>,
     w_start: Option<B::Field>,
     correction: Option<B::Field>,
@@ -75,7 +77,9 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             let (dt, sa_factor) = (backend.new_scalars(&geometry), backend.new_scalars(&geometry));
             let (forcing, w_start) = if l > 0 { (Some(backend.new_field(&geometry)), Some(backend.new_field(&geometry))) } else { (None, None) };
             let correction = if l + 1 < n_levels { Some(backend.new_field(&geometry)) } else { None };
-            levels.push(Level { geometry, scheme, w0, w, r, dt, sa_factor, forcing, w_start, correction });
+            let variable_smoothing = case.solver.smoothing.is_some_and(|sm| sm.variable.is_some());
+            let smoothing_eps = variable_smoothing.then(|| [backend.new_scalars(&geometry), backend.new_scalars(&geometry)]);
+            levels.push(Level { geometry, scheme, w0, w, r, dt, sa_factor, smoothing_eps, forcing, w_start, correction });
         }
         Ok(ExplicitSolver { backend, case, boundary, levels })
     }
@@ -167,6 +171,10 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         if turbulent {
             backend.turbulence_source_factor(&level.geometry, &self.case.gas, &config.sa, &level.w, &level.dt, &mut level.sa_factor);
         }
+        // Variable smoothing coefficients are frozen over the stages, like the time step.
+        if let (Some(eps), Some(v)) = (level.smoothing_eps.as_mut(), config.smoothing.and_then(|sm| sm.variable)) {
+            backend.smoothing_coefficients(&level.geometry, &self.case.gas, config.model, v.cfl_ratio, v.c, &level.w, eps);
+        }
         let mut norms = [0.0; NVAR];
         for (stage, alpha) in alphas.iter().enumerate() {
             if stage > 0 {
@@ -179,8 +187,10 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             if turbulent {
                 backend.scale_turbulence_residual(&level.geometry, &level.sa_factor, &mut level.r);
             }
-            if let Some(sm) = config.smoothing {
-                backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r);
+            match (&level.smoothing_eps, config.smoothing) {
+                (Some(eps), _) => backend.smooth_residual_variable(&level.geometry, nvar, eps, &mut level.r),
+                (None, Some(sm)) => backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r),
+                (None, None) => {}
             }
             backend.rk_stage_update(&level.geometry, nvar, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
         }

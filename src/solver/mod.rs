@@ -9,7 +9,7 @@ pub mod monitor;
 pub mod multigrid;
 pub mod restart;
 
-pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping};
+pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping, VariableSmoothing};
 pub use explicit::{ExplicitSolver, SolveOutcome};
 pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, TimeBreakdown};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};

@@ -18,7 +18,8 @@ use crate::flow::gas::Gas;
 use crate::flow::solution::{BlockSolution, Solution};
 use crate::flow::sa::eddy_viscosity;
 use crate::flow::spectral::{
-    convective_spectral_radius, local_time_step as spectral_time_step, mean_face_vector, viscous_spectral_radius, CELL_CENTRED_VISCOUS_FACTOR,
+    convective_spectral_radius, local_time_step as spectral_time_step, mean_face_vector, smoothing_coefficients, viscous_spectral_radius,
+    CELL_CENTRED_VISCOUS_FACTOR,
 };
 use crate::flow::state::primitive_from_conservative;
 use crate::mesh::Mesh;
@@ -62,6 +63,61 @@ impl CpuBackend {
 
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
+    }
+
+    /// Calls `per_cell(volume, convective radii, viscous radii, out)` for every interior cell,
+    /// with the radii per grid direction of Blazek eq. 6.18-6.22 (viscous ones only for viscous
+    /// physics, with the eddy viscosity for SA) and `out[k]` the cell's entry of `outputs[k]`.
+    fn for_each_cell_radii(
+        &self,
+        g: &CpuGeometry,
+        gas: &Gas,
+        physics: Physics,
+        w: &CpuField,
+        outputs: &mut [CpuScalars],
+        per_cell: impl Fn(f64, [f64; 2], [f64; 2], &mut [f64]) + Sync,
+    ) {
+        let gamma = gas.gamma;
+        let n_out = outputs.len();
+        for (b, bg) in g.blocks.iter().enumerate() {
+            let l = bg.layout;
+            let np = l.n_padded();
+            let wb = &w.blocks[b];
+            let cell = |i: usize, j: usize, out: &mut [f64]| {
+                let p = l.interior(i, j);
+                let q = primitive_from_conservative(gamma, &[wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]]);
+                let s_i = mean_face_vector(bg.si[l.i_face(i, j)], bg.si[l.i_face(i + 1, j)]);
+                let s_j = mean_face_vector(bg.sj[l.j_face(i, j)], bg.sj[l.j_face(i, j + 1)]);
+                let volume = bg.volume[i + l.ni * j];
+                let convective = [convective_spectral_radius(gamma, &q, s_i), convective_spectral_radius(gamma, &q, s_j)];
+                let viscous = if physics.is_viscous() {
+                    let mu = gas.viscosity(q[3] / (q[0] * gas.gas_constant));
+                    let mu_t = if physics.is_turbulent() { eddy_viscosity(q[0], wb[NFLOW * np + p] / q[0], mu / q[0]) } else { 0.0 };
+                    [viscous_spectral_radius(gas, q[0], mu, mu_t, s_i, volume), viscous_spectral_radius(gas, q[0], mu, mu_t, s_j, volume)]
+                } else {
+                    [0.0, 0.0]
+                };
+                per_cell(volume, convective, viscous, out);
+            };
+            // Each output row j of every buffer is written by one task.
+            let mut rows: Vec<Vec<&mut [f64]>> = (0..l.nj).map(|_| Vec::with_capacity(n_out)).collect();
+            for out in outputs.iter_mut() {
+                for (j, row) in out.blocks[b].chunks_mut(l.ni).enumerate() {
+                    rows[j].push(row);
+                }
+            }
+            self.pool.install(|| {
+                rows.par_iter_mut().enumerate().with_min_len(rows_per_task(l.ni)).for_each(|(j, row_outs)| {
+                    let mut values = vec![0.0; n_out];
+                    for i in 0..l.ni {
+                        cell(i, j, &mut values);
+                        for (k, row) in row_outs.iter_mut().enumerate() {
+                            row[i] = values[k];
+                        }
+                    }
+                });
+            });
+        }
     }
 }
 
@@ -210,36 +266,16 @@ impl Backend for CpuBackend {
     }
 
     fn local_time_step(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &CpuField, dt: &mut CpuScalars) {
-        let gamma = gas.gamma;
-        self.pool.install(|| {
-            dt.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((dtb, wb), bg)| {
-                let l = bg.layout;
-                let np = l.n_padded();
-                dtb.par_chunks_mut(l.ni).enumerate().with_min_len(rows_per_task(l.ni)).for_each(|(j, row)| {
-                    for (i, dt_cell) in row.iter_mut().enumerate() {
-                        let p = l.interior(i, j);
-                        let cons = [wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]];
-                        let q = primitive_from_conservative(gamma, &cons);
-                        // Convective and viscous spectral radii over the mean face vectors of each
-                        // grid direction (Blazek eq. 6.18-6.22).
-                        let s_i = mean_face_vector(bg.si[l.i_face(i, j)], bg.si[l.i_face(i + 1, j)]);
-                        let s_j = mean_face_vector(bg.sj[l.j_face(i, j)], bg.sj[l.j_face(i, j + 1)]);
-                        let volume = bg.volume[i + l.ni * j];
-                        let radii = [convective_spectral_radius(gamma, &q, s_i), convective_spectral_radius(gamma, &q, s_j)];
-                        let viscous = if physics.is_viscous() {
-                            let mu = gas.viscosity(q[3] / (q[0] * gas.gas_constant));
-                            let mu_t = if physics.is_turbulent() { eddy_viscosity(q[0], wb[NFLOW * np + p] / q[0], mu / q[0]) } else { 0.0 };
-                            [
-                                viscous_spectral_radius(gas, q[0], mu, mu_t, s_i, volume),
-                                viscous_spectral_radius(gas, q[0], mu, mu_t, s_j, volume),
-                            ]
-                        } else {
-                            [0.0, 0.0]
-                        };
-                        *dt_cell = spectral_time_step(cfl, volume, radii, viscous, CELL_CENTRED_VISCOUS_FACTOR);
-                    }
-                });
-            });
+        self.for_each_cell_radii(g, gas, physics, w, std::slice::from_mut(dt), |volume, convective, viscous, out| {
+            out[0] = spectral_time_step(cfl, volume, convective, viscous, CELL_CENTRED_VISCOUS_FACTOR);
+        });
+    }
+
+    fn smoothing_coefficients(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl_ratio: f64, c: f64, w: &CpuField, eps: &mut [CpuScalars; 2]) {
+        self.for_each_cell_radii(g, gas, physics, w, eps, |_, convective, viscous, out| {
+            let radii = std::array::from_fn(|d| convective[d] + CELL_CENTRED_VISCOUS_FACTOR * viscous[d]);
+            let [e_i, e_j] = smoothing_coefficients(cfl_ratio, c, radii);
+            (out[0], out[1]) = (e_i, e_j);
         });
     }
 
@@ -276,7 +312,16 @@ impl Backend for CpuBackend {
 
     fn smooth_residual(&self, g: &CpuGeometry, nvar: usize, epsilon: [f64; 2], r: &mut CpuField) {
         self.pool.install(|| {
-            r.blocks.par_iter_mut().zip(&g.blocks).for_each(|(rb, bg)| smoothing::smooth_block(bg.layout, nvar, epsilon, rb));
+            r.blocks.par_iter_mut().zip(&g.blocks).for_each(|(rb, bg)| smoothing::smooth_block(bg.layout, nvar, smoothing::Coefficients::Constant(epsilon), rb));
+        });
+    }
+
+    fn smooth_residual_variable(&self, g: &CpuGeometry, nvar: usize, eps: &[CpuScalars; 2], r: &mut CpuField) {
+        self.pool.install(|| {
+            r.blocks.par_iter_mut().zip(&g.blocks).enumerate().for_each(|(b, (rb, bg))| {
+                let per_cell = smoothing::Coefficients::PerCell([&eps[0].blocks[b], &eps[1].blocks[b]]);
+                smoothing::smooth_block(bg.layout, nvar, per_cell, rb)
+            });
         });
     }
 
