@@ -11,7 +11,7 @@
 //! boundary's spacing); then Winslow smoothing with the wake cut and the periodic lines
 //! floating (`elliptic.rs`).
 
-use super::distribution::{dist, graded_distribution, hermite, Polyline, SpacingAt, P2};
+use super::distribution::{dist, graded_distribution, hermite, limit_spacing_ratio, Polyline, SpacingAt, P2};
 use crate::error::Error;
 
 /// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
@@ -115,4 +115,64 @@ pub fn respace_lines(g: &mut Grid, h_start: &[f64], h_end: &[f64], twin_start: i
         }
     }
     Ok(())
+}
+
+/// Sweeps allowed to [`limit_spacing_ratio`] per row.
+const ROW_SWEEPS: usize = 4000;
+
+/// Largest slide of a node along its row, relative to the slide of the node below it (on the
+/// same line), as a share of the distance between the two: the lines lean by at most ~17
+/// degrees more per cell, so that the thin cells next to the O-grid and the wake cut (first
+/// cells 1e-5 of the row spacing) are not sheared flat.
+const MAX_LEAN: f64 = 0.3;
+
+/// Slides the nodes of every interior row (j = 1 .. nj - 1) along the row itself (the polyline
+/// through its nodes) so that neighbouring cells along the row differ by at most `max_ratio`
+/// where the rows below leave room (see [`MAX_LEAN`]).
+///
+/// The i-extent of a cell is the mean of its two row edges, so rows that all keep the bound
+/// give cells that keep it too. Only the nodes round a size jump move (where the lines fan out
+/// of the rear point's corner and of the inlet corners); the rows' ends on the outlet stay.
+pub fn limit_row_growth(g: &mut Grid, max_ratio: f64) {
+    let (ni, nj) = (g.ni, g.nj);
+    let mut slide_below = vec![0.0; ni + 1];
+    for j in 1..nj {
+        let row: Vec<P2> = (0..=ni).map(|i| g.at(i, j)).collect();
+        let mut s = vec![0.0; ni + 1];
+        for i in 1..=ni {
+            s[i] = s[i - 1] + dist(row[i - 1], row[i]);
+        }
+        let mut wanted = s.clone();
+        limit_spacing_ratio(&mut wanted, max_ratio, ROW_SWEEPS, 1);
+        for i in 1..ni {
+            let room = MAX_LEAN * dist(row[i], g.at(i, j - 1));
+            let slide = (wanted[i] - s[i]).clamp(slide_below[i] - room, slide_below[i] + room);
+            // Keep the nodes in order (a slide never passes the next node's old place).
+            slide_below[i] = slide.clamp(s[i - 1] - s[i], s[i + 1] - s[i]) * 0.999;
+        }
+        let new_s: Vec<f64> = (0..=ni).map(|i| s[i] + slide_below[i]).collect();
+        let curve = Polyline::new(row);
+        for (i, p) in curve.sample(&new_s).into_iter().enumerate().skip(1).take(ni - 1) {
+            g.set(i, j, p);
+        }
+    }
+}
+
+/// Slides the interior nodes of every line (i) along the line so that neighbouring cells along
+/// it differ by at most `max_ratio` (the j counterpart of [`limit_row_growth`], which shears
+/// the lines a little; the line's ends stay).
+pub fn limit_line_growth(g: &mut Grid, max_ratio: f64) {
+    let (ni, nj) = (g.ni, g.nj);
+    for i in 0..=ni {
+        let line: Vec<P2> = (0..=nj).map(|j| g.at(i, j)).collect();
+        let mut s = vec![0.0; nj + 1];
+        for j in 1..=nj {
+            s[j] = s[j - 1] + dist(line[j - 1], line[j]);
+        }
+        limit_spacing_ratio(&mut s, max_ratio, ROW_SWEEPS, 1);
+        let curve = Polyline::new(line);
+        for (j, p) in curve.sample(&s).into_iter().enumerate().skip(1).take(nj - 1) {
+            g.set(i, j, p);
+        }
+    }
 }

@@ -264,6 +264,52 @@ pub fn cells_needed(length: f64, targets: &[SpacingAt], cap: Option<&dyn Fn(f64)
     graded_size(&base, ds, targets, max_ratio.ln(), 1.0).iter().map(|&v| ds / v.min(h_max)).sum()
 }
 
+/// Smooths the node positions `s` (increasing) wherever two neighbouring cells differ in size
+/// by more than `max_ratio`: each node of an offending pair, and its two neighbours, moves
+/// half-way to where the two cells round it would continue the cells either side of them
+/// geometrically (a Jacobi sweep of a smoother whose fixed points are geometric sequences),
+/// until no pair offends or `max_sweeps` sweeps are done. Only the nodes round a size jump
+/// move, so a graded distribution elsewhere is kept. The first and last `pinned` nodes (at
+/// least the two ends) stay. Returns the largest ratio left.
+pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pinned: usize) -> f64 {
+    let n = s.len().saturating_sub(1);
+    if n < 2 {
+        return 1.0;
+    }
+    let ratio = |a: f64, b: f64| if a > 0.0 && b > 0.0 { a.max(b) / a.min(b) } else { f64::INFINITY };
+    let mut moving = vec![false; n + 1];
+    let mut worst = 1.0;
+    for _ in 0..=max_sweeps {
+        moving.fill(false);
+        worst = 1.0_f64;
+        for k in 1..n {
+            let r = ratio(s[k] - s[k - 1], s[k + 1] - s[k]);
+            worst = worst.max(r);
+            if r > max_ratio {
+                moving[k - 1] = true;
+                moving[k] = true;
+                moving[k + 1] = true;
+            }
+        }
+        if worst <= max_ratio {
+            break;
+        }
+        let old = s.to_vec();
+        for k in pinned.max(1)..(n + 1).saturating_sub(pinned.max(1)) {
+            if moving[k] {
+                // Split the two cells round node k as a geometric sequence through the cells
+                // either side of them would (d_{k-1} / d_k = (a / b)^(1/3)), half-way.
+                let a = if k >= 2 { old[k - 1] - old[k - 2] } else { old[k] - old[k - 1] };
+                let b = if k + 2 <= n { old[k + 2] - old[k + 1] } else { old[k + 1] - old[k] };
+                let q = (a / b).cbrt();
+                let split = old[k - 1] + (old[k + 1] - old[k - 1]) * q / (1.0 + q);
+                s[k] = 0.5 * (old[k] + split);
+            }
+        }
+    }
+    worst
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +343,24 @@ mod tests {
         for (k, v) in s.iter().enumerate() {
             assert!((v - 0.25 * k as f64).abs() < 1e-3);
         }
+    }
+
+    #[test]
+    fn a_size_jump_is_spread_and_the_grading_elsewhere_kept() {
+        // 10 cells of 1, 10 of 3 (a jump of 3), then geometric growth by 1.1.
+        let mut d = vec![1.0; 10];
+        d.extend(vec![3.0; 10]);
+        d.extend((0..10).map(|k| 3.0 * 1.1f64.powi(k)));
+        let mut s = vec![0.0];
+        for v in &d {
+            s.push(s.last().unwrap() + v);
+        }
+        let (first, last) = (s[0], s[s.len() - 1]);
+        let worst = limit_spacing_ratio(&mut s, 1.2, 5000, 1);
+        assert!(worst <= 1.2, "ratio left {worst}");
+        assert_eq!((s[0], s[s.len() - 1]), (first, last));
+        // The far end of the geometric part is untouched.
+        assert!((s[s.len() - 2] - (last - 3.0 * 1.1f64.powi(9))).abs() < 1e-12);
     }
 
     #[test]
