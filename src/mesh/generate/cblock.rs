@@ -11,7 +11,7 @@
 //! boundary's spacing); then Winslow smoothing with the wake cut and the periodic lines
 //! floating (`elliptic.rs`).
 
-use super::distribution::{dist, graded_distribution, hermite, limit_spacing_ratio, Polyline, SpacingAt, P2};
+use super::distribution::{dist, dot, graded_distribution, hermite, limit_spacing_ratio, sub, unit, Polyline, SpacingAt, P2};
 use crate::error::Error;
 
 /// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
@@ -135,32 +135,83 @@ const MAX_LEAN: f64 = 0.3;
 /// of the rear point's corner and of the inlet corners); the rows' ends on the outlet stay.
 pub fn limit_row_growth(g: &mut Grid, max_ratio: f64) {
     let (ni, nj) = (g.ni, g.nj);
-    let mut slide_below = vec![0.0; ni + 1];
+    let rows: Vec<Vec<f64>> = (0..=nj)
+        .map(|j| {
+            let mut s = vec![0.0; ni + 1];
+            for i in 1..=ni {
+                s[i] = s[i - 1] + dist(g.at(i - 1, j), g.at(i, j));
+            }
+            s
+        })
+        .collect();
+    // Room for the slide of node (i, j) relative to the node below (and above).
+    let room = |i: usize, j: usize| MAX_LEAN * dist(g.at(i, j), g.at(i, j - 1));
+    let mut slides = vec![vec![0.0; ni + 1]; nj + 1];
     for j in 1..nj {
-        let row: Vec<P2> = (0..=ni).map(|i| g.at(i, j)).collect();
-        let mut s = vec![0.0; ni + 1];
-        for i in 1..=ni {
-            s[i] = s[i - 1] + dist(row[i - 1], row[i]);
-        }
+        let s = &rows[j];
         let mut wanted = s.clone();
-        limit_spacing_ratio(&mut wanted, max_ratio, ROW_SWEEPS, 1);
+        limit_spacing_ratio(&mut wanted, max_ratio, ROW_SWEEPS, (1, 1));
         for i in 1..ni {
-            let room = MAX_LEAN * dist(row[i], g.at(i, j - 1));
-            let slide = (wanted[i] - s[i]).clamp(slide_below[i] - room, slide_below[i] + room);
-            // Keep the nodes in order (a slide never passes the next node's old place).
-            slide_below[i] = slide.clamp(s[i - 1] - s[i], s[i + 1] - s[i]) * 0.999;
+            let below = slides[j - 1][i];
+            slides[j][i] = (wanted[i] - s[i]).clamp(below - room(i, j), below + room(i, j));
         }
-        let new_s: Vec<f64> = (0..=ni).map(|i| s[i] + slide_below[i]).collect();
-        let curve = Polyline::new(row);
-        for (i, p) in curve.sample(&new_s).into_iter().enumerate().skip(1).take(ni - 1) {
+    }
+    // The outer row stays: the slides fade towards it at the same lean, so that the last
+    // cells keep matching their periodic twins.
+    for j in (1..nj).rev() {
+        for i in 1..ni {
+            let above = slides[j + 1][i];
+            let r = room(i, j + 1);
+            let s = &rows[j];
+            // Keep the nodes in order (a slide never passes a neighbour's old place).
+            slides[j][i] = slides[j][i].clamp(above - r, above + r).clamp(0.999 * (s[i - 1] - s[i]), 0.999 * (s[i + 1] - s[i]));
+        }
+    }
+    // The last cells keep their length (within MAX_EDGE_CHANGE).
+    for i in 1..ni {
+        let (p, q) = (g.at(i, nj - 1), g.at(i, nj));
+        let t = unit(sub(g.at(i + 1, nj - 1), g.at(i - 1, nj - 1)));
+        let (lo, hi) = edge_room(sub(p, q), t);
+        slides[nj - 1][i] = slides[nj - 1][i].clamp(lo, hi);
+    }
+    for j in 1..nj {
+        let curve = Polyline::new((0..=ni).map(|i| g.at(i, j)).collect());
+        for i in 1..ni {
+            let p = curve.at(rows[j][i] + slides[j][i]);
             g.set(i, j, p);
         }
     }
 }
 
+/// Largest relative change of the last cell edge of a line that a slide of the row next to
+/// the outer boundary may cause: those cells match their periodic twins.
+const MAX_EDGE_CHANGE: f64 = 0.02;
+
+/// The interval of slides `d` along the unit tangent `t` that keep the edge `e + d t` within
+/// [`MAX_EDGE_CHANGE`] of its length `|e|` (roots of `|e + d t|^2 = (1 +- MAX_EDGE_CHANGE)^2 |e|^2`;
+/// the interval round 0).
+fn edge_room(e: P2, t: P2) -> (f64, f64) {
+    let (b, c) = (dot(e, t), dot(e, e));
+    let (long, short) = ((1.0 + MAX_EDGE_CHANGE).powi(2) * c, (1.0 - MAX_EDGE_CHANGE).powi(2) * c);
+    let outer = (b * b - c + long).max(0.0).sqrt();
+    let (mut lo, mut hi) = (-b - outer, -b + outer);
+    let disc = b * b - c + short;
+    if disc > 0.0 {
+        // |e + d t| is too short between these two roots, which lie on one side of 0.
+        let (r0, r1) = (-b - disc.sqrt(), -b + disc.sqrt());
+        if r0 >= 0.0 {
+            hi = hi.min(r0);
+        } else {
+            lo = lo.max(r1);
+        }
+    }
+    (lo.min(0.0), hi.max(0.0))
+}
+
 /// Slides the interior nodes of every line (i) along the line so that neighbouring cells along
 /// it differ by at most `max_ratio` (the j counterpart of [`limit_row_growth`], which shears
-/// the lines a little; the line's ends stay).
+/// the lines a little). The first and last cells stay: they continue the O-grid's layers and
+/// match their twins across the wake cut and the periodic lines (`respace_lines`).
 pub fn limit_line_growth(g: &mut Grid, max_ratio: f64) {
     let (ni, nj) = (g.ni, g.nj);
     for i in 0..=ni {
@@ -169,7 +220,7 @@ pub fn limit_line_growth(g: &mut Grid, max_ratio: f64) {
         for j in 1..=nj {
             s[j] = s[j - 1] + dist(line[j - 1], line[j]);
         }
-        limit_spacing_ratio(&mut s, max_ratio, ROW_SWEEPS, 1);
+        limit_spacing_ratio(&mut s, max_ratio, ROW_SWEEPS, (2, 2));
         let curve = Polyline::new(line);
         for (j, p) in curve.sample(&s).into_iter().enumerate().skip(1).take(nj - 1) {
             g.set(i, j, p);

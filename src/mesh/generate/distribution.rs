@@ -264,14 +264,18 @@ pub fn cells_needed(length: f64, targets: &[SpacingAt], cap: Option<&dyn Fn(f64)
     graded_size(&base, ds, targets, max_ratio.ln(), 1.0).iter().map(|&v| ds / v.min(h_max)).sum()
 }
 
+/// Nodes either side of an offending pair that [`limit_spacing_ratio`] moves: two, so that a
+/// jump next to a pinned end spreads into the cells beyond.
+const MARK_REACH: usize = 2;
+
 /// Smooths the node positions `s` (increasing) wherever two neighbouring cells differ in size
 /// by more than `max_ratio`: each node of an offending pair, and its two neighbours, moves
 /// half-way to where the two cells round it would continue the cells either side of them
 /// geometrically (a Jacobi sweep of a smoother whose fixed points are geometric sequences),
 /// until no pair offends or `max_sweeps` sweeps are done. Only the nodes round a size jump
-/// move, so a graded distribution elsewhere is kept. The first and last `pinned` nodes (at
-/// least the two ends) stay. Returns the largest ratio left.
-pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pinned: usize) -> f64 {
+/// move, so a graded distribution elsewhere is kept. The first `pinned.0` and the last
+/// `pinned.1` nodes (at least the two ends) stay. Returns the largest ratio left.
+pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pinned: (usize, usize)) -> f64 {
     let n = s.len().saturating_sub(1);
     if n < 2 {
         return 1.0;
@@ -286,16 +290,16 @@ pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pin
             let r = ratio(s[k] - s[k - 1], s[k + 1] - s[k]);
             worst = worst.max(r);
             if r > max_ratio {
-                moving[k - 1] = true;
-                moving[k] = true;
-                moving[k + 1] = true;
+                for m in k.saturating_sub(MARK_REACH)..=(k + MARK_REACH).min(n) {
+                    moving[m] = true;
+                }
             }
         }
         if worst <= max_ratio {
             break;
         }
         let old = s.to_vec();
-        for k in pinned.max(1)..(n + 1).saturating_sub(pinned.max(1)) {
+        for k in pinned.0.max(1)..(n + 1).saturating_sub(pinned.1.max(1)) {
             if moving[k] {
                 // Split the two cells round node k as a geometric sequence through the cells
                 // either side of them would (d_{k-1} / d_k = (a / b)^(1/3)), half-way.
@@ -356,7 +360,7 @@ mod tests {
             s.push(s.last().unwrap() + v);
         }
         let (first, last) = (s[0], s[s.len() - 1]);
-        let worst = limit_spacing_ratio(&mut s, 1.2, 5000, 1);
+        let worst = limit_spacing_ratio(&mut s, 1.2, 5000, (1, 1));
         assert!(worst <= 1.2, "ratio left {worst}");
         assert_eq!((s[0], s[s.len() - 1]), (first, last));
         // The far end of the geometric part is untouched.

@@ -187,7 +187,7 @@ const WAKE_TENSION: (f64, f64) = (0.1, 0.3);
 const ROW_RATIO: f64 = 1.24;
 
 /// Rounds of the row and line limiters.
-const LIMITER_ROUNDS: usize = 3;
+const LIMITER_ROUNDS: usize = 6;
 
 /// Filter passes spreading the control functions across neighbouring grid lines.
 const CONTROL_PASSES: usize = 8;
@@ -457,7 +457,7 @@ impl MidlineNodes {
         // Spread the spacing jumps where the parts meet (foot, k*) over several cells; the
         // cells next to the inlet keep the inlet's spacing.
         s.reverse();
-        limit_spacing_ratio(&mut s, ratio, M_SWEEPS, 1);
+        limit_spacing_ratio(&mut s, ratio, M_SWEEPS, (1, 1));
         s.reverse();
         let mut p = m.sample(&s);
         p[0] = *m.points().last().unwrap_or(&p[0]);
