@@ -11,7 +11,7 @@
 //! boundary's spacing); then Winslow smoothing with the wake cut and the periodic lines
 //! floating (`elliptic.rs`).
 
-use super::distribution::{dist, dot, graded_distribution, hermite, limit_spacing_ratio, sub, unit, Polyline, SpacingAt, P2};
+use super::distribution::{clamp_spacing_ratio, dist, dot, graded_distribution, hermite, limit_spacing_ratio, sub, unit, Polyline, SpacingAt, P2};
 use crate::error::Error;
 
 /// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
@@ -220,7 +220,9 @@ pub fn limit_line_growth(g: &mut Grid, max_ratio: f64) {
         for j in 1..=nj {
             s[j] = s[j - 1] + dist(line[j - 1], line[j]);
         }
-        limit_spacing_ratio(&mut s, max_ratio, ROW_SWEEPS, (2, 2));
+        if limit_spacing_ratio(&mut s, max_ratio, ROW_SWEEPS, (2, 2)) > max_ratio {
+            clamp_spacing_ratio(&mut s, max_ratio, (2, 2));
+        }
         let curve = Polyline::new(line);
         for (j, p) in curve.sample(&s).into_iter().enumerate().skip(1).take(nj - 1) {
             g.set(i, j, p);

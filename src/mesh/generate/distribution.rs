@@ -282,7 +282,7 @@ pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pin
     }
     let ratio = |a: f64, b: f64| if a > 0.0 && b > 0.0 { a.max(b) / a.min(b) } else { f64::INFINITY };
     let mut moving = vec![false; n + 1];
-    let mut worst = 1.0;
+    let mut worst = f64::INFINITY;
     for _ in 0..=max_sweeps {
         moving.fill(false);
         worst = 1.0_f64;
@@ -310,9 +310,52 @@ pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pin
                 s[k] = 0.5 * (old[k] + split);
             }
         }
-    }
-    worst
+    }    worst
 }
+
+/// The last resort after [`limit_spacing_ratio`] where its smoother stalls (a jump against a
+/// pinned cell, whose smooth fixed point is not within the bound): sweeps from either end that
+/// cut each offending cell to `max_ratio` times its already-treated neighbour, handing the
+/// difference on to the next cell. Returns the largest ratio left.
+pub fn clamp_spacing_ratio(s: &mut [f64], max_ratio: f64, pinned: (usize, usize)) -> f64 {
+    let n = s.len() - 1;
+    let (first, last) = (pinned.0.max(1), n + 1 - pinned.1.max(1));
+    let worst = |s: &[f64]| {
+        (1..n)
+            .map(|k| {
+                let (a, b) = (s[k] - s[k - 1], s[k + 1] - s[k]);
+                a.max(b) / a.min(b)
+            })
+            .fold(1.0, f64::max)
+    };
+    for _ in 0..CLAMP_PASSES {
+        if worst(s) <= max_ratio {
+            break;
+        }
+        // From the end: cell k against cell k + 1 (node k moves).
+        for k in (first..last.min(n - 1)).rev() {
+            let next = s[k + 2] - s[k + 1];
+            let cell = s[k + 1] - s[k];
+            let bounded = cell.clamp(next / max_ratio, next * max_ratio);
+            if bounded != cell && s[k + 1] - bounded > s[k - 1] {
+                s[k] = s[k + 1] - bounded;
+            }
+        }
+        // From the start: cell k - 1 against cell k - 2 (node k moves).
+        for k in first.max(2)..last {
+            let before = s[k - 1] - s[k - 2];
+            let cell = s[k] - s[k - 1];
+            let bounded = cell.clamp(before / max_ratio, before * max_ratio);
+            if bounded != cell && s[k - 1] + bounded < s[k + 1] {
+                s[k] = s[k - 1] + bounded;
+            }
+        }
+    }
+    worst(s)
+}
+
+/// Sweep pairs of [`clamp_spacing_ratio`].
+const CLAMP_PASSES: usize = 20;
 
 #[cfg(test)]
 mod tests {
@@ -365,6 +408,23 @@ mod tests {
         assert_eq!((s[0], s[s.len() - 1]), (first, last));
         // The far end of the geometric part is untouched.
         assert!((s[s.len() - 2] - (last - 3.0 * 1.1f64.powi(9))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_jump_against_pinned_cells_is_cut_to_the_bound() {
+        // Cells shrinking by 1.15, then a last cell half the one before (pinned with its node).
+        let mut d: Vec<f64> = (0..12).map(|k| 1.15f64.powi(-k)).collect();
+        let last = 0.5 * d[11];
+        d.push(last);
+        let mut s = vec![0.0];
+        for v in &d {
+            s.push(s.last().unwrap() + v);
+        }
+        let n = s.len() - 1;
+        limit_spacing_ratio(&mut s, 1.24, 4000, (2, 2));
+        let worst = clamp_spacing_ratio(&mut s, 1.24, (2, 2));
+        assert!(worst <= 1.24 + 1e-12, "ratio left {worst}");
+        assert!((s[n] - s[n - 1] - last).abs() < 1e-12, "the pinned last cell moved");
     }
 
     #[test]
