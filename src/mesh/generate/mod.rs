@@ -116,7 +116,7 @@ struct Counts {
 impl Counts {
     fn of(d: Density) -> Counts {
         match d {
-            Density::Coarse => Counts { n_around: 144, nj_c: 40, n_inlet: 16, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0, sweeps: 600 },
+            Density::Coarse => Counts { n_around: 144, nj_c: 48, n_inlet: 16, o_ratio: 1.2, h_ratio: 1.2, turn_deg: 8.0, sweeps: 600 },
             Density::Medium => Counts { n_around: 336, nj_c: 56, n_inlet: 32, o_ratio: 1.15, h_ratio: 1.15, turn_deg: 5.0, sweeps: 1200 },
             Density::Fine => Counts { n_around: 736, nj_c: 136, n_inlet: 64, o_ratio: 1.1, h_ratio: 1.1, turn_deg: 3.0, sweeps: 3000 },
         }
@@ -234,7 +234,11 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     let n_m = n_w + arcs.n_side;
     elliptic::winslow_smooth(&mut cg, spec.outlet_x, c.sweeps, CONTROL_PASSES);
     let ni = cg.ni;
-    let h_start: Vec<f64> = inner.iter().map(|e| e.h).collect();
+    // A graded distribution's first cell is (r - 1) / ln r times the size asked for at its
+    // start (`distribution.rs`): ask for less, so that the C block's first cells continue the
+    // O-grid's layer growth.
+    let first_cell_bias = (c.h_ratio - 1.0) / c.h_ratio.ln();
+    let h_start: Vec<f64> = inner.iter().map(|e| e.h / first_cell_bias).collect();
     let h_end: Vec<f64> = outer.iter().map(|e| e.h).collect();
     let across = |i: usize, n: usize| (i <= n || i >= ni - n).then_some(ni - i);
     cblock::respace_lines(&mut cg, &h_start, &h_end, |i| across(i, n_w), |i| across(i, n_m), c.h_ratio)?;
