@@ -8,8 +8,9 @@
 //! to outer node i, leaving the inner curve along its normal and meeting the outer boundary
 //! along its normal), with nodes placed by the graded size function of `distribution.rs`
 //! (first cell continuing the O-grid's growth, or the wake-cut spacing; last cell the outer
-//! boundary's spacing); then Winslow smoothing with the wake cut and the periodic lines
-//! floating (`elliptic.rs`).
+//! boundary's spacing); then Winslow smoothing (`elliptic.rs`), a re-spacing of every line
+//! that matches the cells across the seams (`respace_lines`), and ratio limiters along the
+//! rows and the lines (`limit_row_growth`, `limit_line_growth`).
 
 use super::distribution::{clamp_spacing_ratio, dist, dot, graded_distribution, hermite, limit_spacing_ratio, sub, unit, Polyline, SpacingAt, P2};
 use crate::error::Error;
