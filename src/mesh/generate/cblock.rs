@@ -129,7 +129,9 @@ const MAX_LEAN: f64 = 0.3;
 
 /// Slides the nodes of every interior row (j = 1 .. nj - 1) along the row itself (the polyline
 /// through its nodes) so that neighbouring cells along the row differ by at most `max_ratio`
-/// where the rows below leave room (see [`MAX_LEAN`]).
+/// where the rows below leave room (see [`MAX_LEAN`]). The slides fade towards the outer row
+/// (which stays) at the same lean, and the row next to it keeps the last edge of every line
+/// within [`MAX_EDGE_CHANGE`].
 ///
 /// The i-extent of a cell is the mean of its two row edges, so rows that all keep the bound
 /// give cells that keep it too. Only the nodes round a size jump move (where the lines fan out
@@ -164,8 +166,9 @@ pub fn limit_row_growth(g: &mut Grid, max_ratio: f64) {
             let above = slides[j + 1][i];
             let r = room(i, j + 1);
             let s = &rows[j];
-            // Keep the nodes in order (a slide never passes a neighbour's old place).
-            slides[j][i] = slides[j][i].clamp(above - r, above + r).clamp(0.999 * (s[i - 1] - s[i]), 0.999 * (s[i + 1] - s[i]));
+            // Keep the nodes in order (a slide never goes half-way to a neighbour's old place,
+            // so two neighbours sliding towards each other do not cross).
+            slides[j][i] = slides[j][i].clamp(above - r, above + r).clamp(0.499 * (s[i - 1] - s[i]), 0.499 * (s[i + 1] - s[i]));
         }
     }
     // The last cells keep their length (within MAX_EDGE_CHANGE).
