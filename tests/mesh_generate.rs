@@ -129,7 +129,6 @@ fn first_cell_yplus_at_most_one() {
 
 /// The smoothness target: growth ratio <= 1.25 everywhere, across block interfaces too.
 #[test]
-#[ignore = "target not met yet: max growth ratio 2.4-2.8 (LS89), 1.9-2.2 (blades/t106c.ron), across grid lines of the C block next to the rear-point line, the inlet corners and where M's nodes stop following the blade; see the mesh::generate module doc"]
 fn growth_ratio_target() {
     for (name, q) in all_densities("LS89", &ls89_outline(), ls89_spec)
         .into_iter()

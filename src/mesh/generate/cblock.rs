@@ -8,10 +8,11 @@
 //! to outer node i, leaving the inner curve along its normal and meeting the outer boundary
 //! along its normal), with nodes placed by the graded size function of `distribution.rs`
 //! (first cell continuing the O-grid's growth, or the wake-cut spacing; last cell the outer
-//! boundary's spacing); then Winslow smoothing with the wake cut and the periodic lines
-//! floating (`elliptic.rs`).
+//! boundary's spacing); then Winslow smoothing (`elliptic.rs`), a re-spacing of every line
+//! that matches the cells across the seams (`respace_lines`), and ratio limiters along the
+//! rows and the lines (`limit_row_growth`, `limit_line_growth`).
 
-use super::distribution::{dist, graded_distribution, hermite, Polyline, SpacingAt, P2};
+use super::distribution::{clamp_spacing_ratio, dist, dot, graded_distribution, hermite, limit_spacing_ratio, sub, unit, Polyline, SpacingAt, P2};
 use crate::error::Error;
 
 /// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
@@ -115,4 +116,120 @@ pub fn respace_lines(g: &mut Grid, h_start: &[f64], h_end: &[f64], twin_start: i
         }
     }
     Ok(())
+}
+
+/// Sweeps allowed to [`limit_spacing_ratio`] per row.
+const ROW_SWEEPS: usize = 4000;
+
+/// Largest slide of a node along its row, relative to the slide of the node below it (on the
+/// same line), as a share of the distance between the two: the lines lean by at most ~17
+/// degrees more per cell, so that the thin cells next to the O-grid and the wake cut (first
+/// cells 1e-5 of the row spacing) are not sheared flat.
+const MAX_LEAN: f64 = 0.3;
+
+/// Slides the nodes of every interior row (j = 1 .. nj - 1) along the row itself (the polyline
+/// through its nodes) so that neighbouring cells along the row differ by at most `max_ratio`
+/// where the rows below leave room (see [`MAX_LEAN`]). The slides fade towards the outer row
+/// (which stays) at the same lean, and the row next to it keeps the last edge of every line
+/// within [`MAX_EDGE_CHANGE`].
+///
+/// The i-extent of a cell is the mean of its two row edges, so rows that all keep the bound
+/// give cells that keep it too. Only the nodes round a size jump move (where the lines fan out
+/// of the rear point's corner and of the inlet corners); the rows' ends on the outlet stay.
+pub fn limit_row_growth(g: &mut Grid, max_ratio: f64) {
+    let (ni, nj) = (g.ni, g.nj);
+    let rows: Vec<Vec<f64>> = (0..=nj)
+        .map(|j| {
+            let mut s = vec![0.0; ni + 1];
+            for i in 1..=ni {
+                s[i] = s[i - 1] + dist(g.at(i - 1, j), g.at(i, j));
+            }
+            s
+        })
+        .collect();
+    // Room for the slide of node (i, j) relative to the node below (and above).
+    let room = |i: usize, j: usize| MAX_LEAN * dist(g.at(i, j), g.at(i, j - 1));
+    let mut slides = vec![vec![0.0; ni + 1]; nj + 1];
+    for j in 1..nj {
+        let s = &rows[j];
+        let mut wanted = s.clone();
+        limit_spacing_ratio(&mut wanted, max_ratio, ROW_SWEEPS, (1, 1));
+        for i in 1..ni {
+            let below = slides[j - 1][i];
+            slides[j][i] = (wanted[i] - s[i]).clamp(below - room(i, j), below + room(i, j));
+        }
+    }
+    // The outer row stays: the slides fade towards it at the same lean, so that the last
+    // cells keep matching their periodic twins.
+    for j in (1..nj).rev() {
+        for i in 1..ni {
+            let above = slides[j + 1][i];
+            let r = room(i, j + 1);
+            let s = &rows[j];
+            // Keep the nodes in order (a slide never goes half-way to a neighbour's old place,
+            // so two neighbours sliding towards each other do not cross).
+            slides[j][i] = slides[j][i].clamp(above - r, above + r).clamp(0.499 * (s[i - 1] - s[i]), 0.499 * (s[i + 1] - s[i]));
+        }
+    }
+    // The last cells keep their length (within MAX_EDGE_CHANGE).
+    for i in 1..ni {
+        let (p, q) = (g.at(i, nj - 1), g.at(i, nj));
+        let t = unit(sub(g.at(i + 1, nj - 1), g.at(i - 1, nj - 1)));
+        let (lo, hi) = edge_room(sub(p, q), t);
+        slides[nj - 1][i] = slides[nj - 1][i].clamp(lo, hi);
+    }
+    for j in 1..nj {
+        let curve = Polyline::new((0..=ni).map(|i| g.at(i, j)).collect());
+        for i in 1..ni {
+            let p = curve.at(rows[j][i] + slides[j][i]);
+            g.set(i, j, p);
+        }
+    }
+}
+
+/// Largest relative change of the last cell edge of a line that a slide of the row next to
+/// the outer boundary may cause: those cells match their periodic twins.
+const MAX_EDGE_CHANGE: f64 = 0.02;
+
+/// The interval of slides `d` along the unit tangent `t` that keep the edge `e + d t` within
+/// [`MAX_EDGE_CHANGE`] of its length `|e|` (roots of `|e + d t|^2 = (1 +- MAX_EDGE_CHANGE)^2 |e|^2`;
+/// the interval round 0).
+fn edge_room(e: P2, t: P2) -> (f64, f64) {
+    let (b, c) = (dot(e, t), dot(e, e));
+    let (long, short) = ((1.0 + MAX_EDGE_CHANGE).powi(2) * c, (1.0 - MAX_EDGE_CHANGE).powi(2) * c);
+    let outer = (b * b - c + long).max(0.0).sqrt();
+    let (mut lo, mut hi) = (-b - outer, -b + outer);
+    let disc = b * b - c + short;
+    if disc > 0.0 {
+        // |e + d t| is too short between these two roots, which lie on one side of 0.
+        let (r0, r1) = (-b - disc.sqrt(), -b + disc.sqrt());
+        if r0 >= 0.0 {
+            hi = hi.min(r0);
+        } else {
+            lo = lo.max(r1);
+        }
+    }
+    (lo.min(0.0), hi.max(0.0))
+}
+
+/// Slides the interior nodes of every line (i) along the line so that neighbouring cells along
+/// it differ by at most `max_ratio` (the j counterpart of [`limit_row_growth`], which shears
+/// the lines a little). The first and last cells stay: they continue the O-grid's layers and
+/// match their twins across the wake cut and the periodic lines (`respace_lines`).
+pub fn limit_line_growth(g: &mut Grid, max_ratio: f64) {
+    let (ni, nj) = (g.ni, g.nj);
+    for i in 0..=ni {
+        let line: Vec<P2> = (0..=nj).map(|j| g.at(i, j)).collect();
+        let mut s = vec![0.0; nj + 1];
+        for j in 1..=nj {
+            s[j] = s[j - 1] + dist(line[j - 1], line[j]);
+        }
+        if limit_spacing_ratio(&mut s, max_ratio, ROW_SWEEPS, (2, 2)) > max_ratio {
+            clamp_spacing_ratio(&mut s, max_ratio, (2, 2));
+        }
+        let curve = Polyline::new(line);
+        for (j, p) in curve.sample(&s).into_iter().enumerate().skip(1).take(nj - 1) {
+            g.set(i, j, p);
+        }
+    }
 }

@@ -264,6 +264,99 @@ pub fn cells_needed(length: f64, targets: &[SpacingAt], cap: Option<&dyn Fn(f64)
     graded_size(&base, ds, targets, max_ratio.ln(), 1.0).iter().map(|&v| ds / v.min(h_max)).sum()
 }
 
+/// Nodes either side of an offending pair that [`limit_spacing_ratio`] moves: two, so that a
+/// jump next to a pinned end spreads into the cells beyond.
+const MARK_REACH: usize = 2;
+
+/// Smooths the node positions `s` (increasing) wherever two neighbouring cells differ in size
+/// by more than `max_ratio`: each node of an offending pair, and its two neighbours, moves
+/// half-way to where the two cells round it would continue the cells either side of them
+/// geometrically (a Jacobi sweep of a smoother whose fixed points are geometric sequences),
+/// until no pair offends or `max_sweeps` sweeps are done. Only the nodes round a size jump
+/// move, so a graded distribution elsewhere is kept. The first `pinned.0` and the last
+/// `pinned.1` nodes (at least the two ends) stay. Returns the largest ratio left.
+pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pinned: (usize, usize)) -> f64 {
+    let n = s.len().saturating_sub(1);
+    if n < 2 {
+        return 1.0;
+    }
+    let ratio = |a: f64, b: f64| if a > 0.0 && b > 0.0 { a.max(b) / a.min(b) } else { f64::INFINITY };
+    let mut moving = vec![false; n + 1];
+    let mut worst = f64::INFINITY;
+    for _ in 0..=max_sweeps {
+        moving.fill(false);
+        worst = 1.0_f64;
+        for k in 1..n {
+            let r = ratio(s[k] - s[k - 1], s[k + 1] - s[k]);
+            worst = worst.max(r);
+            if r > max_ratio {
+                for m in k.saturating_sub(MARK_REACH)..=(k + MARK_REACH).min(n) {
+                    moving[m] = true;
+                }
+            }
+        }
+        if worst <= max_ratio {
+            break;
+        }
+        let old = s.to_vec();
+        for k in pinned.0.max(1)..(n + 1).saturating_sub(pinned.1.max(1)) {
+            if moving[k] {
+                // Split the two cells round node k as a geometric sequence through the cells
+                // either side of them would (d_{k-1} / d_k = (a / b)^(1/3)), half-way.
+                let a = if k >= 2 { old[k - 1] - old[k - 2] } else { old[k] - old[k - 1] };
+                let b = if k + 2 <= n { old[k + 2] - old[k + 1] } else { old[k + 1] - old[k] };
+                let q = (a / b).cbrt();
+                let split = old[k - 1] + (old[k + 1] - old[k - 1]) * q / (1.0 + q);
+                s[k] = 0.5 * (old[k] + split);
+            }
+        }
+    }    worst
+}
+
+/// The last resort after [`limit_spacing_ratio`] where its smoother stalls (a jump against a
+/// pinned cell, whose smooth fixed point is not within the bound): sweeps from either end that
+/// cut each offending cell to `max_ratio` times its already-treated neighbour, handing the
+/// difference on to the next cell. Returns the largest ratio left.
+pub fn clamp_spacing_ratio(s: &mut [f64], max_ratio: f64, pinned: (usize, usize)) -> f64 {
+    let n = s.len() - 1;
+    let (first, last) = (pinned.0.max(1), n + 1 - pinned.1.max(1));
+    let worst = |s: &[f64]| {
+        (1..n)
+            .map(|k| {
+                let (a, b) = (s[k] - s[k - 1], s[k + 1] - s[k]);
+                a.max(b) / a.min(b)
+            })
+            .fold(1.0, f64::max)
+    };
+    for _ in 0..CLAMP_PASSES {
+        if worst(s) <= max_ratio {
+            break;
+        }
+        // From the end: cell k against cell k + 1 (node k moves).
+        for k in (first..last.min(n - 1)).rev() {
+            let next = s[k + 2] - s[k + 1];
+            let cell = s[k + 1] - s[k];
+            let bounded = cell.clamp(next / max_ratio, next * max_ratio);
+            if bounded != cell && s[k + 1] - bounded > s[k - 1] {
+                s[k] = s[k + 1] - bounded;
+            }
+        }
+        // From the start: cell k - 1 against cell k - 2 (node k moves).
+        for k in first.max(2)..last {
+            let before = s[k - 1] - s[k - 2];
+            let cell = s[k] - s[k - 1];
+            let bounded = cell.clamp(before / max_ratio, before * max_ratio);
+            if bounded != cell && s[k - 1] + bounded < s[k + 1] {
+                s[k] = s[k - 1] + bounded;
+            }
+        }
+    }
+    worst(s)
+}
+
+/// Sweep pairs of [`clamp_spacing_ratio`].
+const CLAMP_PASSES: usize = 20;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +390,41 @@ mod tests {
         for (k, v) in s.iter().enumerate() {
             assert!((v - 0.25 * k as f64).abs() < 1e-3);
         }
+    }
+
+    #[test]
+    fn a_size_jump_is_spread_and_the_grading_elsewhere_kept() {
+        // 10 cells of 1, 10 of 3 (a jump of 3), then geometric growth by 1.1.
+        let mut d = vec![1.0; 10];
+        d.extend(vec![3.0; 10]);
+        d.extend((0..10).map(|k| 3.0 * 1.1f64.powi(k)));
+        let mut s = vec![0.0];
+        for v in &d {
+            s.push(s.last().unwrap() + v);
+        }
+        let (first, last) = (s[0], s[s.len() - 1]);
+        let worst = limit_spacing_ratio(&mut s, 1.2, 5000, (1, 1));
+        assert!(worst <= 1.2, "ratio left {worst}");
+        assert_eq!((s[0], s[s.len() - 1]), (first, last));
+        // The far end of the geometric part is untouched.
+        assert!((s[s.len() - 2] - (last - 3.0 * 1.1f64.powi(9))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_jump_against_pinned_cells_is_cut_to_the_bound() {
+        // Cells shrinking by 1.15, then a last cell half the one before (pinned with its node).
+        let mut d: Vec<f64> = (0..12).map(|k| 1.15f64.powi(-k)).collect();
+        let last = 0.5 * d[11];
+        d.push(last);
+        let mut s = vec![0.0];
+        for v in &d {
+            s.push(s.last().unwrap() + v);
+        }
+        let n = s.len() - 1;
+        limit_spacing_ratio(&mut s, 1.24, 4000, (2, 2));
+        let worst = clamp_spacing_ratio(&mut s, 1.24, (2, 2));
+        assert!(worst <= 1.24 + 1e-12, "ratio left {worst}");
+        assert!((s[n] - s[n - 1] - last).abs() < 1e-12, "the pinned last cell moved");
     }
 
     #[test]
