@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NVAR};
+use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW, NVAR};
 use crate::flow::solution::Solution;
 use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
@@ -166,8 +166,11 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             }
             backend.fill_scalars(&mut level.dt, step);
         }
-        let nvar = config.model.n_marched();
-        let turbulent = config.model.is_turbulent();
+        // Coarse grids carry mean-flow corrections only: the SA equation is marched on the
+        // finest grid and the coarse grids see the restricted eddy viscosity, frozen (as SU2
+        // does: the model's stiff near-wall source does not survive 2 x 2 agglomeration).
+        let nvar = if l == 0 { config.model.n_marched() } else { config.model.n_marched().min(NFLOW) };
+        let turbulent = l == 0 && config.model.is_turbulent();
         if turbulent {
             backend.turbulence_source_factor(&level.geometry, &self.case.gas, &config.sa, &level.w, &level.dt, &mut level.sa_factor);
         }
