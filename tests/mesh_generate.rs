@@ -142,13 +142,27 @@ fn growth_ratio_target() {
 /// The medium mesh in under 10 s on one core (the test profile is optimized).
 #[test]
 fn medium_mesh_generation_time() {
+    // Issue 2 asks for under 10 s on one core. The mesher runs on the calling thread, so its CPU
+    // time is that figure, also when parallel tests share the cores (the wall time is printed).
     for (name, outline, spec) in [("LS89", ls89_outline(), ls89_spec(Density::Medium)), ("T106C", t106c_outline(), t106c_spec(Density::Medium))] {
-        let t0 = Instant::now();
+        let (t0, cpu0) = (Instant::now(), thread_cpu_seconds());
         let mesh = generate_cascade_mesh(&outline, &spec).unwrap();
-        let secs = t0.elapsed().as_secs_f64();
-        println!("{name} medium: {} cells in {secs:.2} s", mesh.n_cells());
+        let (wall, cpu) = (t0.elapsed().as_secs_f64(), thread_cpu_seconds().map(|c| c - cpu0.unwrap_or(0.0)));
+        let secs = cpu.unwrap_or(wall);
+        println!("{name} medium: {} cells in {secs:.2} s of thread CPU time ({wall:.2} s wall)", mesh.n_cells());
         assert!(secs < 10.0, "{name}: {secs} s");
     }
+}
+
+/// CPU time (user + system) of the calling thread in seconds, from /proc/thread-self/stat
+/// (Linux); `None` elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of stat (utime, stime) are 12 and 13 after the ')' (state is the 1st).
+    let ticks: f64 = f.get(11..13)?.iter().map(|x| x.parse::<f64>().ok()).sum::<Option<f64>>()?;
+    Some(ticks / 100.0)
 }
 
 /// Bad input gets a typed error naming the problem, never a panic.
