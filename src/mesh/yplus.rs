@@ -90,12 +90,14 @@ pub fn flat_plate_skin_friction(reynolds: f64) -> Result<f64> {
 }
 
 /// First-cell height \[m\] that gives `target_yplus` at the exit isentropic state of `op`
-/// (running length = `chord`).
+/// (running length = `chord`), less a relative 1e-9: the wall cells built on it carry
+/// round-off of the mesh geometry (about 1e-12 relative), and their measured y+ must not
+/// exceed the target.
 pub fn first_cell_height(target_yplus: f64, op: &OperatingPoint, gas: &Gas, chord: f64) -> Result<f64> {
     if !(target_yplus > 0.0) {
         return Err(Error::Other(format!("target y+ must be positive, got {target_yplus}")));
     }
-    Ok(WallUnits::exit_isentropic(op, gas, chord)?.height(target_yplus))
+    Ok(WallUnits::exit_isentropic(op, gas, chord)?.height(target_yplus) * (1.0 - 1e-9))
 }
 
 /// y+ estimate of a first-cell height \[m\] at the exit isentropic state of `op`.
