@@ -15,7 +15,7 @@ use turbopt::flow::gas::Gas;
 use turbopt::flow::solution::{BlockSolution, Solution};
 use turbopt::mesh::simple::{wavy_channel, Sides};
 use turbopt::mesh::{BoundaryKind, Mesh};
-use turbopt::solver::{uniform_state, Case, ExplicitSolver, Silent, SolverConfig};
+use turbopt::solver::{ExplicitSolver, Silent, SolverConfig};
 
 /// Random but physical states: density, pressure and nu_tilde positive, Mach up to about 1.5.
 fn random_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
@@ -109,15 +109,9 @@ fn convective_residual_matches_cpu_on_random_states() {
 #[test]
 #[ignore = "needs a CUDA device"]
 fn explicit_solve_matches_cpu() {
-    let gas = common::unit_gas();
-    let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
     let mesh = common::distorted_channel(2, 32, 16, 2.0, 0.03);
-    let mut op = common::operating_point_of(&gas, q);
-    op.p2 *= 0.97;
-    op.alpha1_deg = 10.0;
     let config = SolverConfig { cfl: 2.0, max_iterations: 200, ..SolverConfig::default() };
-    let case = Case { gas, operating_point: op, solver: config };
-    let start = uniform_state(&mesh, &gas, q);
+    let (case, start) = common::incidence_channel_case(&mesh, config);
     let cpu = CpuBackend::new(None).unwrap();
     let gpu = GpuBackend::new(0).unwrap();
     let a = ExplicitSolver::new(&cpu, &mesh, case.clone()).unwrap().solve(&start, &mut Silent).unwrap();

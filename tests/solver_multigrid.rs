@@ -7,18 +7,13 @@ use std::time::Instant;
 
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::flow::solution::Solution;
-use turbopt::solver::{uniform_state, Case, Cycle, ExplicitSolver, Multigrid, ResidualSmoothing, Silent, SolverConfig};
+use turbopt::solver::{Cycle, ExplicitSolver, Multigrid, ResidualSmoothing, Silent, SolverConfig};
 
 /// Subsonic flow through the distorted periodic channel at 10 degrees incidence, started from
 /// a uniform state at 3 % too high a back pressure. Returns the solution, the iterations (or
 /// cycles) and the wall time to drop the density residual `orders` orders.
 fn converge(ni: usize, nj: usize, multigrid: Option<Multigrid>, orders: f64) -> (Solution, usize, f64) {
-    let gas = common::unit_gas();
-    let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
     let mesh = common::distorted_channel(1, ni, nj, 2.0, 0.03);
-    let mut op = common::operating_point_of(&gas, q);
-    op.p2 *= 0.97;
-    op.alpha1_deg = 10.0;
     let config = SolverConfig {
         cfl: 4.0,
         smoothing: Some(ResidualSmoothing::constant([0.8, 0.8])),
@@ -27,11 +22,11 @@ fn converge(ni: usize, nj: usize, multigrid: Option<Multigrid>, orders: f64) -> 
         max_iterations: 50_000,
         ..SolverConfig::default()
     };
-    let case = Case { gas, operating_point: op, solver: config };
+    let (case, initial) = common::incidence_channel_case(&mesh, config);
     let backend = CpuBackend::new(Some(1)).unwrap();
     let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
     let start = Instant::now();
-    let out = solver.solve(&uniform_state(&mesh, &gas, q), &mut Silent).unwrap();
+    let out = solver.solve(&initial, &mut Silent).unwrap();
     let wall = start.elapsed().as_secs_f64();
     assert!(out.converged, "{multigrid:?}: not converged after {} iterations ({:.2} orders)", out.iterations, out.history.orders_dropped());
     (out.solution, out.iterations, wall)

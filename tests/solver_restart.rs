@@ -5,24 +5,12 @@ mod common;
 
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::flow::solution::Solution;
-use turbopt::mesh::Mesh;
-use turbopt::solver::{read_restart, uniform_state, write_restart, Case, ExplicitSolver, Multigrid, Cycle, Restart, Silent, SolveOutcome, SolverConfig};
+use turbopt::solver::{read_restart, write_restart, Cycle, ExplicitSolver, Multigrid, Restart, Silent, SolveOutcome, SolverConfig};
 
-/// Subsonic flow through the distorted periodic channel at 10 degrees incidence, 3 % too high a
-/// back pressure at the start (the set-up of tests/solver_multigrid.rs).
-fn channel_case(config: SolverConfig) -> (Mesh, Case, Solution) {
-    let gas = common::unit_gas();
-    let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
-    let mesh = common::distorted_channel(2, 32, 16, 2.0, 0.03);
-    let mut op = common::operating_point_of(&gas, q);
-    op.p2 *= 0.97;
-    op.alpha1_deg = 10.0;
-    let initial = uniform_state(&mesh, &gas, q);
-    (mesh, Case { gas, operating_point: op, solver: config }, initial)
-}
-
+/// The incidence channel case (tests/common) on a two-block channel.
 fn solve(config: SolverConfig, initial: Option<&Solution>) -> SolveOutcome {
-    let (mesh, case, cold) = channel_case(config);
+    let mesh = common::distorted_channel(2, 32, 16, 2.0, 0.03);
+    let (case, cold) = common::incidence_channel_case(&mesh, config);
     let backend = CpuBackend::new(Some(1)).unwrap();
     ExplicitSolver::new(&backend, &mesh, case).unwrap().solve(initial.unwrap_or(&cold), &mut Silent).unwrap()
 }

@@ -4,22 +4,17 @@
 mod common;
 
 use turbopt::backend::cpu::CpuBackend;
-use turbopt::solver::{uniform_state, Case, ExplicitSolver, ResidualSmoothing, Silent, SolverConfig};
+use turbopt::solver::{ExplicitSolver, ResidualSmoothing, Silent, SolverConfig};
 
 /// A run is stable at `cfl` when it neither diverges nor ends with a larger density residual
 /// than it started with after 400 iterations.
 fn stable(cfl: f64, smoothing: Option<ResidualSmoothing>) -> bool {
-    let gas = common::unit_gas();
-    let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
     let mesh = common::distorted_channel(1, 24, 16, 1.5, 0.03);
-    let mut op = common::operating_point_of(&gas, q);
-    op.p2 *= 0.97;
-    op.alpha1_deg = 10.0;
     let config = SolverConfig { cfl, smoothing, max_iterations: 400, convergence_orders: 12.0, ..SolverConfig::default() };
-    let case = Case { gas, operating_point: op, solver: config };
+    let (case, start) = common::incidence_channel_case(&mesh, config);
     let backend = CpuBackend::new(Some(1)).unwrap();
     let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
-    match solver.solve(&uniform_state(&mesh, &gas, q), &mut Silent) {
+    match solver.solve(&start, &mut Silent) {
         Ok(out) => {
             let r = &out.history.records;
             r.last().unwrap().residuals[0] < r[0].residuals[0]

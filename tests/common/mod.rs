@@ -3,7 +3,24 @@
 
 use turbopt::flow::case::OperatingPoint;
 use turbopt::flow::gas::Gas;
+use turbopt::flow::solution::Solution;
 use turbopt::mesh::{Block, BoundaryKind, Connection, Face, Mesh, Patch};
+use turbopt::solver::{uniform_state, Case, SolverConfig};
+
+/// Uniform state `[rho, u, v, p]` of the incidence channel case.
+pub const CHANNEL_FREE_STREAM: [f64; 4] = [1.0, 0.5, 0.0, 1.0 / 1.4];
+
+/// The solver tests' channel case on `mesh` (a [`distorted_channel`]): the uniform state
+/// [`CHANNEL_FREE_STREAM`] as the start, entering at 10 degrees incidence against a back
+/// pressure 3 % below the start's, so that the flow has to turn and speed up.
+pub fn incidence_channel_case(mesh: &Mesh, solver: SolverConfig) -> (Case, Solution) {
+    let gas = unit_gas();
+    let mut op = operating_point_of(&gas, CHANNEL_FREE_STREAM);
+    op.p2 *= 0.97;
+    op.alpha1_deg = 10.0;
+    let start = uniform_state(mesh, &gas, CHANNEL_FREE_STREAM);
+    (Case { gas, operating_point: op, solver }, start)
+}
 
 /// A gas with R = 1 and gamma = 1.4 (non-dimensional tests: T = p / rho).
 pub fn unit_gas() -> Gas {
