@@ -230,7 +230,9 @@ fn ls89_mur47_exit_reynolds_number_is_about_one_million() {
     // Hand calculation: M2is = 1.02, T2 = 347.7 K, rho2 = 0.825, U2 = 381 m/s, mu2 = 2.06e-5.
     assert!((w.reynolds - 1.03e6).abs() < 0.01e6, "Re = {}", w.reynolds);
     let h = yplus::first_cell_height(1.0, &op, &gas, chord).unwrap();
-    assert!((yplus::yplus_estimate(h, &op, &gas, chord).unwrap() - 1.0).abs() < 1e-12);
+    // The height keeps a 1e-9 relative margin under the target (round-off of the mesh geometry).
+    let yplus = yplus::yplus_estimate(h, &op, &gas, chord).unwrap();
+    assert!(yplus <= 1.0 && yplus > 1.0 - 2e-9, "y+ {yplus}");
     println!("MUR47: Re = {:.4e}, cf = {:.5}, first cell for y+ = 1: {h:.3e} m", w.reynolds, w.skin_friction);
     let stalled = OperatingPoint { p2: 2e5, ..op };
     assert!(yplus::first_cell_height(1.0, &stalled, &gas, chord).is_err());
