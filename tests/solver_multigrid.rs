@@ -65,3 +65,25 @@ fn multigrid_gain_on_a_finer_mesh() {
         assert!(gain >= 2.0, "{levels} levels {cycle:?}: wall-time gain {gain:.2} below 2");
     }
 }
+
+/// With `delay = N` the first N iterations are single-grid ones (the same states bit for bit),
+/// and the cycles that follow still converge to the single-grid solution.
+#[test]
+fn delayed_multigrid_starts_as_single_grid_and_converges() {
+    let mesh = common::distorted_channel(1, 48, 24, 2.0, 0.03);
+    let run = |multigrid: Option<Multigrid>, max_iterations: usize| {
+        let config = SolverConfig { cfl: 4.0, smoothing: Some(ResidualSmoothing::constant([0.8, 0.8])), multigrid, max_iterations, convergence_orders: 6.0, ..SolverConfig::default() };
+        let (case, initial) = common::incidence_channel_case(&mesh, config);
+        let backend = CpuBackend::new(Some(1)).unwrap();
+        ExplicitSolver::new(&backend, &mesh, case).unwrap().solve(&initial, &mut Silent).unwrap()
+    };
+    let delayed = Multigrid { delay: 40, ..Multigrid::new(3, Cycle::V) };
+    assert_eq!(run(Some(delayed), 40).solution, run(None, 40).solution);
+    let converged = run(Some(delayed), 50_000);
+    let single = run(None, 50_000);
+    assert!(converged.converged && single.converged);
+    let diff = max_density_difference(&converged.solution, &single.solution);
+    println!("delayed 3-level V-cycle: {} iterations (single grid {}), max density difference {diff:.2e}", converged.iterations, single.iterations);
+    assert!(converged.iterations < single.iterations / 2);
+    assert!(diff < 1e-5, "difference {diff:e}");
+}

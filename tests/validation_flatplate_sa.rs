@@ -70,7 +70,7 @@ fn flat_plate(grid: FlatPlateGrid, name: &str, max_cycles: usize, time: Time) ->
         model: FlowModel::SpalartAllmaras,
         cfl: 1.0,
         // Three levels need the prolonged corrections smoothed on this stretched grid.
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0 }),
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0, delay: 0 }),
         convergence_orders: 6.0,
         max_iterations: max_cycles,
         ..SolverConfig::default()

@@ -122,7 +122,7 @@ pub fn default_cascade_config() -> SolverConfig {
     SolverConfig {
         model: FlowModel::SpalartAllmaras,
         cfl: 1.0,
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0 }),
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0, delay: 0 }),
         ..SolverConfig::default()
     }
 }

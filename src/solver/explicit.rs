@@ -123,7 +123,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             };
             let (residuals, dt) = self.rk_iteration(0, global_step, iteration)?;
             time += dt;
-            if self.levels.len() > 1 {
+            let delay = config.multigrid.map_or(0, |mg| mg.delay);
+            if self.levels.len() > 1 && iteration > delay {
                 self.coarse_grid_correction(0, visits, iteration)?;
             }
             self.backend.check()?;
