@@ -108,6 +108,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         self.levels[0].w = self.backend.upload_state(&self.levels[0].geometry, initial)?;
         let config = self.case.solver.clone();
         let visits = config.multigrid.map_or(1, |mg| mg.cycle.visits());
+        let delay = config.multigrid.map_or(0, |mg| mg.delay);
         let mut monitor = Monitor::new(config.convergence_orders, config.divergence_factor, config.residual_reference);
         let mut history = ConvergenceHistory::with_reference(config.residual_reference);
         let start = Instant::now();
@@ -123,7 +124,6 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             };
             let (residuals, dt) = self.rk_iteration(0, global_step, iteration)?;
             time += dt;
-            let delay = config.multigrid.map_or(0, |mg| mg.delay);
             if self.levels.len() > 1 && iteration > delay {
                 self.coarse_grid_correction(0, visits, iteration)?;
             }

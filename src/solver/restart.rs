@@ -66,13 +66,12 @@ impl Restart {
                 "restart solution does not fit the mesh: its blocks are {theirs:?} (ni x nj), the mesh's are {ours:?} (another density or blade?)"
             )));
         }
+        // Array lengths are checked where the state is uploaded (`Backend::upload_state`).
         let bad = self.solution.blocks.iter().any(|b| {
-            let n = b.n_cells();
-            [&b.rho, &b.rho_u, &b.rho_v, &b.rho_e, &b.nu_tilde].iter().any(|v| v.len() != n || v.iter().any(|x| !x.is_finite()))
-                || b.rho.iter().any(|&r| r <= 0.0)
+            [&b.rho, &b.rho_u, &b.rho_v, &b.rho_e, &b.nu_tilde].iter().any(|v| v.iter().any(|x| !x.is_finite())) || b.rho.iter().any(|&r| r <= 0.0)
         });
         if bad {
-            return Err(Error::Other("restart solution has wrong-length, non-finite or non-positive-density fields".into()));
+            return Err(Error::Other("restart solution has non-finite or non-positive-density fields".into()));
         }
         if !(self.residual_reference.is_finite() && self.residual_reference > 0.0) {
             return Err(Error::Other(format!("restart residual reference {} must be positive", self.residual_reference)));

@@ -64,61 +64,28 @@ impl CpuBackend {
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
+}
 
-    /// Calls `per_cell(volume, convective radii, viscous radii, out)` for every interior cell,
-    /// with the radii per grid direction of Blazek eq. 6.18-6.22 (viscous ones only for viscous
-    /// physics, with the eddy viscosity for SA) and `out[k]` the cell's entry of `outputs[k]`.
-    fn for_each_cell_radii(
-        &self,
-        g: &CpuGeometry,
-        gas: &Gas,
-        physics: Physics,
-        w: &CpuField,
-        outputs: &mut [CpuScalars],
-        per_cell: impl Fn(f64, [f64; 2], [f64; 2], &mut [f64]) + Sync,
-    ) {
-        let gamma = gas.gamma;
-        let n_out = outputs.len();
-        for (b, bg) in g.blocks.iter().enumerate() {
-            let l = bg.layout;
-            let np = l.n_padded();
-            let wb = &w.blocks[b];
-            let cell = |i: usize, j: usize, out: &mut [f64]| {
-                let p = l.interior(i, j);
-                let q = primitive_from_conservative(gamma, &[wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]]);
-                let s_i = mean_face_vector(bg.si[l.i_face(i, j)], bg.si[l.i_face(i + 1, j)]);
-                let s_j = mean_face_vector(bg.sj[l.j_face(i, j)], bg.sj[l.j_face(i, j + 1)]);
-                let volume = bg.volume[i + l.ni * j];
-                let convective = [convective_spectral_radius(gamma, &q, s_i), convective_spectral_radius(gamma, &q, s_j)];
-                let viscous = if physics.is_viscous() {
-                    let mu = gas.viscosity(q[3] / (q[0] * gas.gas_constant));
-                    let mu_t = if physics.is_turbulent() { eddy_viscosity(q[0], wb[NFLOW * np + p] / q[0], mu / q[0]) } else { 0.0 };
-                    [viscous_spectral_radius(gas, q[0], mu, mu_t, s_i, volume), viscous_spectral_radius(gas, q[0], mu, mu_t, s_j, volume)]
-                } else {
-                    [0.0, 0.0]
-                };
-                per_cell(volume, convective, viscous, out);
-            };
-            // Each output row j of every buffer is written by one task.
-            let mut rows: Vec<Vec<&mut [f64]>> = (0..l.nj).map(|_| Vec::with_capacity(n_out)).collect();
-            for out in outputs.iter_mut() {
-                for (j, row) in out.blocks[b].chunks_mut(l.ni).enumerate() {
-                    rows[j].push(row);
-                }
-            }
-            self.pool.install(|| {
-                rows.par_iter_mut().enumerate().with_min_len(rows_per_task(l.ni)).for_each(|(j, row_outs)| {
-                    let mut values = vec![0.0; n_out];
-                    for i in 0..l.ni {
-                        cell(i, j, &mut values);
-                        for (k, row) in row_outs.iter_mut().enumerate() {
-                            row[i] = values[k];
-                        }
-                    }
-                });
-            });
-        }
-    }
+/// Volume and spectral radii per grid direction of interior cell (i, j) of one block, over the
+/// mean face vectors (Blazek eq. 6.18-6.22): convective, and viscous ones (with the eddy viscosity
+/// for SA) for viscous physics only.
+fn cell_spectral_radii(gas: &Gas, physics: Physics, bg: &BlockGeometry, wb: &[f64], i: usize, j: usize) -> (f64, [f64; 2], [f64; 2]) {
+    let l = bg.layout;
+    let np = l.n_padded();
+    let p = l.interior(i, j);
+    let q = primitive_from_conservative(gas.gamma, &[wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]]);
+    let s_i = mean_face_vector(bg.si[l.i_face(i, j)], bg.si[l.i_face(i + 1, j)]);
+    let s_j = mean_face_vector(bg.sj[l.j_face(i, j)], bg.sj[l.j_face(i, j + 1)]);
+    let volume = bg.volume[i + l.ni * j];
+    let convective = [convective_spectral_radius(gas.gamma, &q, s_i), convective_spectral_radius(gas.gamma, &q, s_j)];
+    let viscous = if physics.is_viscous() {
+        let mu = gas.viscosity(q[3] / (q[0] * gas.gas_constant));
+        let mu_t = if physics.is_turbulent() { eddy_viscosity(q[0], wb[NFLOW * np + p] / q[0], mu / q[0]) } else { 0.0 };
+        [viscous_spectral_radius(gas, q[0], mu, mu_t, s_i, volume), viscous_spectral_radius(gas, q[0], mu, mu_t, s_j, volume)]
+    } else {
+        [0.0, 0.0]
+    };
+    (volume, convective, viscous)
 }
 
 /// Grid lines per rayon task: enough cells (about 4096) per task that scheduling costs stay
@@ -266,16 +233,32 @@ impl Backend for CpuBackend {
     }
 
     fn local_time_step(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &CpuField, dt: &mut CpuScalars) {
-        self.for_each_cell_radii(g, gas, physics, w, std::slice::from_mut(dt), |volume, convective, viscous, out| {
-            out[0] = spectral_time_step(cfl, volume, convective, viscous, CELL_CENTRED_VISCOUS_FACTOR);
+        self.pool.install(|| {
+            dt.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((dtb, wb), bg)| {
+                let ni = bg.layout.ni;
+                dtb.par_chunks_mut(ni).enumerate().with_min_len(rows_per_task(ni)).for_each(|(j, row)| {
+                    for (i, dt_cell) in row.iter_mut().enumerate() {
+                        let (volume, convective, viscous) = cell_spectral_radii(gas, physics, bg, wb, i, j);
+                        *dt_cell = spectral_time_step(cfl, volume, convective, viscous, CELL_CENTRED_VISCOUS_FACTOR);
+                    }
+                });
+            });
         });
     }
 
     fn smoothing_coefficients(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl_ratio: f64, c: f64, w: &CpuField, eps: &mut [CpuScalars; 2]) {
-        self.for_each_cell_radii(g, gas, physics, w, eps, |_, convective, viscous, out| {
-            let radii = std::array::from_fn(|d| convective[d] + CELL_CENTRED_VISCOUS_FACTOR * viscous[d]);
-            let [e_i, e_j] = smoothing_coefficients(cfl_ratio, c, radii);
-            (out[0], out[1]) = (e_i, e_j);
+        let [eps_i, eps_j] = eps;
+        self.pool.install(|| {
+            eps_i.blocks.par_iter_mut().zip(&mut eps_j.blocks).zip(&w.blocks).zip(&g.blocks).for_each(|(((ei, ej), wb), bg)| {
+                let ni = bg.layout.ni;
+                ei.par_chunks_mut(ni).zip(ej.par_chunks_mut(ni)).enumerate().with_min_len(rows_per_task(ni)).for_each(|(j, (row_i, row_j))| {
+                    for i in 0..ni {
+                        let (_, convective, viscous) = cell_spectral_radii(gas, physics, bg, wb, i, j);
+                        let radii = std::array::from_fn(|d| convective[d] + CELL_CENTRED_VISCOUS_FACTOR * viscous[d]);
+                        [row_i[i], row_j[i]] = smoothing_coefficients(cfl_ratio, c, radii);
+                    }
+                });
+            });
         });
     }
 
