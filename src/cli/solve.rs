@@ -162,10 +162,19 @@ fn solve_and_report(
     let case = Case { gas, operating_point: op.clone(), solver: config };
     let bar = progress_bar(max_iterations, args.json);
     let mut first = restart.as_ref().map(|r| r.residual_reference);
+    // Where the bar cannot draw (--json, output to a file or pipe), a plain line on stderr every
+    // PLAIN_PROGRESS_PERIOD keeps long unattended runs observable.
+    let plain_progress = bar.is_hidden();
+    let mut last_line = Instant::now();
     let mut observer = |r: &IterationRecord| {
         let r0 = *first.get_or_insert(r.residuals[0]);
+        let orders = (r0 / r.residuals[0]).log10();
         bar.set_position(r.iteration as u64);
-        bar.set_message(format!("density residual {:.2e} ({:.2} orders)", r.residuals[0], (r0 / r.residuals[0]).log10()));
+        bar.set_message(format!("density residual {:.2e} ({orders:.2} orders)", r.residuals[0]));
+        if plain_progress && last_line.elapsed() >= PLAIN_PROGRESS_PERIOD {
+            last_line = Instant::now();
+            eprintln!("[{:.0} s] iteration {}: density residual {:.3e} ({orders:.2} orders)", start.elapsed().as_secs_f64(), r.iteration, r.residuals[0]);
+        }
         if super::interrupt::requested() {
             Control::Stop
         } else {
@@ -212,6 +221,9 @@ fn print_implicit_report(r: &ImplicitReport) {
         1e3 * t.total / r.iterations.max(1) as f64
     );
 }
+
+/// How often a solve whose progress bar is hidden prints a progress line.
+const PLAIN_PROGRESS_PERIOD: std::time::Duration = std::time::Duration::from_secs(30);
 
 fn progress_bar(max: usize, quiet: bool) -> ProgressBar {
     if quiet {
