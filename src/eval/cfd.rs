@@ -89,16 +89,21 @@ pub struct CfdEvaluator {
     baseline: OnceLock<std::result::Result<Baseline, String>>,
 }
 
-/// What the baseline design leaves for later designs.
-struct Baseline {
+/// The converged flows of one design, one entry per operating point.
+struct SolvedFlows {
     block_sizes: Vec<(usize, usize)>,
-    /// Solution, mass flow and the density residual its orders counted from, per operating
-    /// point. A warm start converges to the baseline's absolute residual level (its reference
-    /// lowered by `convergence_orders`), not `convergence_orders` below its own, already small,
-    /// first residual.
+    /// Solution, mass flow and the density residual its orders counted from. A warm start
+    /// converges to the baseline's absolute residual level (its reference lowered by
+    /// `convergence_orders`), not `convergence_orders` below its own, already small, first
+    /// residual.
     solutions: Vec<Solution>,
     mass_flows: Vec<f64>,
     residual_references: Vec<f64>,
+}
+
+/// What the baseline design leaves for later designs.
+struct Baseline {
+    flows: SolvedFlows,
     evaluation: Evaluation,
 }
 
@@ -183,11 +188,9 @@ impl CfdEvaluator {
     /// Solves the baseline (cold) once; later calls return the cached result.
     fn baseline(&self) -> &std::result::Result<Baseline, String> {
         self.baseline.get_or_init(|| {
-            let (result, solutions) = self.run_with_solutions(Blade::Design(&self.space.baseline), None, self.cpu_threads());
-            match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), solutions) {
-                (true, Some((sizes, sols, flows, refs))) => {
-                    Ok(Baseline { block_sizes: sizes, solutions: sols, mass_flows: flows, residual_references: refs, evaluation: result })
-                }
+            let (result, flows) = self.run_with_flows(Blade::Design(&self.space.baseline), None, self.cpu_threads());
+            match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
+                (true, Some(flows)) => Ok(Baseline { flows, evaluation: result }),
                 _ => Err(format!("baseline design failed: {:?}", result.status)),
             }
         })
@@ -257,29 +260,26 @@ impl CfdEvaluator {
     }
 
     fn run(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> Evaluation {
-        self.run_with_solutions(blade, baseline, threads).0
+        self.run_with_flows(blade, baseline, threads).0
     }
 
-    /// The whole pipeline; also returns the block sizes, solutions and mass flows when every
-    /// point was solved (the baseline keeps them).
-    #[allow(clippy::type_complexity)]
-    fn run_with_solutions(
-        &self,
-        blade: Blade,
-        baseline: Option<&Baseline>,
-        threads: Option<usize>,
-    ) -> (Evaluation, Option<(Vec<(usize, usize)>, Vec<Solution>, Vec<f64>, Vec<f64>)>) {
+    /// The whole pipeline; also returns the converged flows when every point was solved (the
+    /// baseline keeps them).
+    fn run_with_flows(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> (Evaluation, Option<SolvedFlows>) {
         let start = Instant::now();
         let solved = match self.solve_points(blade, baseline, threads, start) {
             Ok(s) => s,
             Err(e) => return (e, None),
         };
-        let reference_flows = baseline.map(|b| b.mass_flows.as_slice());
+        let reference_flows = baseline.map(|b| b.flows.mass_flows.as_slice());
         let evaluation = self.score(&solved.results, reference_flows, solved.warm, &solved.backend, start);
-        let flows = solved.results.iter().map(|r| r.performance.mass_flow).collect();
-        let references = solved.results.iter().map(|r| r.outcome.history.density_reference()).collect();
-        let solutions = solved.results.into_iter().map(|r| r.outcome.solution).collect();
-        (evaluation, Some((solved.block_sizes, solutions, flows, references)))
+        let flows = SolvedFlows {
+            mass_flows: solved.results.iter().map(|r| r.performance.mass_flow).collect(),
+            residual_references: solved.results.iter().map(|r| r.outcome.history.density_reference()).collect(),
+            solutions: solved.results.into_iter().map(|r| r.outcome.solution).collect(),
+            block_sizes: solved.block_sizes,
+        };
+        (evaluation, Some(flows))
     }
 
     /// Blade -> mesh -> a solve at every operating point (warm-started from `baseline` when the
@@ -293,7 +293,7 @@ impl CfdEvaluator {
         let (outline, mesh) = prepared.map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
         let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
         let block_sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
-        let warm = baseline.filter(|b| self.config.warm_start && b.block_sizes == block_sizes);
+        let warm = baseline.map(|b| &b.flows).filter(|b| self.config.warm_start && b.block_sizes == block_sizes);
         let mut results = Vec::with_capacity(self.points.len());
         for (k, op) in self.points.iter().enumerate() {
             let (initial, reference) = match warm {

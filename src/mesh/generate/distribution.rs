@@ -310,7 +310,8 @@ pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pin
                 s[k] = 0.5 * (old[k] + split);
             }
         }
-    }    worst
+    }
+    worst
 }
 
 /// The last resort after [`limit_spacing_ratio`] where its smoother stalls (a jump against a
