@@ -181,3 +181,38 @@ fn warm_start_converges_in_fewer_iterations_than_cold() {
     // Both stop at the same absolute residual, so the objectives agree closely.
     assert!((w.objectives[0] / c.objectives[0] - 1.0).abs() < 5e-3, "{} vs {}", w.objectives[0], c.objectives[0]);
 }
+
+/// Designs 3 and 5 of the LS89 TC1 DE campaign (session 4, seed 1): their meshes have other
+/// block sizes than the baseline's, so they used to start cold. Started from the baseline's
+/// flow resampled onto their blocks (`Solution::resampled`), they converge to the same absolute
+/// residual level and the same objective as the cold start.
+#[test]
+#[ignore = "long validation: LS89 MUR47 coarse RANS, the baseline and two designs warm and cold (several minutes on 2 cores)"]
+fn resampled_warm_start_matches_the_cold_start() {
+    let campaign = turbopt::optim::campaign::CampaignConfig::from_ron_file("optimize/ls89_tc1_de.ron").unwrap();
+    let turbopt::optim::campaign::EvaluatorConfig::Cfd(config) = campaign.evaluator else { panic!("a CFD campaign") };
+    let names = campaign.variables.expect("the campaign's variables");
+    let evaluator = |warm: bool| CfdEvaluator::new(EvaluatorConfig { warm_start: warm, ..config.clone() }).unwrap();
+    let (warm, cold) = (evaluator(true), evaluator(false));
+    let designs: [[f64; 8]; 2] = [
+        [-74.4465312286683, 0.1635294899525207, 0.1789352731769736, 0.1682462111404052, 0.1962857125504746, 0.16824401124048718, 0.0883131094582397, 0.07271817725469397],
+        [-73.61471556279051, 0.1578510285256829, 0.18284318393623133, 0.15731082081734818, 0.20439761009323834, 0.15730741956148708, 0.0864069336326169, 0.05922313085222603],
+    ];
+    for values in designs {
+        let mut design = warm.space().baseline.clone();
+        for (name, v) in names.iter().zip(values) {
+            let k = warm.space().names.iter().position(|n| n == name).expect("variable of the design space");
+            design[k] = v;
+        }
+        let w = warm.evaluate(&design);
+        let c = cold.evaluate(&design);
+        println!(
+            "warm: {:?}, {} iterations, {:.1} s, {}, entropy rise {:.6e}; cold: {:?}, {} iterations, {:.1} s, entropy rise {:.6e}",
+            w.status, w.diagnostics.iterations, w.diagnostics.wall_s, w.diagnostics.scheme, w.objectives.first().copied().unwrap_or(f64::NAN),
+            c.status, c.diagnostics.iterations, c.diagnostics.wall_s, c.objectives.first().copied().unwrap_or(f64::NAN)
+        );
+        assert!(w.diagnostics.scheme.contains("resampled"), "{}", w.diagnostics.scheme);
+        assert!(w.status.is_ok() && c.status.is_ok(), "{:?} / {:?}", w.status, c.status);
+        assert!((w.objectives[0] / c.objectives[0] - 1.0).abs() < 5e-3, "{} vs {}", w.objectives[0], c.objectives[0]);
+    }
+}

@@ -128,8 +128,31 @@ struct SolvedDesign {
     outline: Outline,
     block_sizes: Vec<(usize, usize)>,
     results: Vec<PointResult>,
-    warm: bool,
+    start: FlowStart,
     backend: CpuBackend,
+}
+
+/// Where a design's solves start from.
+#[derive(Clone, Copy, PartialEq)]
+enum FlowStart {
+    /// The quasi-one-dimensional cascade start.
+    Cold,
+    /// The baseline's converged flow, on a mesh with the baseline's block sizes.
+    Warm,
+    /// The baseline's converged flow resampled onto the design's blocks, whose sizes differ
+    /// (`Solution::resampled`).
+    WarmResampled,
+}
+
+impl FlowStart {
+    /// What the diagnostics' scheme name gets appended.
+    fn label(self) -> &'static str {
+        match self {
+            FlowStart::Cold => "",
+            FlowStart::Warm => " (warm start)",
+            FlowStart::WarmResampled => " (warm start, resampled onto the design's mesh)",
+        }
+    }
 }
 
 /// A failed stage of the pipeline.
@@ -272,7 +295,7 @@ impl CfdEvaluator {
             Err(e) => return (e, None),
         };
         let reference_flows = baseline.map(|b| b.flows.mass_flows.as_slice());
-        let evaluation = self.score(&solved.results, reference_flows, solved.warm, &solved.backend, start);
+        let evaluation = self.score(&solved.results, reference_flows, solved.start, &solved.backend, start);
         let flows = SolvedFlows {
             mass_flows: solved.results.iter().map(|r| r.performance.mass_flow).collect(),
             residual_references: solved.results.iter().map(|r| r.outcome.history.density_reference()).collect(),
@@ -282,8 +305,9 @@ impl CfdEvaluator {
         (evaluation, Some(flows))
     }
 
-    /// Blade -> mesh -> a solve at every operating point (warm-started from `baseline` when the
-    /// block sizes match). A failure comes back as the failed evaluation.
+    /// Blade -> mesh -> a solve at every operating point, warm-started from `baseline` (resampled
+    /// onto the design's blocks where their sizes differ). A failure comes back as the failed
+    /// evaluation.
     fn solve_points(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
         self.check_supported().map_err(Evaluation::failed)?;
         let prepared = self.build_blade(blade).and_then(|(outline, cascade, hint)| {
@@ -293,11 +317,22 @@ impl CfdEvaluator {
         let (outline, mesh) = prepared.map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
         let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
         let block_sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
-        let warm = baseline.map(|b| &b.flows).filter(|b| self.config.warm_start && b.block_sizes == block_sizes);
+        let warm = baseline.map(|b| &b.flows).filter(|_| self.config.warm_start);
+        let mut start_kind = FlowStart::Cold;
         let mut results = Vec::with_capacity(self.points.len());
         for (k, op) in self.points.iter().enumerate() {
             let (initial, reference) = match warm {
-                Some(b) => (b.solutions[k].clone(), Some(b.residual_references[k])),
+                Some(b) if b.block_sizes == block_sizes => {
+                    start_kind = FlowStart::Warm;
+                    (b.solutions[k].clone(), Some(b.residual_references[k]))
+                }
+                Some(b) => match b.solutions[k].resampled(&block_sizes) {
+                    Some(s) => {
+                        start_kind = FlowStart::WarmResampled;
+                        (s, Some(b.residual_references[k]))
+                    }
+                    None => (self.cold_start(&mesh, &outline, op), None),
+                },
                 None => (self.cold_start(&mesh, &outline, op), None),
             };
             match self.solve_point(&backend, &mesh, &outline, op, &initial, reference) {
@@ -306,11 +341,12 @@ impl CfdEvaluator {
                     let mut e = Evaluation::failed(status);
                     e.diagnostics = self.diagnostics(&results, &backend, start);
                     e.diagnostics.iterations += failed_at;
+                    e.diagnostics.scheme.push_str(start_kind.label());
                     return Err(e);
                 }
             }
         }
-        Ok(SolvedDesign { outline, block_sizes, results, warm: warm.is_some(), backend })
+        Ok(SolvedDesign { outline, block_sizes, results, start: start_kind, backend })
     }
 
     /// The outline of `design` and its blade-surface Mis at every operating point (for
@@ -450,7 +486,7 @@ impl CfdEvaluator {
     /// Objectives (averaged over points), constraints (one per point) and the status.
     /// `reference_flows`: the baseline's mass flow per point (None while the baseline itself is
     /// solved: then its own mass flow is the reference).
-    fn score(&self, results: &[PointResult], reference_flows: Option<&[f64]>, warm: bool, backend: &CpuBackend, start: Instant) -> Evaluation {
+    fn score(&self, results: &[PointResult], reference_flows: Option<&[f64]>, flow_start: FlowStart, backend: &CpuBackend, start: Instant) -> Evaluation {
         let n = results.len() as f64;
         let flows: Vec<PointFlow> = results.iter().map(|r| PointFlow { performance: &r.performance, surface: &r.surface }).collect();
         let objectives = self.objectives.iter().map(|o| flows.iter().map(|f| o.value(f)).sum::<f64>() / n).collect();
@@ -460,9 +496,7 @@ impl CfdEvaluator {
             constraints.extend(self.config.constraints.iter().map(|c| constraint_value(c, f, Some(m0))));
         }
         let mut diagnostics = self.diagnostics(results, backend, start);
-        if warm {
-            diagnostics.scheme.push_str(" (warm start)");
-        }
+        diagnostics.scheme.push_str(flow_start.label());
         let status = self.convergence_status(results);
         Evaluation { objectives, constraints, status, diagnostics }
     }
