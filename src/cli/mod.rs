@@ -115,7 +115,7 @@ pub struct SolveArgs {
     /// CPU threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order, IRS, 3-level multigrid.
+    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations.
     #[arg(long)]
     pub config: Option<std::path::PathBuf>,
     /// Flow model (overrides --config's).

@@ -114,15 +114,16 @@ fn solve_on_gpu(_: &SolveArgs, _: &BladeFile, _: &Outline, _: &Mesh, _: &Operati
 }
 
 /// RANS-SA, second order; for the explicit scheme 5-stage Runge-Kutta at CFL 1 with a 3-level
-/// V-cycle (with residual smoothing at CFL 2 the LS89 cascade start-up diverges; this setting
-/// is stable but stalls near 2.3 orders, BENCHMARKS.md); `--scheme implicit` (the default)
-/// replaces the time integration by the implicit defaults.
+/// W-cycle whose coarse-grid corrections start after 150 single-grid iterations (started at
+/// once, the W-cycle is NaN at cycle 2 of the LS89 cascade start-up; the V-cycle stalls near
+/// 2.8 orders on LS89 medium; residual smoothing at CFL 2 diverges: BENCHMARKS.md);
+/// `--scheme implicit` (the default) replaces the time integration by the implicit defaults.
 pub fn default_cascade_config() -> SolverConfig {
     use crate::solver::{Cycle, FlowModel, Multigrid};
     SolverConfig {
         model: FlowModel::SpalartAllmaras,
         cfl: 1.0,
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::V, correction_smoothing: 1.0, delay: 0 }),
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::W, correction_smoothing: 1.0, delay: 150 }),
         ..SolverConfig::default()
     }
 }
