@@ -1,6 +1,6 @@
 //! Long CFD-evaluator runs (ignored by default; run with `--ignored --nocapture`):
 //! the LS89 MUR47 grid-convergence table, the batch throughput of LS89 test case 1 and the
-//! warm start against the cold start.
+//! warm start (on the baseline's mesh or resampled onto a design's) against the cold start.
 //!
 //! Budgets come from the environment so that the same tests serve a quick look on the 2-core
 //! development machine and a full run on a larger one:
