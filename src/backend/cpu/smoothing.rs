@@ -42,8 +42,10 @@ pub(super) fn smooth_block(l: BlockLayout, nvar: usize, eps: Coefficients, r: &m
     let np = l.n_padded();
     let stride = l.stride();
     let (ni, nj) = (l.ni, l.nj);
+    // Per-cell coefficients are scanned once per call, not once per variable.
+    let active = [eps.active(0), eps.active(1)];
     for rv in r.chunks_mut(np).take(nvar) {
-        if eps.active(0) {
+        if active[0] {
             // i-lines are contiguous rows.
             rv.par_chunks_mut(stride).enumerate().with_min_len(rows_per_task(stride)).skip(crate::backend::NGHOST).take(nj).for_each(|(row_index, row)| {
                 let j = row_index - crate::backend::NGHOST;
@@ -52,7 +54,7 @@ pub(super) fn smooth_block(l: BlockLayout, nvar: usize, eps: Coefficients, r: &m
                 thomas(|i| eps.at(0, i + ni * j), line, &mut scratch);
             });
         }
-        if eps.active(1) {
+        if active[1] {
             // j-lines are strided: copy each column out, solve, copy back.
             let columns: Vec<Vec<f64>> = (0..ni)
                 .into_par_iter()
