@@ -41,6 +41,7 @@ use crate::mesh::Mesh;
 use crate::post::{blade_surface, cascade_performance, read_measured_mis, CascadePerformance, SurfacePoint};
 use crate::solver::{Case, Silent, SolveOutcome};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -130,6 +131,13 @@ struct SolvedDesign {
     results: Vec<PointResult>,
     start: FlowStart,
     backend: CpuBackend,
+}
+
+/// The warm start of a design: per operating point the starting flow and the density
+/// residual its orders count from (the baseline's).
+struct WarmStart<'a> {
+    solutions: Cow<'a, [Solution]>,
+    references: &'a [f64],
 }
 
 /// Where a design's solves start from.
@@ -317,36 +325,46 @@ impl CfdEvaluator {
         let (outline, mesh) = prepared.map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
         let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
         let block_sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
-        let warm = baseline.map(|b| &b.flows).filter(|_| self.config.warm_start);
-        let mut start_kind = FlowStart::Cold;
+        let (flow_start, warm) = self.warm_starts(baseline, &block_sizes);
         let mut results = Vec::with_capacity(self.points.len());
         for (k, op) in self.points.iter().enumerate() {
-            let (initial, reference) = match warm {
-                Some(b) if b.block_sizes == block_sizes => {
-                    start_kind = FlowStart::Warm;
-                    (b.solutions[k].clone(), Some(b.residual_references[k]))
+            let cold;
+            let (initial, reference) = match &warm {
+                Some(w) => (&w.solutions[k], Some(w.references[k])),
+                None => {
+                    cold = self.cold_start(&mesh, &outline, op);
+                    (&cold, None)
                 }
-                Some(b) => match b.solutions[k].resampled(&block_sizes) {
-                    Some(s) => {
-                        start_kind = FlowStart::WarmResampled;
-                        (s, Some(b.residual_references[k]))
-                    }
-                    None => (self.cold_start(&mesh, &outline, op), None),
-                },
-                None => (self.cold_start(&mesh, &outline, op), None),
             };
-            match self.solve_point(&backend, &mesh, &outline, op, &initial, reference) {
+            match self.solve_point(&backend, &mesh, &outline, op, initial, reference) {
                 Ok(r) => results.push(r),
                 Err((status, failed_at)) => {
                     let mut e = Evaluation::failed(status);
                     e.diagnostics = self.diagnostics(&results, &backend, start);
                     e.diagnostics.iterations += failed_at;
-                    e.diagnostics.scheme.push_str(start_kind.label());
+                    e.diagnostics.scheme.push_str(flow_start.label());
                     return Err(e);
                 }
             }
         }
-        Ok(SolvedDesign { outline, block_sizes, results, start: start_kind, backend })
+        Ok(SolvedDesign { outline, block_sizes, results, start: flow_start, backend })
+    }
+
+    /// The start of a design whose mesh has `block_sizes`: the baseline's flows and residual
+    /// references per operating point (resampled onto the design's blocks where their sizes
+    /// differ), or a cold start without a baseline, with warm starts off, or for another block
+    /// layout.
+    fn warm_starts<'a>(&self, baseline: Option<&'a Baseline>, block_sizes: &[(usize, usize)]) -> (FlowStart, Option<WarmStart<'a>>) {
+        let Some(b) = baseline.map(|b| &b.flows).filter(|_| self.config.warm_start) else {
+            return (FlowStart::Cold, None);
+        };
+        if b.block_sizes == block_sizes {
+            return (FlowStart::Warm, Some(WarmStart { solutions: Cow::Borrowed(&b.solutions), references: &b.residual_references }));
+        }
+        match b.solutions.iter().map(|s| s.resampled(block_sizes)).collect::<Option<Vec<_>>>() {
+            Some(resampled) => (FlowStart::WarmResampled, Some(WarmStart { solutions: Cow::Owned(resampled), references: &b.residual_references })),
+            None => (FlowStart::Cold, None),
+        }
     }
 
     /// The outline of `design` and its blade-surface Mis at every operating point (for
