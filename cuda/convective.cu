@@ -1,23 +1,20 @@
-// Convective residual of one block (thesis 4.2.1): face-based flux kernels along i and j, then a
-// gather per cell, so no two threads write the same residual entry and no atomics are needed.
-// Twin of src/backend/cpu/convective.rs; layout of src/backend/layout.rs: structure of arrays,
-// i fastest, two ghost layers (padded row length ni+4, np = (ni+4)(nj+4) entries per variable).
+// Convective residual of every block in one set of launches (thesis 4.2.1): primitive variables
+// per padded cell, then face-based fluxes (i- and j-faces in one launch), then a gather per cell,
+// so no two threads write the same residual entry and no atomics are needed.
+// Twin of src/backend/cpu/convective.rs; arena layout of arena.cuh.
 
-#define NG 2
-
-__device__ __forceinline__ int pidx(int stride, int i, int j) { return (i + NG) + stride * (j + NG); }
-
-__device__ __forceinline__ Prim load_prim(const double* q, int np, int p) {
-    Prim s; s.rho = q[p]; s.u = q[np + p]; s.v = q[2 * np + p]; s.p = q[3 * np + p];
+__device__ __forceinline__ Prim load_prim(const double* q, int np, int g) {
+    Prim s; s.rho = q[g]; s.u = q[np + g]; s.v = q[2 * np + g]; s.p = q[3 * np + g];
     return s;
 }
 
 // q[4*np] = primitive variables of every padded cell (ghosts included).
-extern "C" __global__ void primitives(int np, double gamma, const double* __restrict__ w, double* __restrict__ q) {
-    int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= np) return;
-    Prim s = primitive_from_conservative(gamma, w[p], w[np + p], w[2 * np + p], w[3 * np + p]);
-    q[p] = s.rho; q[np + p] = s.u; q[2 * np + p] = s.v; q[3 * np + p] = s.p;
+extern "C" __global__ void primitives(Extent ext, double gamma, const double* __restrict__ w, double* __restrict__ q) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    int np = ext.np;
+    if (g >= np) return;
+    Prim s = primitive_from_conservative(gamma, w[g], w[np + g], w[2 * np + g], w[3 * np + g]);
+    q[g] = s.rho; q[np + g] = s.u; q[2 * np + g] = s.v; q[3 * np + g] = s.p;
 }
 
 // Flux through one face from its 4-cell stencil; `low_end` says the wall is at the start of the
@@ -50,65 +47,59 @@ __device__ __forceinline__ double sa_convective_flux(double mass_flux, double nt
     return mass_flux >= 0.0 ? mass_flux * nt_left : mass_flux * nt_right;
 }
 
-__device__ __forceinline__ double nu_tilde_of(const double* w, int np, int p, int on) {
-    return on ? w[4 * np + p] / w[p] : 0.0;
+__device__ __forceinline__ double nu_tilde_of(const double* w, int np, int g, int on) {
+    return on ? w[4 * np + g] / w[g] : 0.0;
 }
 
-// i-face at node line i (0..ni) of row j separates cells (i-1, j) and (i, j); (ni+1)*nj faces.
-// s: face vectors, interleaved (sx, sy); wall: 1 on wall/slip/symmetry faces. f: 5 SoA arrays
-// (mean flow, then the upwind rho nu_tilde flux).
-extern "C" __global__ void i_face_fluxes(int ni, int nj, double gamma, Scheme sc, const double* __restrict__ w, const double* __restrict__ q,
-                                         const double* __restrict__ s, const unsigned char* __restrict__ wall,
-                                         double* __restrict__ f) {
-    int face = blockIdx.x * blockDim.x + threadIdx.x;
-    int nf = (ni + 1) * nj;
-    if (face >= nf) return;
-    int i = face % (ni + 1), j = face / (ni + 1);
-    int stride = ni + 2 * NG, np = stride * (nj + 2 * NG);
+// One thread per face: threads 0..nfi are i-faces, nfi..nfi+nfj j-faces.
+// i-face at node line i (0..ni) of row j separates cells (i-1, j) and (i, j); j-face at node line
+// j (0..nj) of column i separates (i, j-1) and (i, j). s: face vectors, interleaved (sx, sy);
+// wall: 1 on wall/slip/symmetry faces. fi, fj: 5 SoA arrays (mean flow, then rho nu_tilde).
+extern "C" __global__ void face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, double gamma, Scheme sc,
+                                       const double* __restrict__ w, const double* __restrict__ q,
+                                       const double* __restrict__ si, const double* __restrict__ sj,
+                                       const unsigned char* __restrict__ wall_i, const unsigned char* __restrict__ wall_j,
+                                       double* __restrict__ fi, double* __restrict__ fj) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int np = ext.np;
+    bool along_i = t < ext.nfi;
+    int face = along_i ? t : t - ext.nfi;
+    if (!along_i && face >= ext.nfj) return;
+    int b = along_i ? block_of_iface(blocks, ext.nblocks, face) : block_of_jface(blocks, ext.nblocks, face);
+    const BlockEntry e = blocks[b];
+    int local = face - (along_i ? e.iface : e.jface);
+    int row = along_i ? e.ni + 1 : e.ni;
+    int i = local % row, j = local / row;
     Prim st[4];
-    for (int k = 0; k < 4; ++k) st[k] = load_prim(q, np, pidx(stride, i - 2 + k, j));
-    Flux fl = face_flux(gamma, st, s[2 * face], s[2 * face + 1], wall[face], i == 0, sc.second_order, sc.eps, sc.entropy_fix);
+    for (int k = 0; k < 4; ++k) st[k] = load_prim(q, np, along_i ? gcell(e, i - 2 + k, j) : gcell(e, i, j - 2 + k));
+    const double* s = along_i ? si : sj;
+    int is_wall = along_i ? wall_i[face] : wall_j[face];
+    Flux fl = face_flux(gamma, st, s[2 * face], s[2 * face + 1], is_wall, along_i ? i == 0 : j == 0, sc.second_order, sc.eps, sc.entropy_fix);
+    double* f = along_i ? fi : fj;
+    int nf = along_i ? ext.nfi : ext.nfj;
     for (int k = 0; k < 4; ++k) f[k * nf + face] = fl.f[k];
-    f[4 * nf + face] = wall[face] ? 0.0
-        : sa_convective_flux(fl.f[0], nu_tilde_of(w, np, pidx(stride, i - 1, j), sc.convect_nu_tilde),
-                             nu_tilde_of(w, np, pidx(stride, i, j), sc.convect_nu_tilde));
+    int left = along_i ? gcell(e, i - 1, j) : gcell(e, i, j - 1);
+    f[4 * nf + face] = is_wall ? 0.0
+        : sa_convective_flux(fl.f[0], nu_tilde_of(w, np, left, sc.convect_nu_tilde), nu_tilde_of(w, np, gcell(e, i, j), sc.convect_nu_tilde));
 }
 
-// j-face at node line j (0..nj) of column i separates cells (i, j-1) and (i, j); ni*(nj+1) faces.
-extern "C" __global__ void j_face_fluxes(int ni, int nj, double gamma, Scheme sc, const double* __restrict__ w, const double* __restrict__ q,
-                                         const double* __restrict__ s, const unsigned char* __restrict__ wall,
-                                         double* __restrict__ f) {
-    int face = blockIdx.x * blockDim.x + threadIdx.x;
-    int nf = ni * (nj + 1);
-    if (face >= nf) return;
-    int i = face % ni, j = face / ni;
-    int stride = ni + 2 * NG, np = stride * (nj + 2 * NG);
-    Prim st[4];
-    for (int k = 0; k < 4; ++k) st[k] = load_prim(q, np, pidx(stride, i, j - 2 + k));
-    Flux fl = face_flux(gamma, st, s[2 * face], s[2 * face + 1], wall[face], j == 0, sc.second_order, sc.eps, sc.entropy_fix);
-    for (int k = 0; k < 4; ++k) f[k * nf + face] = fl.f[k];
-    f[4 * nf + face] = wall[face] ? 0.0
-        : sa_convective_flux(fl.f[0], nu_tilde_of(w, np, pidx(stride, i, j - 1), sc.convect_nu_tilde),
-                             nu_tilde_of(w, np, pidx(stride, i, j), sc.convect_nu_tilde));
-}
-
-// r (5 variables, padded) = sum of outward face fluxes per interior cell; ghosts 0.
-extern "C" __global__ void gather_residual(int ni, int nj, const double* __restrict__ fi, const double* __restrict__ fj,
-                                           double* __restrict__ r) {
-    int stride = ni + 2 * NG, np = stride * (nj + 2 * NG);
-    int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= np) return;
-    int ip = p % stride, jp = p / stride;
-    int i = ip - NG, j = jp - NG;
-    bool interior = i >= 0 && i < ni && j >= 0 && j < nj;
-    int nfi = (ni + 1) * nj, nfj = ni * (nj + 1);
-    for (int v = 0; v < 5; ++v) {
+// r (5 variables, every padded cell) = sum of outward face fluxes per interior cell; ghosts 0.
+extern "C" __global__ void gather_residual(const BlockEntry* __restrict__ blocks, Extent ext, const double* __restrict__ fi,
+                                           const double* __restrict__ fj, double* __restrict__ r) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    int np = ext.np;
+    if (g >= np) return;
+    const BlockEntry e = blocks[block_of_cell(blocks, ext.nblocks, g)];
+    int stride = padded_stride(e);
+    int i = (g - e.cell) % stride - NG, j = (g - e.cell) / stride - NG;
+    bool interior = i >= 0 && i < e.ni && j >= 0 && j < e.nj;
+    for (int v = 0; v < NVAR; ++v) {
         double val = 0.0;
         if (interior) {
-            double east = fi[v * nfi + (i + 1) + (ni + 1) * j] - fi[v * nfi + i + (ni + 1) * j];
-            double north = fj[v * nfj + i + ni * (j + 1)] - fj[v * nfj + i + ni * j];
+            double east = fi[v * ext.nfi + gface_i(e, i + 1, j)] - fi[v * ext.nfi + gface_i(e, i, j)];
+            double north = fj[v * ext.nfj + gface_j(e, i, j + 1)] - fj[v * ext.nfj + gface_j(e, i, j)];
             val = east + north;
         }
-        r[v * np + p] = val;
+        r[v * np + g] = val;
     }
 }

@@ -113,6 +113,9 @@ pub trait Backend: Send + Sync {
     type Field: Send;
     type Scalars: Send;
     type Geometry: Send + Sync;
+    /// Residual norms of several iterations kept in the backend between read-backs (device
+    /// memory on a GPU), so that monitoring costs no host round trip per iteration.
+    type NormLog: Send;
 
     /// Human-readable backend name (for diagnostics), e.g. "cpu (8 threads)".
     fn name(&self) -> String;
@@ -199,6 +202,20 @@ pub trait Backend: Send + Sync {
 
     /// Root mean square over all interior cells of `r / vol` per variable.
     fn residual_norms(&self, geometry: &Self::Geometry, r: &Self::Field) -> [f64; NVAR];
+
+    /// A norm log of `capacity` slots.
+    fn new_norm_log(&self, capacity: usize) -> Self::NormLog;
+    /// The norms of [`Backend::residual_norms`] into slot `slot` of `log`, not read back.
+    fn log_residual_norms(&self, geometry: &Self::Geometry, r: &Self::Field, log: &mut Self::NormLog, slot: usize);
+    /// The first `n` slots of `log`, read back at once; reports a pending backend failure as
+    /// [`Backend::check`] does.
+    fn read_norm_log(&self, log: &Self::NormLog, n: usize) -> Result<Vec<[f64; NVAR]>>;
+    /// Iterations between norm read-backs that suit the backend: 1 on the CPU, where a norm is
+    /// just a number; more on a GPU, where each read-back waits for all queued work and stalls
+    /// the launch pipeline. Divergence is still caught within this many iterations.
+    fn norm_readback_interval(&self) -> usize {
+        1
+    }
 
     /// Multigrid restriction of the state (FAS, Blazek sec. 9.3): each coarse cell gets the
     /// volume-weighted mean of its 2 x 2 fine cells. Block `b` of `coarse` is block `b` of `fine`

@@ -2,8 +2,9 @@
 
 use crate::error::{Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
-use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
-use std::sync::Arc;
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// One CUDA device with its default stream.
 pub struct GpuDevice {
@@ -32,28 +33,50 @@ impl GpuDevice {
         Ok(GpuDevice { ctx, stream, name, compute_capability })
     }
 
-    /// Compile CUDA source with NVRTC for this device's architecture and load it.
-    /// `headers` are prepended (NVRTC has no include path for our files).
-    pub fn compile(&self, name: &str, headers: &[&str], source: &str) -> Result<GpuModule> {
-        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            return Err(Error::Gpu("NVRTC library (libnvrtc.so) not found: install the CUDA toolkit's runtime compiler".into()));
-        }
+    /// Loads kernel family `name` (`crate::gpu::sources::FAMILIES`), compiled by NVRTC for this
+    /// device's architecture once per process (see [`ptx_for`]).
+    pub fn load_family(&self, name: &str) -> Result<GpuModule> {
         let (major, minor) = self.compute_capability;
-        let src: String = headers.iter().copied().chain(std::iter::once(source)).collect::<Vec<_>>().join("\n");
-        let opts = CompileOptions {
-            options: vec![format!("--gpu-architecture=sm_{major}{minor}")],
-            // Keep IEEE division/sqrt and no fused multiply-add contraction: the kernels repeat
-            // their CPU twins operation by operation, so results agree to the last bit.
-            fmad: Some(false),
-            prec_div: Some(true),
-            prec_sqrt: Some(true),
-            ftz: Some(false),
-            ..Default::default()
-        };
-        let ptx = compile_ptx_with_opts(src, opts).map_err(|e| Error::Gpu(format!("NVRTC failed on {name}: {e}")))?;
-        let module = self.ctx.load_module(ptx).map_err(|e| Error::Gpu(format!("loading {name}: {e}")))?;
+        let ptx = ptx_for(name, &format!("sm_{major}{minor}"))?;
+        let module = self.ctx.load_module(Ptx::from_src(ptx)).map_err(|e| Error::Gpu(format!("loading {name}: {e}")))?;
         Ok(GpuModule { name: name.to_string(), module })
     }
+}
+
+/// PTX of kernel family `name` for architecture `arch` (e.g. "sm_90"), compiled once per process
+/// and shared by every backend instance and device (NVRTC takes seconds per family).
+pub fn ptx_for(name: &str, arch: &str) -> Result<String> {
+    static CACHE: OnceLock<Mutex<HashMap<(String, String), String>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (name.to_string(), arch.to_string());
+    if let Some(ptx) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok(ptx.clone());
+    }
+    let ptx = compile_family(name, arch)?;
+    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(key, ptx.clone());
+    Ok(ptx)
+}
+
+/// Compiles kernel family `name` with NVRTC for `arch`; needs the NVRTC library but no device,
+/// so kernels can be compile-checked on a machine without a GPU.
+pub fn compile_family(name: &str, arch: &str) -> Result<String> {
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(Error::Gpu("NVRTC library (libnvrtc.so) not found: install the CUDA toolkit's runtime compiler".into()));
+    }
+    let source = super::sources::family(name).ok_or_else(|| Error::Gpu(format!("no CUDA kernel family named {name}")))?;
+    let src: String = super::sources::HEADERS.iter().copied().chain(std::iter::once(source)).collect::<Vec<_>>().join("\n");
+    let opts = CompileOptions {
+        options: vec![format!("--gpu-architecture={arch}")],
+        // Keep IEEE division/sqrt and no fused multiply-add contraction: the kernels repeat
+        // their CPU twins operation by operation, so results agree to round-off.
+        fmad: Some(false),
+        prec_div: Some(true),
+        prec_sqrt: Some(true),
+        ftz: Some(false),
+        ..Default::default()
+    };
+    let ptx = compile_ptx_with_opts(src, opts).map_err(|e| Error::Gpu(format!("NVRTC failed on {name}.cu: {e}")))?;
+    Ok(ptx.to_src())
 }
 
 /// A compiled module; functions are looked up by name.

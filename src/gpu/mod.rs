@@ -6,12 +6,29 @@
 #[cfg(feature = "cuda")]
 mod device;
 #[cfg(feature = "cuda")]
-pub use device::{GpuDevice, GpuModule};
+pub use device::{compile_family, ptx_for, GpuDevice, GpuModule};
 
-/// The CUDA sources, embedded at build time (candle-style real .cu files, compiled at run time).
+/// The CUDA sources, embedded at build time (candle-style real .cu files, compiled at run time):
+/// one file per kernel family, each the twin of `src/backend/cpu/<family>.rs`.
 pub mod sources {
-    pub const COMMON: &str = include_str!("../../cuda/common.cuh");
-    pub const CONVECTIVE: &str = include_str!("../../cuda/convective.cu");
+    /// Headers prepended to every family (NVRTC has no include path for our files).
+    pub const HEADERS: [&str; 2] = [include_str!("../../cuda/arena.cuh"), include_str!("../../cuda/common.cuh")];
+    /// Every kernel family by name.
+    pub const FAMILIES: [(&str, &str); 8] = [
+        ("boundary", include_str!("../../cuda/boundary.cu")),
+        ("convective", include_str!("../../cuda/convective.cu")),
+        ("viscous", include_str!("../../cuda/viscous.cu")),
+        ("timestep", include_str!("../../cuda/timestep.cu")),
+        ("smoothing", include_str!("../../cuda/smoothing.cu")),
+        ("transfer", include_str!("../../cuda/transfer.cu")),
+        ("reduce", include_str!("../../cuda/reduce.cu")),
+        ("update", include_str!("../../cuda/update.cu")),
+    ];
+
+    /// Source of family `name`.
+    pub fn family(name: &str) -> Option<&'static str> {
+        FAMILIES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    }
 }
 
 /// Whether this build has the GPU backend at all.

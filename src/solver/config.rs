@@ -121,6 +121,10 @@ pub struct SolverConfig {
     /// Time integration scheme: explicit Runge-Kutta (the fields above) or the implicit
     /// scheme with its own section (`solver::implicit`).
     pub scheme: super::implicit::Scheme,
+    /// Explicit scheme: iterations between residual-norm read-backs (`None`: the backend's
+    /// choice, `Backend::norm_readback_interval`). Convergence and divergence are seen at
+    /// read-backs, so a solve may run up to this many iterations past its convergence.
+    pub monitor_interval: Option<usize>,
 }
 
 impl Default for SolverConfig {
@@ -141,6 +145,7 @@ impl Default for SolverConfig {
             entropy_fix: 0.1,
             limiter_k: 1e-2,
             scheme: super::implicit::Scheme::Explicit,
+            monitor_interval: None,
         }
     }
 }
@@ -229,6 +234,9 @@ impl Case {
         }
         if let TimeStepping::Global { final_time } = s.time_stepping {
             positive("final_time", final_time)?;
+        }
+        if s.monitor_interval == Some(0) {
+            return Err(Error::Other("invalid case: monitor_interval = 0 must be at least 1".into()));
         }
         if let Some(sm) = s.smoothing {
             if sm.epsilon.iter().any(|e| !(e.is_finite() && *e >= 0.0)) {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW, NVAR};
+use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW};
 use crate::flow::solution::Solution;
 use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
@@ -111,6 +111,15 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let delay = config.multigrid.map_or(0, |mg| mg.delay);
         let mut monitor = Monitor::new(config.convergence_orders, config.divergence_factor, config.residual_reference);
         let mut history = ConvergenceHistory::with_reference(config.residual_reference);
+        // Norms stay in the backend for `interval` iterations and come back in one read-back;
+        // convergence, divergence and the observer see them then (time-accurate runs read the
+        // global step every iteration anyway).
+        let interval = match config.time_stepping {
+            TimeStepping::Local => config.monitor_interval.unwrap_or_else(|| self.backend.norm_readback_interval()).max(1),
+            TimeStepping::Global { .. } => 1,
+        };
+        let mut log = self.backend.new_norm_log(interval);
+        let mut pending: Vec<(usize, f64)> = Vec::with_capacity(interval);
         let start = Instant::now();
         let mut time = 0.0;
         let mut converged = false;
@@ -122,21 +131,29 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
                 TimeStepping::Local => None,
                 TimeStepping::Global { final_time } => Some(final_time - time),
             };
-            let (residuals, dt) = self.rk_iteration(0, global_step, iteration)?;
-            time += dt;
+            let slot = pending.len();
+            time += self.rk_iteration(0, global_step, iteration, Some((&mut log, slot)))?;
             if self.levels.len() > 1 && iteration > delay {
                 self.coarse_grid_correction(0, visits, iteration)?;
             }
-            self.backend.check()?;
-            let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time };
-            let steady_converged = monitor.check(iteration, &residuals)?;
-            let control = observer.on_iteration(&record);
-            history.records.push(record);
-            converged = match config.time_stepping {
-                TimeStepping::Local => steady_converged,
-                TimeStepping::Global { final_time } => time >= final_time,
-            };
-            if converged || control == Control::Stop {
+            pending.push((iteration, time));
+            if pending.len() < interval && iteration < config.max_iterations {
+                continue;
+            }
+            let norms = self.backend.read_norm_log(&log, pending.len())?;
+            let wall_s = start.elapsed().as_secs_f64();
+            let mut stop = false;
+            for ((iteration, time), residuals) in pending.drain(..).zip(norms) {
+                let record = IterationRecord { iteration, residuals, wall_s, time };
+                let steady_converged = monitor.check(iteration, &residuals)?;
+                stop |= observer.on_iteration(&record) == Control::Stop;
+                history.records.push(record);
+                converged |= match config.time_stepping {
+                    TimeStepping::Local => steady_converged,
+                    TimeStepping::Global { final_time } => time >= final_time,
+                };
+            }
+            if converged || stop {
                 break;
             }
         }
@@ -148,10 +165,11 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     }
 
     /// One Runge-Kutta iteration on level `l` (thesis eq. 4.8). With `global_step = Some(t_left)`
-    /// every cell takes the smallest stable step, at most `t_left`. Returns the residual norms of
-    /// the first stage (the residual of the state the iteration started from) and the global
-    /// step taken (0 with local time stepping).
-    fn rk_iteration(&mut self, l: usize, global_step: Option<f64>, iteration: usize) -> Result<([f64; NVAR], f64)> {
+    /// every cell takes the smallest stable step, at most `t_left`. With `norms = Some((log,
+    /// slot))` the residual norms of the first stage (the residual of the state the iteration
+    /// started from) go to that slot of the log. Returns the global step taken (0 with local
+    /// time stepping).
+    fn rk_iteration(&mut self, l: usize, global_step: Option<f64>, iteration: usize, mut norms: Option<(&mut B::NormLog, usize)>) -> Result<f64> {
         let backend = self.backend;
         let config = &self.case.solver;
         let alphas = config.rk.coefficients();
@@ -179,14 +197,13 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         if let (Some(eps), Some(v)) = (level.smoothing_eps.as_mut(), config.smoothing.and_then(|sm| sm.variable)) {
             backend.smoothing_coefficients(&level.geometry, &self.case.gas, config.model, v.cfl_ratio, v.c, &level.w, eps);
         }
-        let mut norms = [0.0; NVAR];
         for (stage, alpha) in alphas.iter().enumerate() {
             if stage > 0 {
                 backend.apply_boundary_conditions(&level.geometry, &self.case.gas, &self.boundary, &mut level.w);
             }
             residual(backend, &self.case, level);
-            if stage == 0 {
-                norms = backend.residual_norms(&level.geometry, &level.r);
+            if let (0, Some((log, slot))) = (stage, norms.as_mut()) {
+                backend.log_residual_norms(&level.geometry, &level.r, log, *slot);
             }
             if turbulent {
                 backend.scale_turbulence_residual(&level.geometry, &level.sa_factor, &mut level.r);
@@ -198,7 +215,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             }
             backend.rk_stage_update(&level.geometry, nvar, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
         }
-        Ok((norms, step))
+        Ok(step)
     }
 
     /// FAS coarse-grid correction of level `l` (Blazek sec. 9.3): restrict the state and the
@@ -224,7 +241,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         backend.copy_field(&coarse.w, w_start);
 
         for _ in 0..visits {
-            self.rk_iteration(l + 1, None, iteration)?;
+            self.rk_iteration(l + 1, None, iteration, None)?;
             if l + 2 < self.levels.len() {
                 self.coarse_grid_correction(l + 1, visits, iteration)?;
             }

@@ -64,6 +64,62 @@ impl CpuBackend {
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
+
+    /// The metrics, boundary descriptors and donor tables of `mesh` (shared by the GPU
+    /// backend, which uploads them).
+    pub fn geometry(mesh: &Mesh) -> Result<CpuGeometry> {
+        CpuGeometry::from_mesh(mesh)
+    }
+
+    /// The interior conservative variables of `state` in this backend's layout (ghosts zero);
+    /// fails when the block shapes don't match. Shared by the GPU backend's upload.
+    pub fn host_state(g: &CpuGeometry, state: &Solution) -> Result<CpuField> {
+        if state.blocks.len() != g.blocks.len() {
+            return Err(Error::Other(format!("state has {} blocks, mesh has {}", state.blocks.len(), g.blocks.len())));
+        }
+        let mut field = CpuField { blocks: g.blocks.iter().map(|b| vec![0.0; NVAR * b.layout.n_padded()]).collect() };
+        for (b, (bg, sol)) in g.blocks.iter().zip(&state.blocks).enumerate() {
+            let l = bg.layout;
+            let n = l.n_interior();
+            let arrays = [&sol.rho, &sol.rho_u, &sol.rho_v, &sol.rho_e, &sol.nu_tilde];
+            if sol.ni != l.ni || sol.nj != l.nj || arrays.iter().any(|a| a.len() != n) {
+                return Err(Error::Other(format!("state block {b} does not match the {} x {} mesh block", l.ni, l.nj)));
+            }
+            let np = l.n_padded();
+            let dst = &mut field.blocks[b];
+            for j in 0..l.nj {
+                for i in 0..l.ni {
+                    let (c, p) = (i + l.ni * j, l.interior(i, j));
+                    for v in 0..NFLOW {
+                        dst[v * np + p] = arrays[v][c];
+                    }
+                    // The SA slot holds rho * nu_tilde (conservative form).
+                    dst[NFLOW * np + p] = sol.rho[c] * sol.nu_tilde[c];
+                }
+            }
+        }
+        Ok(field)
+    }
+
+    /// The interior conservative variables of a field in this backend's layout.
+    pub fn solution_from_host(g: &CpuGeometry, field: &CpuField) -> Solution {
+        let blocks = g
+            .blocks
+            .iter()
+            .zip(&field.blocks)
+            .map(|(bg, w)| {
+                let l = bg.layout;
+                let np = l.n_padded();
+                let gather = |v: usize| -> Vec<f64> {
+                    (0..l.nj).flat_map(|j| (0..l.ni).map(move |i| (i, j))).map(|(i, j)| w[v * np + l.interior(i, j)]).collect()
+                };
+                let rho = gather(0);
+                let nu_tilde = gather(NFLOW).iter().zip(&rho).map(|(rn, r)| rn / r).collect();
+                BlockSolution { ni: l.ni, nj: l.nj, rho_u: gather(1), rho_v: gather(2), rho_e: gather(3), nu_tilde, rho }
+            })
+            .collect();
+        Solution { blocks }
+    }
 }
 
 /// Volume and spectral radii per grid direction of interior cell (i, j) of one block, over the
@@ -104,6 +160,7 @@ impl Backend for CpuBackend {
     type Field = CpuField;
     type Scalars = CpuScalars;
     type Geometry = CpuGeometry;
+    type NormLog = Vec<[f64; NVAR]>;
 
     fn name(&self) -> String {
         format!("cpu ({} threads)", self.threads())
@@ -122,50 +179,11 @@ impl Backend for CpuBackend {
     }
 
     fn upload_state(&self, g: &CpuGeometry, state: &Solution) -> Result<CpuField> {
-        if state.blocks.len() != g.blocks.len() {
-            return Err(Error::Other(format!("state has {} blocks, mesh has {}", state.blocks.len(), g.blocks.len())));
-        }
-        let mut field = self.new_field(g);
-        for (b, (bg, sol)) in g.blocks.iter().zip(&state.blocks).enumerate() {
-            let l = bg.layout;
-            let n = l.n_interior();
-            let arrays = [&sol.rho, &sol.rho_u, &sol.rho_v, &sol.rho_e, &sol.nu_tilde];
-            if sol.ni != l.ni || sol.nj != l.nj || arrays.iter().any(|a| a.len() != n) {
-                return Err(Error::Other(format!("state block {b} does not match the {} x {} mesh block", l.ni, l.nj)));
-            }
-            let np = l.n_padded();
-            let dst = &mut field.blocks[b];
-            for j in 0..l.nj {
-                for i in 0..l.ni {
-                    let (c, p) = (i + l.ni * j, l.interior(i, j));
-                    for v in 0..NFLOW {
-                        dst[v * np + p] = arrays[v][c];
-                    }
-                    // The SA slot holds rho * nu_tilde (conservative form).
-                    dst[NFLOW * np + p] = sol.rho[c] * sol.nu_tilde[c];
-                }
-            }
-        }
-        Ok(field)
+        CpuBackend::host_state(g, state)
     }
 
     fn download_state(&self, g: &CpuGeometry, field: &CpuField) -> Solution {
-        let blocks = g
-            .blocks
-            .iter()
-            .zip(&field.blocks)
-            .map(|(bg, w)| {
-                let l = bg.layout;
-                let np = l.n_padded();
-                let gather = |v: usize| -> Vec<f64> {
-                    (0..l.nj).flat_map(|j| (0..l.ni).map(move |i| (i, j))).map(|(i, j)| w[v * np + l.interior(i, j)]).collect()
-                };
-                let rho = gather(0);
-                let nu_tilde = gather(NFLOW).iter().zip(&rho).map(|(rn, r)| rn / r).collect();
-                BlockSolution { ni: l.ni, nj: l.nj, rho_u: gather(1), rho_v: gather(2), rho_e: gather(3), nu_tilde, rho }
-            })
-            .collect();
-        Solution { blocks }
+        CpuBackend::solution_from_host(g, field)
     }
 
     fn copy_field(&self, src: &CpuField, dst: &mut CpuField) {
@@ -330,6 +348,18 @@ impl Backend for CpuBackend {
                 transfer::prolong_block(&coarse.blocks[b], &fine.blocks[b], &w_coarse.blocks[b], &w_coarse_start.blocks[b], wf);
             });
         });
+    }
+
+    fn new_norm_log(&self, capacity: usize) -> Vec<[f64; NVAR]> {
+        vec![[0.0; NVAR]; capacity]
+    }
+
+    fn log_residual_norms(&self, g: &CpuGeometry, r: &CpuField, log: &mut Vec<[f64; NVAR]>, slot: usize) {
+        log[slot] = self.residual_norms(g, r);
+    }
+
+    fn read_norm_log(&self, log: &Vec<[f64; NVAR]>, n: usize) -> Result<Vec<[f64; NVAR]>> {
+        Ok(log[..n].to_vec())
     }
 
     fn residual_norms(&self, g: &CpuGeometry, r: &CpuField) -> [f64; NVAR] {

@@ -1,0 +1,1 @@
+// boundary kernels: being written (twin of src/backend/cpu/boundary.rs).

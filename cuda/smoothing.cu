@@ -1,0 +1,1 @@
+// smoothing kernels: being written (twin of src/backend/cpu/smoothing.rs).

@@ -1,0 +1,1 @@
+// timestep kernels: being written (twin of src/backend/cpu/timestep.rs).

@@ -1,0 +1,39 @@
+// Element-wise field and scalar operations: twins of the CpuBackend methods of the same names
+// (src/backend/cpu/mod.rs). Each kernel is one launch over the whole arena.
+
+// x[k] = value for k < n.
+extern "C" __global__ void fill(int n, double value, double* __restrict__ x) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) x[k] = value;
+}
+
+// y += a x on every entry (interior and ghosts, as the CPU twin).
+extern "C" __global__ void axpy(int n, double a, const double* __restrict__ x, double* __restrict__ y) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) y[k] += a * x[k];
+}
+
+// Low-storage Runge-Kutta stage (thesis eq. 4.8) on interior cells, one thread per cell:
+// w = w0 - alpha dt / vol r for the first nvar variables.
+extern "C" __global__ void rk_stage_update(const BlockEntry* __restrict__ blocks, Extent ext, int nvar, double alpha,
+                                           const double* __restrict__ w0, const double* __restrict__ r,
+                                           const double* __restrict__ dt, const double* __restrict__ volume,
+                                           double* __restrict__ w) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= ext.nint) return;
+    int i, j;
+    const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+    int g = gcell(e, i, j);
+    double factor = alpha * dt[c] / volume[c];
+    for (int v = 0; v < nvar; ++v) w[v * ext.np + g] = w0[v * ext.np + g] - factor * r[v * ext.np + g];
+}
+
+// The rho nu~ residual of every interior cell times its point-implicit factor.
+extern "C" __global__ void scale_turbulence_residual(const BlockEntry* __restrict__ blocks, Extent ext,
+                                                     const double* __restrict__ factor, double* __restrict__ r) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= ext.nint) return;
+    int i, j;
+    const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+    r[NFLOW * ext.np + gcell(e, i, j)] *= factor[c];
+}

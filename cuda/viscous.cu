@@ -1,0 +1,1 @@
+// viscous kernels: being written (twin of src/backend/cpu/viscous.rs).

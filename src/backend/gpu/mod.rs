@@ -1,0 +1,388 @@
+//! The CUDA backend (cargo feature `cuda`): the whole explicit solver resident on the device.
+//!
+//! Every [`Backend`] operation is a CUDA kernel of `cuda/<family>.cu` behind a thin wrapper in
+//! `src/backend/gpu/<family>.rs`, twin of `src/backend/cpu/<family>.rs` (DESIGN.md section 6):
+//! boundary (interface exchange, characteristic inlet/outlet, walls, corners), convective,
+//! viscous (with the SA diffusion and source), timestep (local time step, smoothing
+//! coefficients, SA source factor), smoothing (implicit residual smoothing), transfer
+//! (multigrid), reduce (norms, minimum) and update (Runge-Kutta stage and element-wise
+//! operations). Fields are arenas over all blocks (`arena.rs`), so each operation is one launch
+//! for the whole mesh. Nothing runs on the host: there is no fallback, and the only transfers
+//! inside a solve are the residual norms, read back every [`Backend::norm_readback_interval`]
+//! iterations ([`GpuBackend::counters`] counts them, and the field transfers).
+//!
+//! Driver errors cannot travel through the trait's `()`-returning operations: the first one is
+//! kept, later operations are skipped, and [`Backend::check`] (or the next norm read-back)
+//! returns it, so a GPU failure ends a solve with `Error::Gpu`, never a silent result.
+
+pub mod arena;
+mod boundary;
+mod convective;
+mod reduce;
+mod smoothing;
+mod timestep;
+mod transfer;
+mod update;
+mod viscous;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::{CudaStream, LaunchConfig};
+
+pub use arena::{GpuField, GpuGeometry, GpuNormLog, GpuScalars};
+
+use super::cpu::{CpuBackend, CpuField, CpuScalars};
+use super::{Backend, BoundaryData, ConvectiveScheme, Physics, SaSourceOptions, NVAR};
+use crate::flow::gas::Gas;
+use crate::flow::solution::Solution;
+use crate::gpu::GpuDevice;
+use crate::mesh::Mesh;
+use crate::{Error, Result};
+
+/// Norm read-back interval of the GPU backend: one read-back (a wait for the queued work) per
+/// 10 iterations keeps the launch queue full while divergence is still seen within 10.
+pub const NORM_READBACK_INTERVAL: usize = 10;
+
+/// What crossed PCIe and how many kernels ran, for tests and benchmarks.
+#[derive(Debug, Default)]
+pub struct GpuCounters {
+    field_transfers: AtomicUsize,
+    norm_readbacks: AtomicUsize,
+    launches: AtomicUsize,
+    setup_bytes: AtomicUsize,
+}
+
+/// A snapshot of [`GpuCounters`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CounterSnapshot {
+    /// Whole fields or scalar buffers copied between host and device (uploads, downloads).
+    pub field_transfers: usize,
+    /// Residual-norm read-backs (a few scalars each).
+    pub norm_readbacks: usize,
+    /// Kernel launches.
+    pub launches: usize,
+}
+
+impl GpuCounters {
+    fn field_transfer(&self) {
+        self.field_transfers.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn launched(&self, n: usize) {
+        self.launches.fetch_add(n, Ordering::Relaxed);
+    }
+    pub(crate) fn count_setup_bytes(&self, n: usize) {
+        self.setup_bytes.fetch_add(n, Ordering::Relaxed);
+    }
+    fn snapshot(&self) -> CounterSnapshot {
+        CounterSnapshot {
+            field_transfers: self.field_transfers.load(Ordering::Relaxed),
+            norm_readbacks: self.norm_readbacks.load(Ordering::Relaxed),
+            launches: self.launches.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// What a kernel wrapper needs besides its kernels: the stream and the counters.
+pub(crate) struct Ctx<'a> {
+    pub stream: &'a Arc<CudaStream>,
+    pub counters: &'a GpuCounters,
+}
+
+/// The kernels of every family, loaded once per backend (compiled once per process).
+struct Kernels {
+    boundary: boundary::Kernels,
+    convective: convective::Kernels,
+    viscous: viscous::Kernels,
+    timestep: timestep::Kernels,
+    smoothing: smoothing::Kernels,
+    transfer: transfer::Kernels,
+    reduce: reduce::Kernels,
+    update: update::Kernels,
+}
+
+pub struct GpuBackend {
+    device: GpuDevice,
+    kernels: Kernels,
+    counters: GpuCounters,
+    first_error: Mutex<Option<Error>>,
+}
+
+impl GpuBackend {
+    /// Opens CUDA device `ordinal` and loads every kernel family (compiled by NVRTC once per
+    /// process for the device's architecture).
+    pub fn new(ordinal: usize) -> Result<Self> {
+        let device = GpuDevice::open(ordinal)?;
+        let kernels = Kernels {
+            boundary: boundary::Kernels::load(&device)?,
+            convective: convective::Kernels::load(&device)?,
+            viscous: viscous::Kernels::load(&device)?,
+            timestep: timestep::Kernels::load(&device)?,
+            smoothing: smoothing::Kernels::load(&device)?,
+            transfer: transfer::Kernels::load(&device)?,
+            reduce: reduce::Kernels::load(&device)?,
+            update: update::Kernels::load(&device)?,
+        };
+        Ok(GpuBackend { device, kernels, counters: GpuCounters::default(), first_error: Mutex::new(None) })
+    }
+
+    /// Device name and compute capability, e.g. "NVIDIA H100 80GB HBM3 (sm_90)".
+    pub fn device_description(&self) -> String {
+        let (a, b) = self.device.compute_capability;
+        format!("{} (sm_{a}{b})", self.device.name)
+    }
+
+    /// Transfers and launches so far.
+    pub fn counters(&self) -> CounterSnapshot {
+        self.counters.snapshot()
+    }
+
+    /// Copy of a device field in the CPU layout (tests and diagnostics; counted as a transfer).
+    pub fn field_to_host(&self, g: &GpuGeometry, f: &GpuField) -> Result<CpuField> {
+        self.counters.field_transfer();
+        let arena = self.stream().clone_dtoh(&f.data).map_err(gpu_err)?;
+        Ok(CpuField { blocks: g.from_arena(&arena) })
+    }
+
+    /// A device field from a field in the CPU layout (tests; counted as a transfer). Ghosts are
+    /// copied too, unlike [`Backend::upload_state`].
+    pub fn field_from_host(&self, g: &GpuGeometry, f: &CpuField) -> Result<GpuField> {
+        self.counters.field_transfer();
+        Ok(GpuField { data: self.stream().clone_htod(&g.to_arena(&f.blocks)).map_err(gpu_err)? })
+    }
+
+    /// Copy of a device scalar buffer in the CPU layout (tests; counted as a transfer).
+    pub fn scalars_to_host(&self, g: &GpuGeometry, s: &GpuScalars) -> Result<CpuScalars> {
+        self.counters.field_transfer();
+        let arena = self.stream().clone_dtoh(&s.data).map_err(gpu_err)?;
+        Ok(CpuScalars { blocks: g.scalars_from_arena(&arena) })
+    }
+
+    /// A device scalar buffer from the CPU layout (tests; counted as a transfer).
+    pub fn scalars_from_host(&self, s: &CpuScalars) -> Result<GpuScalars> {
+        self.counters.field_transfer();
+        let arena = arena::concat(s.blocks.iter());
+        Ok(GpuScalars { data: self.stream().clone_htod(&arena).map_err(gpu_err)? })
+    }
+
+    /// Waits for the queued work (timing).
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream().synchronize().map_err(gpu_err)
+    }
+
+    fn stream(&self) -> &Arc<CudaStream> {
+        &self.device.stream
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx { stream: &self.device.stream, counters: &self.counters }
+    }
+
+    /// Runs `op` unless an earlier device error is pending; keeps the first error.
+    fn guarded(&self, op: impl FnOnce(&Ctx) -> Result<()>) {
+        let mut slot = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            if let Err(e) = op(&self.ctx()) {
+                *slot = Some(e);
+            }
+        }
+    }
+
+    fn take_error(&self) -> Option<Error> {
+        self.first_error.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// One thread per item, 128 threads per block: the flux kernels use many registers (thesis
+/// 4.2.1 on occupancy).
+pub(crate) fn grid(n: usize) -> LaunchConfig {
+    let n = n.max(1) as u32;
+    LaunchConfig { grid_dim: (n.div_ceil(128), 1, 1), block_dim: (128, 1, 1), shared_mem_bytes: 0 }
+}
+
+pub(crate) fn gpu_err(e: impl std::fmt::Display) -> Error {
+    Error::Gpu(e.to_string())
+}
+
+impl Backend for GpuBackend {
+    type Field = GpuField;
+    type Scalars = GpuScalars;
+    type Geometry = GpuGeometry;
+    type NormLog = GpuNormLog;
+
+    fn name(&self) -> String {
+        format!("cuda ({})", self.device_description())
+    }
+
+    fn check(&self) -> Result<()> {
+        match self.take_error() {
+            Some(e) => Err(e),
+            None => self.stream().synchronize().map_err(gpu_err),
+        }
+    }
+
+    fn norm_readback_interval(&self) -> usize {
+        NORM_READBACK_INTERVAL
+    }
+
+    fn upload_geometry(&self, mesh: &Mesh) -> Result<GpuGeometry> {
+        let host = CpuBackend::geometry(mesh)?;
+        GpuGeometry::upload(self.stream(), &self.counters, host)
+    }
+
+    fn new_field(&self, g: &GpuGeometry) -> GpuField {
+        let n = NVAR * g.n_padded();
+        match self.stream().alloc_zeros::<f64>(n) {
+            Ok(data) => GpuField { data },
+            Err(e) => {
+                self.guarded(|_| Err(Error::Gpu(format!("cannot allocate a field of {n} values on the GPU: {e}"))));
+                GpuField { data: self.stream().alloc_zeros::<f64>(1).expect("a one-value allocation after a failed one") }
+            }
+        }
+    }
+
+    fn new_scalars(&self, g: &GpuGeometry) -> GpuScalars {
+        let n = g.n_interior();
+        match self.stream().alloc_zeros::<f64>(n) {
+            Ok(data) => GpuScalars { data },
+            Err(e) => {
+                self.guarded(|_| Err(Error::Gpu(format!("cannot allocate {n} cell values on the GPU: {e}"))));
+                GpuScalars { data: self.stream().alloc_zeros::<f64>(1).expect("a one-value allocation after a failed one") }
+            }
+        }
+    }
+
+    fn upload_state(&self, g: &GpuGeometry, state: &Solution) -> Result<GpuField> {
+        let host = CpuBackend::host_state(&g.host, state)?;
+        self.field_from_host(g, &host)
+    }
+
+    fn download_state(&self, g: &GpuGeometry, field: &GpuField) -> Solution {
+        let host = self.field_to_host(g, field).unwrap_or_else(|e| {
+            self.guarded(|_| Err(e));
+            // The pending error surfaces at the next `check`; the shape stays valid.
+            CpuField { blocks: g.host.blocks.iter().map(|b| vec![0.0; NVAR * b.layout.n_padded()]).collect() }
+        });
+        CpuBackend::solution_from_host(&g.host, &host)
+    }
+
+    fn copy_field(&self, src: &GpuField, dst: &mut GpuField) {
+        self.guarded(|cx| cx.stream.memcpy_dtod(&src.data, &mut dst.data).map_err(gpu_err));
+    }
+
+    fn fill_field(&self, field: &mut GpuField, value: f64) {
+        self.guarded(|cx| update::fill(&self.kernels.update, cx, &mut field.data, value));
+    }
+
+    fn axpy_field(&self, a: f64, x: &GpuField, y: &mut GpuField) {
+        self.guarded(|cx| update::axpy(&self.kernels.update, cx, a, &x.data, &mut y.data));
+    }
+
+    fn apply_boundary_conditions(&self, g: &GpuGeometry, gas: &Gas, data: &BoundaryData, w: &mut GpuField) {
+        self.guarded(|cx| boundary::apply(&self.kernels.boundary, cx, g, gas, data, &mut w.data));
+    }
+
+    fn convective_residual(&self, g: &GpuGeometry, gas: &Gas, scheme: &ConvectiveScheme, w: &GpuField, r: &mut GpuField) {
+        self.guarded(|cx| convective::residual(&self.kernels.convective, cx, g, gas, scheme, &w.data, &mut r.data));
+    }
+
+    fn viscous_residual(&self, g: &GpuGeometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &GpuField, r: &mut GpuField) {
+        if !physics.is_viscous() {
+            return;
+        }
+        self.guarded(|cx| viscous::residual(&self.kernels.viscous, cx, g, gas, physics.is_turbulent(), sa, &w.data, &mut r.data));
+    }
+
+    fn turbulence_source_factor(&self, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &GpuField, dt: &GpuScalars, factor: &mut GpuScalars) {
+        self.guarded(|cx| viscous::turbulence_source_factor(&self.kernels.viscous, cx, g, gas, sa, &w.data, &dt.data, &mut factor.data));
+    }
+
+    fn scale_turbulence_residual(&self, g: &GpuGeometry, factor: &GpuScalars, r: &mut GpuField) {
+        self.guarded(|cx| update::scale_turbulence_residual(&self.kernels.update, cx, g, &factor.data, &mut r.data));
+    }
+
+    fn local_time_step(&self, g: &GpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &GpuField, dt: &mut GpuScalars) {
+        self.guarded(|cx| timestep::local_time_step(&self.kernels.timestep, cx, g, gas, physics, cfl, &w.data, &mut dt.data));
+    }
+
+    fn min_scalar(&self, s: &GpuScalars) -> f64 {
+        let mut out = f64::NAN;
+        self.guarded(|cx| {
+            out = reduce::min(&self.kernels.reduce, cx, &s.data)?;
+            Ok(())
+        });
+        out
+    }
+
+    fn fill_scalars(&self, s: &mut GpuScalars, value: f64) {
+        self.guarded(|cx| update::fill(&self.kernels.update, cx, &mut s.data, value));
+    }
+
+    fn rk_stage_update(&self, g: &GpuGeometry, nvar: usize, alpha: f64, w0: &GpuField, r: &GpuField, dt: &GpuScalars, w: &mut GpuField) {
+        self.guarded(|cx| update::rk_stage(&self.kernels.update, cx, g, nvar, alpha, &w0.data, &r.data, &dt.data, &mut w.data));
+    }
+
+    fn smooth_residual(&self, g: &GpuGeometry, nvar: usize, epsilon: [f64; 2], r: &mut GpuField) {
+        self.guarded(|cx| smoothing::smooth_constant(&self.kernels.smoothing, cx, g, nvar, epsilon, &mut r.data));
+    }
+
+    fn smoothing_coefficients(&self, g: &GpuGeometry, gas: &Gas, physics: Physics, cfl_ratio: f64, c: f64, w: &GpuField, eps: &mut [GpuScalars; 2]) {
+        let [ei, ej] = eps;
+        self.guarded(|cx| timestep::smoothing_coefficients(&self.kernels.timestep, cx, g, gas, physics, cfl_ratio, c, &w.data, &mut ei.data, &mut ej.data));
+    }
+
+    fn smooth_residual_variable(&self, g: &GpuGeometry, nvar: usize, eps: &[GpuScalars; 2], r: &mut GpuField) {
+        self.guarded(|cx| smoothing::smooth_variable(&self.kernels.smoothing, cx, g, nvar, &eps[0].data, &eps[1].data, &mut r.data));
+    }
+
+    fn residual_norms(&self, g: &GpuGeometry, r: &GpuField) -> [f64; NVAR] {
+        let mut log = self.new_norm_log(1);
+        self.log_residual_norms(g, r, &mut log, 0);
+        match self.read_norm_log(&log, 1) {
+            Ok(v) => v[0],
+            Err(e) => {
+                self.guarded(|_| Err(e));
+                [f64::NAN; NVAR]
+            }
+        }
+    }
+
+    fn new_norm_log(&self, capacity: usize) -> GpuNormLog {
+        let alloc = |n: usize| self.stream().alloc_zeros::<f64>(n);
+        match (alloc(NVAR * capacity.max(1)), alloc(NVAR * reduce::REDUCE_BLOCKS)) {
+            (Ok(slots), Ok(partials)) => GpuNormLog { slots, partials, capacity },
+            (Err(e), _) | (_, Err(e)) => {
+                self.guarded(|_| Err(Error::Gpu(format!("cannot allocate the residual-norm log: {e}"))));
+                GpuNormLog { slots: alloc(1).expect("a one-value allocation"), partials: alloc(1).expect("a one-value allocation"), capacity: 0 }
+            }
+        }
+    }
+
+    fn log_residual_norms(&self, g: &GpuGeometry, r: &GpuField, log: &mut GpuNormLog, slot: usize) {
+        self.guarded(|cx| reduce::residual_norms(&self.kernels.reduce, cx, g, &r.data, log, slot));
+    }
+
+    fn read_norm_log(&self, log: &GpuNormLog, n: usize) -> Result<Vec<[f64; NVAR]>> {
+        if let Some(e) = self.take_error() {
+            return Err(e);
+        }
+        if n > log.capacity {
+            return Err(Error::Gpu(format!("norm log read of {n} slots, capacity {}", log.capacity)));
+        }
+        self.counters.norm_readbacks.fetch_add(1, Ordering::Relaxed);
+        let values = self.stream().clone_dtoh(&log.slots.slice(..NVAR * n)).map_err(gpu_err)?;
+        Ok(values.chunks_exact(NVAR).map(|c| std::array::from_fn(|v| c[v])).collect())
+    }
+
+    fn restrict_state(&self, fine: &GpuGeometry, coarse: &GpuGeometry, w_fine: &GpuField, w_coarse: &mut GpuField) {
+        self.guarded(|cx| transfer::restrict_state(&self.kernels.transfer, cx, fine, coarse, &w_fine.data, &mut w_coarse.data));
+    }
+
+    fn restrict_residual(&self, fine: &GpuGeometry, coarse: &GpuGeometry, r_fine: &GpuField, r_coarse: &mut GpuField) {
+        self.guarded(|cx| transfer::restrict_residual(&self.kernels.transfer, cx, fine, coarse, &r_fine.data, &mut r_coarse.data));
+    }
+
+    fn prolong_correction(&self, coarse: &GpuGeometry, fine: &GpuGeometry, w_coarse: &GpuField, w_coarse_start: &GpuField, w_fine: &mut GpuField) {
+        self.guarded(|cx| transfer::prolong(&self.kernels.transfer, cx, coarse, fine, &w_coarse.data, &w_coarse_start.data, &mut w_fine.data));
+    }
+}

@@ -1,0 +1,74 @@
+//! Launch wrappers of `cuda/update.cu`: the Runge-Kutta stage update and the element-wise field
+//! and scalar operations, twins of the `CpuBackend` methods of the same names.
+
+use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
+
+use super::{grid, gpu_err, Ctx, GpuGeometry};
+use crate::gpu::GpuDevice;
+use crate::Result;
+
+pub(super) struct Kernels {
+    fill: CudaFunction,
+    axpy: CudaFunction,
+    rk_stage_update: CudaFunction,
+    scale_turbulence_residual: CudaFunction,
+}
+
+impl Kernels {
+    pub fn load(device: &GpuDevice) -> Result<Self> {
+        let m = device.load_family("update")?;
+        Ok(Kernels {
+            fill: m.function("fill")?,
+            axpy: m.function("axpy")?,
+            rk_stage_update: m.function("rk_stage_update")?,
+            scale_turbulence_residual: m.function("scale_turbulence_residual")?,
+        })
+    }
+}
+
+/// Every entry of `x` set to `value`.
+pub(super) fn fill(k: &Kernels, cx: &Ctx, x: &mut CudaSlice<f64>, value: f64) -> Result<()> {
+    let n = x.len() as i32;
+    unsafe { cx.stream.launch_builder(&k.fill).arg(&n).arg(&value).arg(x).launch(grid(n as usize)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `y += a x` on every entry.
+pub(super) fn axpy(k: &Kernels, cx: &Ctx, a: f64, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
+    let n = y.len().min(x.len()) as i32;
+    unsafe { cx.stream.launch_builder(&k.axpy).arg(&n).arg(&a).arg(x).arg(y).launch(grid(n as usize)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `w = w0 - alpha dt / vol r` on interior cells, first `nvar` variables (thesis eq. 4.8).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rk_stage(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usize, alpha: f64, w0: &CudaSlice<f64>, r: &CudaSlice<f64>, dt: &CudaSlice<f64>, w: &mut CudaSlice<f64>) -> Result<()> {
+    let nvar = nvar as i32;
+    unsafe {
+        cx.stream
+            .launch_builder(&k.rk_stage_update)
+            .arg(&g.blocks)
+            .arg(&g.extent)
+            .arg(&nvar)
+            .arg(&alpha)
+            .arg(w0)
+            .arg(r)
+            .arg(dt)
+            .arg(&g.volume)
+            .arg(w)
+            .launch(grid(g.n_interior()))
+    }
+    .map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// The rho nu~ residual of every interior cell times its point-implicit factor.
+pub(super) fn scale_turbulence_residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, factor: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
+    unsafe { cx.stream.launch_builder(&k.scale_turbulence_residual).arg(&g.blocks).arg(&g.extent).arg(factor).arg(r).launch(grid(g.n_interior())) }
+        .map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! Every CUDA kernel family compiles with NVRTC for Hopper (sm_90) and exports the kernels its
+//! wrapper loads. Needs the NVRTC library but no GPU, so kernels can be checked on a machine
+//! without one: `scripts/check-kernels` runs it with a local NVRTC (pip wheel).
+#![cfg(feature = "cuda")]
+
+use turbopt::gpu::{compile_family, sources};
+
+/// Kernels each family must export (the names its wrapper in src/backend/gpu/ loads).
+const EXPECTED: &[(&str, &[&str])] = &[
+    ("convective", &["primitives", "face_fluxes", "gather_residual"]),
+    ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual"]),
+    ("reduce", &["residual_square_partials", "residual_norms_finish", "min_partials", "min_finish"]),
+    ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
+];
+
+#[test]
+#[ignore = "needs the NVRTC library (libnvrtc.so)"]
+fn every_kernel_family_compiles_for_sm90() {
+    let mut failures = Vec::new();
+    for (name, _) in sources::FAMILIES {
+        match compile_family(name, "sm_90") {
+            Ok(ptx) => {
+                let wanted = EXPECTED.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, k)| *k);
+                for kernel in wanted {
+                    if !ptx.contains(&format!(".entry {kernel}(")) {
+                        failures.push(format!("{name}.cu: kernel {kernel} missing from the PTX"));
+                    }
+                }
+                if let Ok(dir) = std::env::var("TURBOPT_PTX_DIR") {
+                    std::fs::write(format!("{dir}/{name}.ptx"), &ptx).unwrap();
+                }
+            }
+            Err(e) => failures.push(e.to_string()),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

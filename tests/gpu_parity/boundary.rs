@@ -1,0 +1,1 @@
+//! Parity of the boundary kernels: being written.

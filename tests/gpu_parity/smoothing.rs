@@ -1,0 +1,1 @@
+//! Parity of the smoothing kernels: being written.

@@ -1,0 +1,1 @@
+//! Parity of the timestep kernels: being written.

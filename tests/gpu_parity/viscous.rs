@@ -1,0 +1,1 @@
+//! Parity of the viscous kernels: being written.
