@@ -104,3 +104,24 @@ __device__ void muscl_primitive_face_states(const Prim& qm1, const Prim& q0, con
         right = qp1;
     }
 }
+
+// Gas model (flow/gas.rs), passed by value to the kernels that need viscosities (GasArgs in
+// src/backend/gpu/mod.rs).
+struct GasArgs { double gas_constant, gamma, prandtl, turbulent_prandtl, mu_ref, t_ref, sutherland_s; };
+
+__device__ __forceinline__ double gas_cp(const GasArgs& g) { return g.gamma * g.gas_constant / (g.gamma - 1.0); }
+
+// Sutherland's law (Gas::viscosity).
+__device__ __forceinline__ double gas_viscosity(const GasArgs& g, double t) {
+    return g.mu_ref * pow(t / g.t_ref, 1.5) * (g.t_ref + g.sutherland_s) / (t + g.sutherland_s);
+}
+
+// SA fv1 and eddy viscosity (flow/sa.rs fv1, eddy_viscosity): mu_t = rho nu~ fv1 for nu~ > 0, else 0.
+#define SA_CV1 7.1
+__device__ __forceinline__ double sa_fv1(double chi) {
+    double chi3 = chi * chi * chi;
+    return chi3 / (chi3 + SA_CV1 * SA_CV1 * SA_CV1);
+}
+__device__ __forceinline__ double eddy_viscosity(double rho, double nu_tilde, double nu) {
+    return nu_tilde > 0.0 ? rho * nu_tilde * sa_fv1(nu_tilde / nu) : 0.0;
+}

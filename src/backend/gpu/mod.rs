@@ -83,6 +83,34 @@ impl GpuCounters {
     }
 }
 
+/// The gas model as the kernels take it (`struct GasArgs` in common.cuh).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GasArgs {
+    gas_constant: f64,
+    gamma: f64,
+    prandtl: f64,
+    turbulent_prandtl: f64,
+    mu_ref: f64,
+    t_ref: f64,
+    sutherland_s: f64,
+}
+unsafe impl cudarc::driver::DeviceRepr for GasArgs {}
+
+impl From<&Gas> for GasArgs {
+    fn from(g: &Gas) -> Self {
+        GasArgs {
+            gas_constant: g.gas_constant,
+            gamma: g.gamma,
+            prandtl: g.prandtl,
+            turbulent_prandtl: g.turbulent_prandtl,
+            mu_ref: g.mu_ref,
+            t_ref: g.t_ref,
+            sutherland_s: g.sutherland_s,
+        }
+    }
+}
+
 /// What a kernel wrapper needs besides its kernels: the stream and the counters.
 pub(crate) struct Ctx<'a> {
     pub stream: &'a Arc<CudaStream>,
