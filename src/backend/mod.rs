@@ -210,6 +210,21 @@ pub trait Backend: Send + Sync {
     /// The first `n` slots of `log`, read back at once; reports a pending backend failure as
     /// [`Backend::check`] does.
     fn read_norm_log(&self, log: &Self::NormLog, n: usize) -> Result<Vec<[f64; NVAR]>>;
+    /// A recorded sequence of operations that the backend can replay (a CUDA graph); nothing on
+    /// the CPU.
+    type Recording;
+
+    /// Runs `work`, a sequence of this backend's operations that is the same every time (same
+    /// buffers, same parameters) and reads nothing back. A backend that can record launches
+    /// records it into `recording` the first time and replays the recording afterwards without
+    /// calling `work` again (the CUDA backend: one graph launch instead of hundreds of kernel
+    /// launches); the default just calls `work`.
+    fn run_recorded(&self, recording: &mut Option<Self::Recording>, work: &mut dyn FnMut()) -> Result<()> {
+        let _ = recording;
+        work();
+        Ok(())
+    }
+
     /// Iterations between norm read-backs that suit the backend: 1 on the CPU, where a norm is
     /// just a number; more on a GPU, where each read-back waits for all queued work and stalls
     /// the launch pipeline. Divergence is still caught within this many iterations.

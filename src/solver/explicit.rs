@@ -120,6 +120,11 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         };
         let mut log = self.backend.new_norm_log(interval);
         let mut pending: Vec<(usize, f64)> = Vec::with_capacity(interval);
+        // With local time steps an iteration is the same sequence of operations every time
+        // (the norm-log slot aside): the backend may record it once per slot and replay it.
+        let mut fine_recordings: Vec<Option<B::Recording>> = (0..interval).map(|_| None).collect();
+        let mut coarse_recording: Option<B::Recording> = None;
+        let backend = self.backend;
         let start = Instant::now();
         let mut time = 0.0;
         let mut converged = false;
@@ -132,9 +137,17 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
                 TimeStepping::Global { final_time } => Some(final_time - time),
             };
             let slot = pending.len();
-            time += self.rk_iteration(0, global_step, iteration, Some((&mut log, slot)))?;
+            if global_step.is_some() {
+                time += self.rk_iteration(0, global_step, iteration, Some((&mut log, slot)))?;
+            } else {
+                let mut result = Ok(0.0);
+                backend.run_recorded(&mut fine_recordings[slot], &mut || result = self.rk_iteration(0, None, iteration, Some((&mut log, slot))))?;
+                result?;
+            }
             if self.levels.len() > 1 && iteration > delay {
-                self.coarse_grid_correction(0, visits, iteration)?;
+                let mut result = Ok(());
+                backend.run_recorded(&mut coarse_recording, &mut || result = self.coarse_grid_correction(0, visits, iteration))?;
+                result?;
             }
             pending.push((iteration, time));
             if pending.len() < interval && iteration < config.max_iterations {

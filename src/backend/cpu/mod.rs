@@ -161,6 +161,7 @@ impl Backend for CpuBackend {
     type Scalars = CpuScalars;
     type Geometry = CpuGeometry;
     type NormLog = Vec<[f64; NVAR]>;
+    type Recording = ();
 
     fn name(&self) -> String {
         format!("cpu ({} threads)", self.threads())

@@ -28,7 +28,8 @@ mod viscous;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use cudarc::driver::{CudaStream, LaunchConfig};
+use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
+use cudarc::driver::{CudaGraph, CudaStream, LaunchConfig};
 
 pub use arena::{GpuField, GpuGeometry, GpuNormLog, GpuScalars};
 
@@ -50,6 +51,7 @@ pub struct GpuCounters {
     field_transfers: AtomicUsize,
     norm_readbacks: AtomicUsize,
     launches: AtomicUsize,
+    graph_launches: AtomicUsize,
     setup_bytes: AtomicUsize,
 }
 
@@ -60,8 +62,10 @@ pub struct CounterSnapshot {
     pub field_transfers: usize,
     /// Residual-norm read-backs (a few scalars each).
     pub norm_readbacks: usize,
-    /// Kernel launches.
+    /// Kernels run (those replayed inside CUDA graphs included).
     pub launches: usize,
+    /// CUDA graph launches (each replays many kernels).
+    pub graph_launches: usize,
 }
 
 impl GpuCounters {
@@ -79,6 +83,7 @@ impl GpuCounters {
             field_transfers: self.field_transfers.load(Ordering::Relaxed),
             norm_readbacks: self.norm_readbacks.load(Ordering::Relaxed),
             launches: self.launches.load(Ordering::Relaxed),
+            graph_launches: self.graph_launches.load(Ordering::Relaxed),
         }
     }
 }
@@ -134,6 +139,14 @@ pub struct GpuBackend {
     kernels: Kernels,
     counters: GpuCounters,
     first_error: Mutex<Option<Error>>,
+    /// Record repeated operation sequences as CUDA graphs ([`Backend::run_recorded`]).
+    graphs: bool,
+}
+
+/// A captured CUDA graph and the kernel launches it holds (counted at every replay).
+pub struct GpuRecording {
+    graph: CudaGraph,
+    launches: usize,
 }
 
 impl GpuBackend {
@@ -151,7 +164,15 @@ impl GpuBackend {
             reduce: reduce::Kernels::load(&device)?,
             update: update::Kernels::load(&device)?,
         };
-        Ok(GpuBackend { device, kernels, counters: GpuCounters::default(), first_error: Mutex::new(None) })
+        let graphs = std::env::var("TURBOPT_CUDA_GRAPHS").map_or(true, |v| v != "0");
+        Ok(GpuBackend { device, kernels, counters: GpuCounters::default(), first_error: Mutex::new(None), graphs })
+    }
+
+    /// Whether repeated operation sequences (a Runge-Kutta iteration, a multigrid cycle's
+    /// coarse-grid correction) run as CUDA graphs: on by default, off with
+    /// `TURBOPT_CUDA_GRAPHS=0` in the environment or through this setter (measurements).
+    pub fn set_graphs(&mut self, on: bool) {
+        self.graphs = on;
     }
 
     /// Device name and compute capability, e.g. "NVIDIA H100 80GB HBM3 (sm_90)".
@@ -237,6 +258,7 @@ impl Backend for GpuBackend {
     type Scalars = GpuScalars;
     type Geometry = GpuGeometry;
     type NormLog = GpuNormLog;
+    type Recording = GpuRecording;
 
     fn name(&self) -> String {
         format!("cuda ({})", self.device_description())
@@ -251,6 +273,35 @@ impl Backend for GpuBackend {
 
     fn norm_readback_interval(&self) -> usize {
         NORM_READBACK_INTERVAL
+    }
+
+    fn run_recorded(&self, recording: &mut Option<GpuRecording>, work: &mut dyn FnMut()) -> Result<()> {
+        if !self.graphs {
+            work();
+            return Ok(());
+        }
+        if let Some(r) = recording {
+            r.graph.launch().map_err(gpu_err)?;
+            self.counters.launched(r.launches);
+            self.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        if let Some(e) = self.take_error() {
+            return Err(e);
+        }
+        let before = self.counters.snapshot().launches;
+        self.stream().begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).map_err(gpu_err)?;
+        work();
+        // End the capture whatever happened inside, so the stream leaves capture mode.
+        let captured = self.stream().end_capture(CUgraphInstantiate_flags(0));
+        if let Some(e) = self.take_error() {
+            return Err(e);
+        }
+        let graph = captured.map_err(gpu_err)?.ok_or_else(|| Error::Gpu("CUDA graph capture recorded nothing".into()))?;
+        graph.launch().map_err(gpu_err)?;
+        self.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
+        *recording = Some(GpuRecording { graph, launches: self.counters.snapshot().launches - before });
+        Ok(())
     }
 
     fn upload_geometry(&self, mesh: &Mesh) -> Result<GpuGeometry> {
