@@ -92,7 +92,7 @@ fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Resu
         (Some(BackendArg::Cpu), BackendChoice::Gpu { .. }) => BackendChoice::Cpu { threads: None },
         (Some(BackendArg::Gpu), _) => BackendChoice::Gpu { device: args.device.or(campaign_device).unwrap_or(0) },
         (None, BackendChoice::Gpu { device }) => BackendChoice::Gpu { device: args.device.unwrap_or(device) },
-        (None, cpu) if args.device.is_some() => {
+        (None, BackendChoice::Cpu { .. }) if args.device.is_some() => {
             return Err(Error::Other(format!("--device selects a GPU, but campaign {name} runs on the CPU: add --backend gpu")));
         }
         (None, cpu) => cpu,
