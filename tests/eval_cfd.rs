@@ -98,13 +98,34 @@ fn crossing_sides_design_is_invalid_geometry() {
     expect_invalid(&ev, &x, "cross");
 }
 
+/// `backend: Gpu` with the implicit scheme (the default) is refused by the configuration. With
+/// the explicit scheme, a GPU that cannot be opened fails every evaluation with a status naming
+/// the cause, and `check_backend` reports that cause once. Device 999 exists on no machine, so
+/// this holds in every build: without the `cuda` feature (not compiled), without a driver (no
+/// CUDA driver library) and on a GPU host (device 999 requested but N found).
 #[test]
-fn unsupported_backend_fails_with_reason() {
+fn gpu_backend_refuses_implicit_and_an_unavailable_device_fails_with_reason() {
     let mut c = config(Path::new("blades/t106c.ron"));
-    c.solver.backend = BackendChoice::Gpu { device: 0 };
+    c.solver.backend = BackendChoice::Gpu { device: 999 };
+    let err = CfdEvaluator::new(c.clone()).err().expect("the implicit scheme on the GPU is refused").to_string();
+    assert!(err.contains("implicit scheme has no GPU backend yet") && err.contains("scheme: Explicit"), "{err}");
+    let ron = r#"(blade: "blades/ls89.ron", solver: (scheme: Explicit, backend: Gpu(device: 0), config: (scheme: implicit(()))), objectives: [EntropyRise])"#;
+    let err = EvaluatorConfig::from_ron_str(ron, Path::new(".")).unwrap_err();
+    assert!(err.contains("implicit scheme has no GPU backend yet"), "an implicit solver section counts as implicit: {err}");
+
+    c.solver.scheme = Scheme::Explicit;
     let ev = CfdEvaluator::new(c).unwrap();
-    let e = ev.evaluate_batch(&[ev.space().baseline.clone()]);
-    assert!(matches!(&e[0].status, Status::Failed(r) if r.contains("GPU")), "{:?}", e[0].status);
+    let reason = match ev.check_backend() {
+        Err(e @ turbopt::Error::Gpu(_)) => e.to_string(),
+        other => panic!("expected a GPU error, got {other:?}"),
+    };
+    assert!(reason.contains("GPU backend unavailable"), "{reason}");
+    let baseline = ev.space().baseline.clone();
+    let mut other = baseline.clone();
+    other[0] = 0.5 * (ev.space().lower[0] + ev.space().upper[0]);
+    for e in ev.evaluate_batch(&[baseline, other]) {
+        assert_eq!(e.status, Status::Failed(reason.clone()));
+    }
 }
 
 #[test]

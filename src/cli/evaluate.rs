@@ -1,17 +1,21 @@
-//! `turbopt evaluate`: one design through the CFD evaluator.
+//! `turbopt evaluate`: one design through the CFD evaluator, on the CPU or (`--backend gpu`,
+//! explicit scheme) on a CUDA device.
 
-use super::{EvaluateArgs, ModelArg, SchemeArg};
+use super::{BackendArg, EvaluateArgs, ModelArg, SchemeArg};
 use crate::eval::cfd::Scheme;
 use crate::eval::cfd_command::{evaluate_command, EvaluateOptions, COMMAND_OBJECTIVES};
 use crate::solver::FlowModel;
 use crate::{Error, Result};
 
 pub fn run(args: &EvaluateArgs) -> Result<()> {
+    if args.backend == BackendArg::Gpu && args.scheme == SchemeArg::Implicit {
+        return Err(Error::Other(super::IMPLICIT_ON_GPU_FLAGS.into()));
+    }
     let options = EvaluateOptions {
         density: args.density,
         max_iterations: args.max_iterations,
         accept_orders: None,
-        threads: args.threads,
+        backend: super::backend_choice(args.backend, args.threads, args.device)?,
         scheme: match args.scheme {
             SchemeArg::Explicit => Scheme::Explicit,
             SchemeArg::Implicit => Scheme::Implicit,

@@ -46,8 +46,15 @@ pub struct EvaluateArgs {
     pub model: Option<ModelArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// Where the solver runs; `gpu` needs `--scheme explicit`.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads for --backend cpu (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// CUDA device ordinal for --backend gpu (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
@@ -63,6 +70,13 @@ pub struct OptimizeArgs {
     /// Continue the campaign in --out without re-running its logged evaluations.
     #[arg(long)]
     pub resume: bool,
+    /// Where the CFD solves run, overriding the campaign's `solver.backend`; `gpu` needs a
+    /// campaign with `scheme: Explicit` (e.g. optimize/ls89_default_gpu.ron).
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
+    /// CUDA device ordinal for the GPU backend (default: the campaign's, else 0).
+    #[arg(long)]
+    pub device: Option<usize>,
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
@@ -71,9 +85,24 @@ pub struct OptimizeArgs {
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendArg {
     Cpu,
-    /// CUDA (needs a build with `--features cuda` and an NVIDIA GPU).
+    /// CUDA, explicit scheme only (needs a build with `--features cuda` and an NVIDIA GPU).
     Gpu,
 }
+
+/// `--backend`, `--threads` and `--device` of `solve` and `evaluate` as the evaluator's backend
+/// choice; a flag of the other backend is an error rather than silently ignored.
+fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<usize>) -> crate::Result<crate::eval::cfd::BackendChoice> {
+    use crate::eval::cfd::BackendChoice;
+    match backend {
+        BackendArg::Cpu if device.is_some() => Err(crate::Error::Other("--device selects a GPU: add --backend gpu".into())),
+        BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
+        BackendArg::Gpu if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
+        BackendArg::Gpu => Ok(BackendChoice::Gpu { device: device.unwrap_or(0) }),
+    }
+}
+
+/// What `--scheme implicit` (the default) with `--backend gpu` is told.
+const IMPLICIT_ON_GPU_FLAGS: &str = "the implicit scheme (the default) has no GPU backend yet: add --scheme explicit for the GPU, or use --backend cpu";
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchemeArg {
@@ -110,11 +139,15 @@ pub struct SolveArgs {
     pub density: crate::mesh::Density,
     #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
+    /// Where the solver runs; `gpu` needs --scheme explicit.
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: BackendArg,
-    /// CPU threads (default: all cores).
+    /// CPU threads for --backend cpu (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// CUDA device ordinal for --backend gpu (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
     /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations.
     #[arg(long)]
     pub config: Option<std::path::PathBuf>,

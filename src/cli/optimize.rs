@@ -1,8 +1,13 @@
 //! `turbopt optimize`: run (or resume) an optimization campaign from a RON file, or the
 //! embedded default campaign, and print its summary.
+//!
+//! `--backend cpu|gpu` and `--device N` override the campaign's `solver.backend` (the campaign
+//! saved in the output directory carries the override, so a resume needs the same flags). The
+//! backend is opened before the campaign starts: a missing GPU, driver or `cuda` feature is one
+//! error, not a failed status for every design.
 
-use super::OptimizeArgs;
-use crate::eval::cfd::CfdEvaluator;
+use super::{BackendArg, OptimizeArgs};
+use crate::eval::cfd::{BackendChoice, CfdEvaluator};
 use crate::eval::subspace::SubspaceEvaluator;
 use crate::eval::Evaluator;
 use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, EvaluatorConfig, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
@@ -13,12 +18,13 @@ use crate::{Error, Result};
 pub const DEFAULT_CAMPAIGN: &str = include_str!("../../optimize/default.ron");
 
 pub fn run(args: &OptimizeArgs) -> Result<()> {
-    let config = match &args.campaign {
+    let mut config = match &args.campaign {
         Some(path) => CampaignConfig::from_ron_file(path)?,
         None => CampaignConfig::from_ron_str(DEFAULT_CAMPAIGN, "optimize/default.ron (embedded)")?,
     };
+    apply_backend_flags(args, &mut config)?;
     let out = args.out.clone().unwrap_or_else(|| std::path::Path::new("out").join(&config.name));
-    println!("campaign {} -> {}{}", config.name, out.display(), if args.resume { " (resuming)" } else { "" });
+    let announce = || println!("campaign {} -> {}{}", config.name, out.display(), if args.resume { " (resuming)" } else { "" });
     let mut bar = ProgressBarObserver::new();
     let mut silent = SilentObserver;
     let observer: &mut dyn CampaignObserver = if args.json { &mut silent } else { &mut bar };
@@ -27,6 +33,8 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             // Keep the concrete CFD evaluator: the blade and Mis pictures need it afterwards.
             build_evaluator(&config.evaluator)?; // validates the configuration the same way
             let cfd = CfdEvaluator::new(cfd_config.clone())?;
+            cfd.check_backend()?;
+            announce();
             let summary = run_campaign(&config, &cfd, &out, args.resume, observer)?;
             print_summary(&summary);
             if let Err(e) = blade_pictures(&config, &cfd, &summary, &out) {
@@ -36,6 +44,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
         }
         _ => {
             let evaluator = build_evaluator(&config.evaluator)?;
+            announce();
             let summary = run_campaign(&config, evaluator.as_ref(), &out, args.resume, observer)?;
             print_summary(&summary);
             summary
@@ -58,6 +67,40 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             "termination": summary.termination,
         });
         println!("{v}");
+    }
+    Ok(())
+}
+
+/// `--backend` and `--device` on top of the campaign's `solver.backend`; a GPU with the
+/// implicit scheme is refused here with the campaign's name (before the evaluator is built).
+fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Result<()> {
+    let name = config.name.clone();
+    let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator else {
+        if args.backend.is_some() || args.device.is_some() {
+            return Err(Error::Other(format!("campaign {name} has an analytic evaluator: --backend and --device apply to CFD campaigns")));
+        }
+        return Ok(());
+    };
+    let solver = &mut cfd.solver;
+    let campaign_device = match solver.backend {
+        BackendChoice::Gpu { device } => Some(device),
+        BackendChoice::Cpu { .. } => None,
+    };
+    solver.backend = match (args.backend, solver.backend) {
+        (Some(BackendArg::Cpu), _) if args.device.is_some() => return Err(Error::Other("--device selects a GPU: use it with --backend gpu".into())),
+        (Some(BackendArg::Cpu), BackendChoice::Cpu { threads }) => BackendChoice::Cpu { threads },
+        (Some(BackendArg::Cpu), BackendChoice::Gpu { .. }) => BackendChoice::Cpu { threads: None },
+        (Some(BackendArg::Gpu), _) => BackendChoice::Gpu { device: args.device.or(campaign_device).unwrap_or(0) },
+        (None, BackendChoice::Gpu { device }) => BackendChoice::Gpu { device: args.device.unwrap_or(device) },
+        (None, BackendChoice::Cpu { .. }) if args.device.is_some() => {
+            return Err(Error::Other(format!("--device selects a GPU, but campaign {name} runs on the CPU: add --backend gpu")));
+        }
+        (None, cpu) => cpu,
+    };
+    if matches!(solver.backend, BackendChoice::Gpu { .. }) && solver.runs_implicit() {
+        return Err(Error::Other(format!(
+            "campaign {name} uses the implicit scheme, which has no GPU backend yet: use a campaign with scheme: Explicit (e.g. optimize/ls89_default_gpu.ron), or --backend cpu"
+        )));
     }
     Ok(())
 }

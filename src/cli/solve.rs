@@ -1,11 +1,16 @@
 //! `turbopt solve`: one RANS solve of a cascade at one operating point, with its outputs:
 //! solution (VTK), convergence history (CSV + PNG), blade Mis (CSV + PNG, optionally against
 //! measured taps with their RMS difference) and the cascade's performance figures.
+//!
+//! `--backend gpu [--device N]` runs the explicit scheme on CUDA device N (default 0); the
+//! implicit scheme, a build without the `cuda` feature or a machine without a GPU end the
+//! command with one error naming the cause, before the mesh is generated.
 
 use super::SolveArgs;
 use crate::backend::cpu::CpuBackend;
 use crate::cascade::{cascade_planes, quasi_1d_start, Planes, EXIT_PLANE_AXIAL_CHORDS};
 use crate::backend::Backend;
+use crate::eval::cfd::BackendChoice;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::flow::solution::Solution;
@@ -34,19 +39,30 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => default_cascade_config(),
     };
     apply_overrides(args, &mut config)?;
-    let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
-    let spec = passage_spec(&blade, &blade.cascade, &outline, &op, args.density)?;
-    let mesh = generate_cascade_mesh(&outline, &spec)?;
-    println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
-    match args.backend {
-        super::BackendArg::Cpu => {
-            let backend = CpuBackend::new(args.threads)?;
+    match super::backend_choice(args.backend, args.threads, args.device)? {
+        BackendChoice::Cpu { threads } => {
+            let backend = CpuBackend::new(threads)?;
             let name = backend.name();
+            let (outline, mesh) = cascade_mesh(args, &blade, &op)?;
             let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| solve_case(&backend, &mesh, case, initial, observer);
             solve_and_report(run, &name, args, &blade, &outline, &mesh, &op, config)
         }
-        super::BackendArg::Gpu => solve_on_gpu(args, &blade, &outline, &mesh, &op, config),
+        BackendChoice::Gpu { device } => {
+            if !matches!(config.scheme, crate::solver::Scheme::Explicit) {
+                return Err(Error::Other(super::IMPLICIT_ON_GPU_FLAGS.into()));
+            }
+            solve_on_gpu(device, args, &blade, &op, config)
+        }
     }
+}
+
+/// The blade's passage mesh at `--density`, announced on stdout.
+fn cascade_mesh(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<(Outline, Mesh)> {
+    let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
+    let spec = passage_spec(blade, &blade.cascade, &outline, op, args.density)?;
+    let mesh = generate_cascade_mesh(&outline, &spec)?;
+    println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
+    Ok((outline, mesh))
 }
 
 /// Command-line settings on top of the configuration (file or default).
@@ -95,21 +111,20 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
     Ok(())
 }
 
+/// The explicit scheme on CUDA device `device`, opened (kernels compiled) before the mesh is made.
 #[cfg(feature = "cuda")]
-fn solve_on_gpu(args: &SolveArgs, blade: &BladeFile, outline: &Outline, mesh: &Mesh, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
-    if !matches!(config.scheme, crate::solver::Scheme::Explicit) {
-        return Err(Error::Gpu("the implicit scheme (the default) has no GPU backend yet: use --backend cpu, or --scheme explicit for the GPU".into()));
-    }
-    let backend = crate::backend::gpu::GpuBackend::new(0)?;
+fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
+    let backend = crate::backend::gpu::GpuBackend::new(device)?;
     let name = backend.name();
+    let (outline, mesh) = cascade_mesh(args, blade, op)?;
     let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| {
-        Ok((crate::solver::ExplicitSolver::new(&backend, mesh, case)?.solve(initial, observer)?, None))
+        Ok((crate::solver::ExplicitSolver::new(&backend, &mesh, case)?.solve(initial, observer)?, None))
     };
-    solve_and_report(run, &name, args, blade, outline, mesh, op, config)
+    solve_and_report(run, &name, args, blade, &outline, &mesh, op, config)
 }
 
 #[cfg(not(feature = "cuda"))]
-fn solve_on_gpu(_: &SolveArgs, _: &BladeFile, _: &Outline, _: &Mesh, _: &OperatingPoint, _: SolverConfig) -> Result<()> {
+fn solve_on_gpu(_device: usize, _: &SolveArgs, _: &BladeFile, _: &OperatingPoint, _: SolverConfig) -> Result<()> {
     Err(crate::gpu::not_compiled())
 }
 

@@ -19,10 +19,15 @@
 //! all. On the 2-core development machine the two modes measured alike (CPU time per
 //! design-iteration 48 vs 45 ms, tests/eval_cfd_long.rs), as expected with 2 threads.
 //!
-//! A GPU backend will take the whole batch at once: `evaluate_batch` hands it every design of a
-//! generation, so it can stack their meshes as blocks of one device problem (the solver is
-//! block-structured already, and interfaces are lookup tables, so designs never mix) and fill
-//! the GPU; `BackendChoice::Gpu` is the RON switch reserved for it.
+//! GPU (`backend: Gpu(device: N)`, a build with the `cuda` feature, explicit scheme only): the
+//! evaluator opens the device once, on first use (opening compiles the CUDA kernels), and keeps
+//! it; the designs of a batch take turns on it, one solve at a time (a rayon fan-out onto one
+//! device would only interleave their kernels). The pipeline (blade, mesh, warm start, solve,
+//! post-processing) is the CPU's: only the solve runs on the device (`SolvesCases`). A missing
+//! device, driver or `cuda` feature fails every evaluation with a status naming the cause, and
+//! [`CfdEvaluator::check_backend`] reports it once, before a campaign starts. A later step
+//! stacks a generation's meshes as blocks of one device problem (the solver is block-structured
+//! already, and interfaces are lookup tables, so designs never mix) to fill the GPU.
 
 pub use super::cfd_config::{
     default_rans_config, BackendChoice, BatchMode, BatchSettings, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
@@ -43,6 +48,8 @@ use crate::solver::{Case, Silent, SolveOutcome};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::OnceLock;
+#[cfg(feature = "cuda")]
+use {crate::backend::gpu::GpuBackend, std::sync::Mutex};
 use std::time::Instant;
 
 /// Inlet and outlet averaging planes sit this fraction of the axial chord inside the domain
@@ -88,6 +95,34 @@ pub struct CfdEvaluator {
     points: Vec<OperatingPoint>,
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
+    /// The GPU backend of `backend: Gpu`, opened on first use, or why it could not be (the
+    /// message of the `Error::Gpu`). The lock makes designs take turns on the device.
+    #[cfg(feature = "cuda")]
+    gpu: OnceLock<std::result::Result<Mutex<GpuBackend>, String>>,
+}
+
+/// A backend the evaluator solves an operating point on.
+trait SolvesCases: Backend {
+    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome>;
+}
+
+impl SolvesCases for CpuBackend {
+    /// Either scheme (`solver::solve_case`).
+    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome> {
+        crate::solver::solve_case(self, mesh, case, initial, &mut Silent).map(|(outcome, _)| outcome)
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl SolvesCases for GpuBackend {
+    /// The explicit scheme; the implicit one needs `ImplicitBackend`, which the GPU backend does
+    /// not have yet (the config validation refuses the pair, so this error is a safeguard).
+    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome> {
+        match case.solver.scheme {
+            crate::solver::Scheme::Explicit => crate::solver::ExplicitSolver::new(self, mesh, case)?.solve(initial, &mut Silent),
+            crate::solver::Scheme::Implicit(_) => Err(Error::Gpu(super::cfd_config::IMPLICIT_ON_GPU.into())),
+        }
+    }
 }
 
 /// The converged flows of one design, one entry per operating point.
@@ -130,7 +165,8 @@ struct SolvedDesign {
     block_sizes: Vec<(usize, usize)>,
     results: Vec<PointResult>,
     start: FlowStart,
-    backend: CpuBackend,
+    /// `Backend::name` of the backend that solved it.
+    backend: String,
 }
 
 /// The warm start of a design: per operating point the starting flow and the density
@@ -178,7 +214,16 @@ impl CfdEvaluator {
             config.operating_points.iter().map(|n| blade.operating_point(n).cloned()).collect::<Result<Vec<_>>>()?
         };
         let objectives = config.objectives.iter().map(resolve_objective).collect::<Result<Vec<_>>>()?;
-        Ok(CfdEvaluator { config, blade, space, points, objectives, baseline: OnceLock::new() })
+        Ok(CfdEvaluator {
+            config,
+            blade,
+            space,
+            points,
+            objectives,
+            baseline: OnceLock::new(),
+            #[cfg(feature = "cuda")]
+            gpu: OnceLock::new(),
+        })
     }
 
     /// [`CfdEvaluator::new`] from a RON config file.
@@ -241,7 +286,7 @@ impl CfdEvaluator {
     /// One design with `threads` solver threads, warm-started from the baseline when possible.
     fn evaluate_with_threads(&self, design: &[f64], threads: Option<usize>) -> Evaluation {
         self.guarded(|| {
-            if let Err(status) = self.check_supported() {
+            if let Err(status) = self.backend_ready() {
                 return Evaluation::failed(status);
             }
             // A bad blade is answered before the (expensive) baseline solve.
@@ -279,15 +324,42 @@ impl CfdEvaluator {
         }
     }
 
-    /// Scheme and backend combinations that run today: explicit on the CPU.
-    fn check_supported(&self) -> Stage<()> {
-        let s = &self.config.solver;
-        if let BackendChoice::Gpu { device } = s.backend {
-            return Err(Status::Failed(format!(
-                "GPU backend (device {device}) is not available in the CFD evaluator yet (use Cpu)"
-            )));
+    /// Opens the configured backend now: for `backend: Gpu` the device, once per evaluator
+    /// (later calls and evaluations reuse it). An `Error::Gpu` names what is missing (the `cuda`
+    /// feature, the driver, the device), so a command can stop with one error before a campaign
+    /// instead of failing every design with the same status.
+    pub fn check_backend(&self) -> Result<()> {
+        match self.config.solver.backend {
+            BackendChoice::Cpu { .. } => Ok(()),
+            BackendChoice::Gpu { device } => self.open_gpu(device),
         }
-        Ok(())
+    }
+
+    /// [`CfdEvaluator::check_backend`] as an evaluation status.
+    fn backend_ready(&self) -> Stage<()> {
+        self.check_backend().map_err(|e| Status::Failed(e.to_string()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn open_gpu(&self, device: usize) -> Result<()> {
+        self.gpu_backend(device).map(|_| ())
+    }
+
+    #[cfg(not(feature = "cuda"))]
+    fn open_gpu(&self, _device: usize) -> Result<()> {
+        Err(crate::gpu::not_compiled())
+    }
+
+    /// The evaluator's GPU backend, opened on the first call.
+    #[cfg(feature = "cuda")]
+    fn gpu_backend(&self, device: usize) -> Result<&Mutex<GpuBackend>> {
+        let opened = self.gpu.get_or_init(|| {
+            GpuBackend::new(device).map(Mutex::new).map_err(|e| match e {
+                Error::Gpu(reason) => reason,
+                other => other.to_string(),
+            })
+        });
+        opened.as_ref().map_err(|reason| Error::Gpu(reason.clone()))
     }
 
     fn run(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> Evaluation {
@@ -298,7 +370,7 @@ impl CfdEvaluator {
     /// baseline keeps them).
     fn run_with_flows(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> (Evaluation, Option<SolvedFlows>) {
         let start = Instant::now();
-        let solved = match self.solve_points(blade, baseline, threads, start) {
+        let solved = match self.solve_design(blade, baseline, threads, start) {
             Ok(s) => s,
             Err(e) => return (e, None),
         };
@@ -313,17 +385,40 @@ impl CfdEvaluator {
         (evaluation, Some(flows))
     }
 
-    /// Blade -> mesh -> a solve at every operating point, warm-started from `baseline` (resampled
-    /// onto the design's blocks where their sizes differ). A failure comes back as the failed
-    /// evaluation.
-    fn solve_points(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        self.check_supported().map_err(Evaluation::failed)?;
+    /// [`CfdEvaluator::solve_points`] on the configured backend: a CPU backend of `threads`
+    /// threads, or the evaluator's GPU (held for the whole design).
+    fn solve_design(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+        match self.config.solver.backend {
+            BackendChoice::Cpu { .. } => {
+                let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
+                self.solve_points(&backend, blade, baseline, start)
+            }
+            BackendChoice::Gpu { device } => self.solve_design_on_gpu(device, blade, baseline, start),
+        }
+    }
+
+    #[cfg(feature = "cuda")]
+    fn solve_design_on_gpu(&self, device: usize, blade: Blade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+        let gpu = self.gpu_backend(device).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
+        let backend = gpu.lock().unwrap_or_else(|p| p.into_inner());
+        self.solve_points(&*backend, blade, baseline, start)
+    }
+
+    #[cfg(not(feature = "cuda"))]
+    fn solve_design_on_gpu(&self, _device: usize, _: Blade, _: Option<&Baseline>, _: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+        Err(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string())))
+    }
+
+    /// Blade -> mesh -> a solve on `backend` at every operating point, warm-started from
+    /// `baseline` (resampled onto the design's blocks where their sizes differ). A failure comes
+    /// back as the failed evaluation.
+    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: Blade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
         let prepared = self.build_blade(blade).and_then(|(outline, cascade, hint)| {
             let mesh = self.build_mesh(&outline, &cascade, hint)?;
             Ok((outline, mesh))
         });
         let (outline, mesh) = prepared.map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
-        let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
+        let backend_name = backend.name();
         let block_sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
         let (flow_start, warm) = self.warm_starts(baseline, &block_sizes);
         let mut results = Vec::with_capacity(self.points.len());
@@ -336,18 +431,18 @@ impl CfdEvaluator {
                     (&cold, None)
                 }
             };
-            match self.solve_point(&backend, &mesh, &outline, op, initial, reference) {
+            match self.solve_point(backend, &mesh, &outline, op, initial, reference) {
                 Ok(r) => results.push(r),
                 Err((status, failed_at)) => {
                     let mut e = Evaluation::failed(status);
-                    e.diagnostics = self.diagnostics(&results, &backend, start);
+                    e.diagnostics = self.diagnostics(&results, &backend_name, start);
                     e.diagnostics.iterations += failed_at;
                     e.diagnostics.scheme.push_str(flow_start.label());
                     return Err(e);
                 }
             }
         }
-        Ok(SolvedDesign { outline, block_sizes, results, start: flow_start, backend })
+        Ok(SolvedDesign { outline, block_sizes, results, start: flow_start, backend: backend_name })
     }
 
     /// The start of a design whose mesh has `block_sizes`: the baseline's flows and residual
@@ -371,7 +466,7 @@ impl CfdEvaluator {
     /// pictures: a campaign's best design against its baseline). Warm-started like evaluations.
     pub fn design_surfaces(&self, design: &[f64]) -> std::result::Result<(Outline, Vec<Vec<SurfacePoint>>), Status> {
         let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
-        let solved = self.solve_points(Blade::Design(design), baseline, self.cpu_threads(), Instant::now()).map_err(|e| e.status)?;
+        let solved = self.solve_design(Blade::Design(design), baseline, self.cpu_threads(), Instant::now()).map_err(|e| e.status)?;
         Ok((solved.outline, solved.results.into_iter().map(|r| r.surface).collect()))
     }
 
@@ -445,9 +540,9 @@ impl CfdEvaluator {
         crate::cascade::quasi_1d_start(mesh, &self.blade.gas, op, &planes, exit_angle, 0.2)
     }
 
-    fn solve_point(
+    fn solve_point<B: SolvesCases>(
         &self,
-        backend: &CpuBackend,
+        backend: &B,
         mesh: &Mesh,
         outline: &Outline,
         op: &OperatingPoint,
@@ -463,13 +558,11 @@ impl CfdEvaluator {
             solver_config.scheme = crate::solver::Scheme::Implicit(crate::solver::ImplicitConfig::default());
         }
         let case = Case { gas: self.blade.gas.clone(), operating_point: op.clone(), solver: solver_config };
-        let outcome = crate::solver::solve_case(backend, mesh, case, initial, &mut Silent)
-            .map(|(outcome, _)| outcome)
-            .map_err(|e| match e {
-                Error::Diverged { iteration, .. } => (Status::Diverged(format!("{}: {e}", op.name)), iteration),
-                Error::Mesh(_) => (Status::MeshFailure(format!("{}: {e}", op.name)), 0),
-                other => (Status::Failed(format!("{}: {other}", op.name)), 0),
-            })?;
+        let outcome = backend.solve_case(mesh, case, initial).map_err(|e| match e {
+            Error::Diverged { iteration, .. } => (Status::Diverged(format!("{}: {e}", op.name)), iteration),
+            Error::Mesh(_) => (Status::MeshFailure(format!("{}: {e}", op.name)), 0),
+            other => (Status::Failed(format!("{}: {other}", op.name)), 0),
+        })?;
         let (performance, surface) =
             self.post_process(mesh, outline, op, &outcome.solution).map_err(|status| (status, outcome.iterations))?;
         Ok(PointResult { performance, surface, outcome })
@@ -504,7 +597,7 @@ impl CfdEvaluator {
     /// Objectives (averaged over points), constraints (one per point) and the status.
     /// `reference_flows`: the baseline's mass flow per point (None while the baseline itself is
     /// solved: then its own mass flow is the reference).
-    fn score(&self, results: &[PointResult], reference_flows: Option<&[f64]>, flow_start: FlowStart, backend: &CpuBackend, start: Instant) -> Evaluation {
+    fn score(&self, results: &[PointResult], reference_flows: Option<&[f64]>, flow_start: FlowStart, backend: &str, start: Instant) -> Evaluation {
         let n = results.len() as f64;
         let flows: Vec<PointFlow> = results.iter().map(|r| PointFlow { performance: &r.performance, surface: &r.surface }).collect();
         let objectives = self.objectives.iter().map(|o| flows.iter().map(|f| o.value(f)).sum::<f64>() / n).collect();
@@ -545,12 +638,12 @@ impl CfdEvaluator {
         }
     }
 
-    fn diagnostics(&self, results: &[PointResult], backend: &CpuBackend, start: Instant) -> Diagnostics {
+    fn diagnostics(&self, results: &[PointResult], backend: &str, start: Instant) -> Diagnostics {
         Diagnostics {
             iterations: results.iter().map(|r| r.outcome.iterations).sum(),
             residual_drop_orders: results.iter().map(|r| r.outcome.history.orders_dropped()).fold(f64::INFINITY, f64::min),
             wall_s: start.elapsed().as_secs_f64(),
-            backend: backend.name(),
+            backend: backend.to_string(),
             scheme: self.config.solver.scheme.name().into(),
             cached: false,
         }
@@ -621,10 +714,14 @@ impl Evaluator for CfdEvaluator {
 
     /// Fills the CPU: the baseline is solved first (all cores), then the designs run either one
     /// per worker with single-threaded backends ([`BatchMode::DesignPerCore`]) or one after the
-    /// other on all cores ([`BatchMode::SharedPool`]). Results come back in input order.
+    /// other on all cores ([`BatchMode::SharedPool`]). On the GPU the designs take turns on the
+    /// device. Results come back in input order.
     fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
-        if self.needs_baseline() && self.check_supported().is_ok() {
+        if self.needs_baseline() && self.backend_ready().is_ok() {
             let _ = self.baseline();
+        }
+        if let BackendChoice::Gpu { .. } = self.config.solver.backend {
+            return designs.iter().map(|d| self.evaluate(d)).collect();
         }
         let workers = self.config.batch.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         match self.config.batch.mode {

@@ -1,6 +1,7 @@
-//! What `turbopt evaluate <blade.ron> [--case NAME] [--design v1,v2,...] [--json]` runs.
+//! What `turbopt evaluate <blade.ron> [--case NAME] [--design v1,v2,...] [--backend cpu|gpu]
+//! [--json]` runs.
 
-use super::cfd::{CfdEvaluator, EvaluatorConfig};
+use super::cfd::{BackendChoice, CfdEvaluator, EvaluatorConfig};
 use super::objectives::Objective;
 use super::{Evaluation, Evaluator};
 use crate::error::Result;
@@ -15,8 +16,8 @@ pub struct EvaluateOptions {
     pub max_iterations: Option<usize>,
     /// Accept a run that dropped this many orders when the budget runs out.
     pub accept_orders: Option<f64>,
-    /// Solver threads (None: one per core).
-    pub threads: Option<usize>,
+    /// Where the solver runs (default: the CPU, one thread per core).
+    pub backend: BackendChoice,
     pub scheme: super::cfd::Scheme,
     /// Flow model (None: the evaluator's default, RANS-SA).
     pub model: Option<crate::solver::FlowModel>,
@@ -24,7 +25,7 @@ pub struct EvaluateOptions {
 
 impl Default for EvaluateOptions {
     fn default() -> Self {
-        EvaluateOptions { density: Density::Coarse, max_iterations: None, accept_orders: None, threads: None, scheme: super::cfd::Scheme::Implicit, model: None }
+        EvaluateOptions { density: Density::Coarse, max_iterations: None, accept_orders: None, backend: BackendChoice::default(), scheme: super::cfd::Scheme::Implicit, model: None }
     }
 }
 
@@ -37,7 +38,8 @@ pub const COMMAND_OBJECTIVES: [&str; 4] = ["entropy_rise", "loss_coefficient", "
 /// `design: None` evaluates the blade file's main definition (for LS89 the published
 /// profile); `Some(x)` a design vector of its design parameterization. A bad design is not an
 /// error: it comes back as an [`Evaluation`] whose status names the reason. Errors are for a
-/// bad blade file or an unknown case.
+/// bad blade file, an unknown case, a GPU backend with the implicit scheme, or a GPU backend
+/// that cannot be opened (no `cuda` feature, driver or device).
 pub fn evaluate_command(blade: &Path, case: Option<&str>, design: Option<&[f64]>, options: &EvaluateOptions) -> Result<Evaluation> {
     let mut config = EvaluatorConfig::for_blade(blade);
     config.operating_points = case.map(|c| vec![c.to_string()]).unwrap_or_default();
@@ -49,12 +51,13 @@ pub fn evaluate_command(blade: &Path, case: Option<&str>, design: Option<&[f64]>
         config.solver.max_iterations = n;
     }
     config.solver.accept_orders = options.accept_orders;
-    config.solver.backend = super::cfd::BackendChoice::Cpu { threads: options.threads };
+    config.solver.backend = options.backend;
     config.solver.scheme = options.scheme;
     if let Some(m) = options.model {
         config.solver.config.model = m;
     }
     let evaluator = CfdEvaluator::new(config)?;
+    evaluator.check_backend()?;
     Ok(match design {
         None => evaluator.evaluate_main_blade(),
         Some(x) => evaluator.evaluate(x),

@@ -11,6 +11,10 @@
 //!     constraints: [ExitAngleAtLeast(74.0)],
 //! )
 //! ```
+//!
+//! `backend: Gpu(device: 0)` runs the solves on CUDA device 0 (a build with the `cuda`
+//! feature); it needs `scheme: Explicit`, since the implicit scheme has no GPU backend yet
+//! ([`EvaluatorConfig::validate`] refuses the pair).
 
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
@@ -29,13 +33,16 @@ pub enum Scheme {
     Implicit,
 }
 
-/// Where the solver runs. Only `Cpu` runs today; `Gpu` gets a `Status::Failed` naming it.
+/// Where the solver runs. `Gpu` runs the explicit scheme only (see [`EvaluatorConfig::validate`]);
+/// without a device, a driver or the `cuda` feature every evaluation fails with a status naming
+/// the cause (`CfdEvaluator::check_backend` reports it once, up front).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BackendChoice {
     /// Rayon backend; `threads: None` = one per core (single evaluations; batches decide their
     /// own split, see [`BatchMode`]).
     Cpu { threads: Option<usize> },
-    /// CUDA device by ordinal.
+    /// CUDA device by ordinal. The evaluator opens it once (compiling the kernels) and runs the
+    /// designs of a batch on it one after another.
     Gpu { device: usize },
 }
 
@@ -71,6 +78,19 @@ pub struct SolverSettings {
     /// Everything else of the explicit solver (model, CFL, smoothing, multigrid...);
     /// its `max_iterations` and `convergence_orders` are overridden by the two above.
     pub config: SolverConfig,
+}
+
+/// Why `backend: Gpu` with the implicit scheme is refused: the implicit solver needs
+/// `backend::ImplicitBackend` (Jacobian assembly, ILU, Krylov vectors), which the GPU backend
+/// does not implement yet.
+pub const IMPLICIT_ON_GPU: &str = "the implicit scheme has no GPU backend yet; use scheme: Explicit or backend: Cpu";
+
+impl SolverSettings {
+    /// Whether the solves run the implicit scheme: `scheme: Implicit`, or an implicit section
+    /// in the solver's own `config` (which wins over `scheme: Explicit`).
+    pub fn runs_implicit(&self) -> bool {
+        self.scheme == Scheme::Implicit || matches!(self.config.scheme, crate::solver::Scheme::Implicit(_))
+    }
 }
 
 impl Default for SolverSettings {
@@ -243,6 +263,9 @@ impl EvaluatorConfig {
         }
         if let BackendChoice::Cpu { threads: Some(0) } = s.backend {
             return Err("solver.backend: Cpu needs at least one thread".into());
+        }
+        if matches!(s.backend, BackendChoice::Gpu { .. }) && s.runs_implicit() {
+            return Err(IMPLICIT_ON_GPU.into());
         }
         if self.batch.workers == Some(0) {
             return Err("batch.workers must be at least 1".into());

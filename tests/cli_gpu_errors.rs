@@ -1,0 +1,84 @@
+//! `--backend gpu` as a user on a machine without a usable GPU meets it: `solve`, `evaluate`
+//! and `optimize` end with exit status 1 and one `error:` line naming the cause, never a panic,
+//! and before any work starts (no mesh announced, no campaign directory).
+//!
+//! The GPU is device 999, which exists on no machine, so every assertion holds in every build:
+//! without the `cuda` feature ("built without the `cuda` feature"), with it on a machine
+//! without a driver ("no CUDA driver library"), and on a GPU host ("device 999 requested").
+//! All three are `Error::Gpu`, printed as "GPU backend unavailable: ...".
+
+use std::process::{Command, Output};
+
+fn turbopt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_turbopt")).args(args).output().expect("turbopt runs")
+}
+
+/// Exit status 1 (a panic exits with 101), nothing on stdout, and stderr one line: `error: `
+/// followed by a message that contains every needle. Returns that line.
+fn assert_one_error_line(output: &Output, needles: &[&str]) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stdout: {stdout}\nstderr: {stderr}");
+    assert!(!stderr.contains("panicked at"), "{stderr}");
+    assert!(stdout.trim().is_empty(), "work started before the error: {stdout}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "one error line expected: {stderr}");
+    assert!(lines[0].starts_with("error: "), "{}", lines[0]);
+    for needle in needles {
+        assert!(lines[0].contains(needle), "`{}` should mention `{needle}`", lines[0]);
+    }
+    lines[0].to_string()
+}
+
+const UNAVAILABLE: &str = "GPU backend unavailable";
+
+fn scratch(tag: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("turbopt-cli-gpu-{tag}-{}", std::process::id()))
+}
+
+#[test]
+fn solve_on_an_unavailable_gpu_is_one_error_line() {
+    let out = scratch("solve");
+    let o = turbopt(&["solve", "blades/ls89.ron", "--density", "coarse", "--scheme", "explicit", "--backend", "gpu", "--device", "999", "--out", out.to_str().unwrap()]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
+    assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn solve_with_the_implicit_scheme_on_the_gpu_names_the_fix() {
+    let o = turbopt(&["solve", "blades/ls89.ron", "--density", "coarse", "--backend", "gpu"]);
+    assert_one_error_line(&o, &["implicit scheme", "--scheme explicit"]);
+}
+
+#[test]
+fn evaluate_on_an_unavailable_gpu_is_one_error_line() {
+    let o = turbopt(&["evaluate", "blades/ls89.ron", "--scheme", "explicit", "--backend", "gpu", "--device", "999"]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
+    let o = turbopt(&["evaluate", "blades/ls89.ron", "--backend", "gpu"]);
+    assert_one_error_line(&o, &["implicit scheme", "--scheme explicit"]);
+}
+
+#[test]
+fn optimize_on_an_unavailable_gpu_stops_before_the_campaign() {
+    let out = scratch("optimize");
+    let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--device", "999", "--out", out.to_str().unwrap()]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
+    assert!(!out.exists(), "no campaign directory before the backend is known to work");
+    // The default campaign is implicit: --backend gpu points at the explicit GPU campaign.
+    let o = turbopt(&["optimize", "--backend", "gpu", "--out", out.to_str().unwrap()]);
+    assert_one_error_line(&o, &["implicit scheme", "ls89_default_gpu.ron"]);
+    assert!(!out.exists());
+}
+
+#[test]
+fn flags_of_the_other_backend_are_errors() {
+    let o = turbopt(&["solve", "blades/ls89.ron", "--device", "1"]);
+    assert_one_error_line(&o, &["--device", "--backend gpu"]);
+    let o = turbopt(&["evaluate", "blades/ls89.ron", "--scheme", "explicit", "--backend", "gpu", "--threads", "2"]);
+    assert_one_error_line(&o, &["--threads", "--backend gpu"]);
+    let o = turbopt(&["optimize", "optimize/analytic_branin_ego.ron", "--backend", "cpu"]);
+    assert_one_error_line(&o, &["analytic", "--backend"]);
+    // The default campaign runs on the CPU: a device alone does not move it.
+    let o = turbopt(&["optimize", "--device", "0"]);
+    assert_one_error_line(&o, &["--device", "--backend gpu"]);
+}

@@ -1,0 +1,68 @@
+//! The GPU campaign against the CPU (needs a CUDA device):
+//! `cargo test --release --features cuda --test eval_gpu -- --include-ignored --nocapture`.
+//!
+//! optimize/ls89_default_gpu.ron (the default campaign's variables, explicit scheme,
+//! `backend: Gpu(device: 0)`) is run for its first 6 evaluations on the GPU and, with
+//! `backend: Cpu`, on the CPU: the same designs, and objectives and constraints equal to 1e-6
+//! relative. The campaign is cut to a budget of 6 (the baseline and a 5-sample Latin hypercube,
+//! which depend on the seed alone, so both runs propose the same designs) and each solve to
+//! `CYCLES` multigrid cycles, which keeps the test to a few minutes on a 16-core GPU host: the
+//! solves stop short of 5 orders, and their unconverged objectives and constraints (reported
+//! with `NotConverged`) are compared, the backends having run the same iterations.
+#![cfg(feature = "cuda")]
+
+use std::path::PathBuf;
+use turbopt::eval::cfd::{BackendChoice, CfdEvaluator};
+use turbopt::optim::campaign::{read_log, run_campaign, CampaignConfig, EvaluationRecord, EvaluatorConfig, SilentObserver};
+
+const CAMPAIGN: &str = "optimize/ls89_default_gpu.ron";
+const EVALUATIONS: usize = 6;
+/// 150 single-grid iterations (the W-cycle's delay) and 250 W-cycles.
+const CYCLES: usize = 400;
+const RELATIVE_TOLERANCE: f64 = 1e-6;
+
+/// The campaign's evaluation log, run on `backend` with the budget and iteration cuts above.
+fn first_evaluations(backend: BackendChoice, tag: &str) -> Vec<EvaluationRecord> {
+    let mut campaign = CampaignConfig::from_ron_file(CAMPAIGN).unwrap();
+    campaign.budget = EVALUATIONS;
+    let EvaluatorConfig::Cfd(cfd) = &mut campaign.evaluator else { panic!("{CAMPAIGN} is a CFD campaign") };
+    cfd.solver.backend = backend;
+    cfd.solver.max_iterations = CYCLES;
+    let evaluator = CfdEvaluator::new(cfd.clone()).unwrap();
+    evaluator.check_backend().unwrap();
+    let dir: PathBuf = std::env::temp_dir().join(format!("turbopt-eval-gpu-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let start = std::time::Instant::now();
+    run_campaign(&campaign, &evaluator, &dir, false, &mut SilentObserver).unwrap();
+    println!("{tag}: {EVALUATIONS} evaluations in {:.1} s", start.elapsed().as_secs_f64());
+    let records = read_log(&dir.join("evaluations.jsonl")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(records.len(), EVALUATIONS);
+    records
+}
+
+fn assert_close(what: &str, cpu: &[f64], gpu: &[f64]) {
+    assert_eq!(cpu.len(), gpu.len(), "{what}: {cpu:?} vs {gpu:?}");
+    for (c, g) in cpu.iter().zip(gpu) {
+        let relative = (c - g).abs() / c.abs().max(g.abs());
+        assert!(c == g || relative <= RELATIVE_TOLERANCE, "{what}: CPU {c:e}, GPU {g:e} ({relative:.2e} relative)");
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA device"]
+fn gpu_campaign_first_evaluations_equal_the_cpu_ones() {
+    let gpu = first_evaluations(BackendChoice::Gpu { device: 0 }, "gpu");
+    let cpu = first_evaluations(BackendChoice::Cpu { threads: None }, "cpu");
+    assert!(!cpu[0].objectives.is_empty(), "the baseline has no objectives: {:?}", cpu[0].status);
+    for (c, g) in cpu.iter().zip(&gpu) {
+        let what = format!("evaluation {}", c.index);
+        println!("{what}: CPU {:?} {:?} {:?}, GPU {:?} {:?} ({})", c.status, c.objectives, c.constraints, g.objectives, g.constraints, g.backend);
+        assert!(c.backend.starts_with("cpu") && !g.backend.starts_with("cpu"), "{what}: backends {} / {}", c.backend, g.backend);
+        assert_eq!(c.design, g.design, "{what}: the runs proposed different designs");
+        assert_eq!(std::mem::discriminant(&c.status), std::mem::discriminant(&g.status), "{what}: {:?} vs {:?}", c.status, g.status);
+        assert_eq!(c.iterations, g.iterations, "{what}: iterations");
+        assert_close(&format!("{what}, objectives"), &c.objectives, &g.objectives);
+        assert_close(&format!("{what}, constraints"), &c.constraints, &g.constraints);
+    }
+}
