@@ -201,11 +201,12 @@ fn solver_blow_up_is_diverged_with_reason() {
         Status::Diverged(reason) => assert!(reason.contains("diverged") && reason.contains("M065_RE290K"), "{reason}"),
         other => panic!("expected Diverged, got {other:?}"),
     }
-    assert!(e.diagnostics.wall_s > 0.0 && e.diagnostics.backend.starts_with("cpu"));
+    assert!(e.diagnostics.backend.starts_with("cpu"), "{:?}", e.diagnostics);
 }
 
-/// A short real solve of the LS89 profile on the coarse mesh: figures finite and physical,
-/// the iteration budget reported as NotConverged with its reason, diagnostics filled.
+/// A short real solve of the LS89 profile on the coarse mesh: the iteration budget reported as
+/// NotConverged with its reason (the evaluator reports non-finite figures as Failed, so the
+/// status also says that the objectives are finite), a positive mass flow, diagnostics filled.
 #[test]
 fn ls89_coarse_short_solve_reports_not_converged_with_finite_objectives() {
     let options = EvaluateOptions { max_iterations: Some(30), ..EvaluateOptions::default() };
@@ -215,12 +216,10 @@ fn ls89_coarse_short_solve_reports_not_converged_with_finite_objectives() {
         other => panic!("expected NotConverged after 30 iterations, got {other:?}"),
     }
     assert_eq!(e.objectives.len(), 4);
-    assert!(e.objectives.iter().all(|v| v.is_finite()), "{:?}", e.objectives);
     // Mass flow per unit span is positive: the flow goes through the passage.
     assert!(e.objectives[3] > 0.0, "{:?}", e.objectives);
     assert_eq!(e.diagnostics.iterations, 30);
     assert_eq!(e.diagnostics.scheme, "implicit");
-    assert!(e.diagnostics.wall_s > 0.0);
     println!("{e:?}");
 }
 
@@ -248,7 +247,9 @@ fn ls89_baseline_cached_and_perturbed_design_warm_started() {
     // The baseline's mass flow is its own reference: the band constraint is -0.02 exactly.
     assert!((b.constraints[1] + 0.02).abs() < 1e-12 && (b.constraints[3] + 0.02).abs() < 1e-12, "{:?}", b.constraints);
     assert!(matches!(p.status, Status::NotConverged(_)), "{:?}", p.status);
-    assert!(p.objectives.iter().chain(&p.constraints).all(|v| v.is_finite()), "{p:?}");
+    // The perturbed design's mass flow is measured against the baseline's, not its own (which
+    // would give -0.02 exactly, as for the baseline).
+    assert!(p.constraints[1] > -0.02 && p.constraints[3] > -0.02, "{:?}", p.constraints);
     assert_eq!(p.diagnostics.iterations, 20, "10 per operating point");
     assert_eq!(p.diagnostics.backend, "cpu (1 threads)", "batch default: one design per core");
     let same_blocks = ev.design_mesh(&baseline).unwrap().blocks.iter().map(|b| (b.ni, b.nj)).collect::<Vec<_>>()

@@ -137,9 +137,9 @@ fn ls89_tc1_coarse_batch_throughput() {
         let (cpu0, t0) = (process_cpu_seconds(), Instant::now());
         let out = ev.evaluate_batch(&designs);
         let (wall, cpu) = (t0.elapsed().as_secs_f64(), process_cpu_seconds() - cpu0);
+        // Ok and NotConverged also say that the figures are finite (non-finite ones are Failed).
         for e in &out {
             assert!(matches!(e.status, Status::Ok | Status::NotConverged(_)), "{:?}", e.status);
-            assert!(e.objectives.iter().all(|v| v.is_finite()));
         }
         let per_eval = wall / n_designs as f64;
         // Designs stop when converged: count the iterations they really ran.

@@ -20,7 +20,10 @@ fn green_gauss_is_exact_for_linear_fields_on_a_distorted_quad() {
     let (vectors, area) = quad_face_vectors_and_area(&QUAD);
     let closed = vectors.iter().fold([0.0, 0.0], |s, v| [s[0] + v[0], s[1] + v[1]]);
     assert!(closed[0].abs() < 1e-15 && closed[1].abs() < 1e-15, "face vectors must close");
-    assert!(area > 0.0);
+    // The area of a simple quad is half the cross product of its diagonals.
+    let (d1, d2) = ([QUAD[2][0] - QUAD[0][0], QUAD[2][1] - QUAD[0][1]], [QUAD[3][0] - QUAD[1][0], QUAD[3][1] - QUAD[1][1]]);
+    let diagonal_area = 0.5 * (d1[0] * d2[1] - d1[1] * d2[0]);
+    assert!((area - diagonal_area).abs() < 1e-14, "area {area} vs {diagonal_area}");
     let tri = [[0.0, 0.0], [2.0, 0.3], [0.4, 1.5]];
     let tri_vectors: [[f64; 2]; 3] = std::array::from_fn(|m| {
         let (a, b) = (tri[m], tri[(m + 1) % 3]);

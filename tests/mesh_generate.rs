@@ -141,6 +141,7 @@ fn growth_ratio_target() {
 
 /// The medium mesh in under 10 s on one core (the test profile is optimized).
 #[test]
+#[ignore = "benchmark: medium LS89 and T106C mesh generation under 10 s of CPU time each (depends on the machine)"]
 fn medium_mesh_generation_time() {
     // Issue 2 asks for under 10 s on one core. The mesher runs on the calling thread, so its CPU
     // time is that figure, also when parallel tests share the cores (the wall time is printed).

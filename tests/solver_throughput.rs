@@ -7,9 +7,11 @@ use std::time::Instant;
 
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::backend::Backend;
+use turbopt::flow::solution::Solution;
 use turbopt::solver::{uniform_state, Case, ExplicitSolver, RkScheme, Silent, SolverConfig};
 
-fn cell_stage_rate(threads: Option<usize>, n: usize, iterations: usize) -> f64 {
+/// Cell-stage updates per second of `iterations` iterations on `n x n` cells, and the solution.
+fn cell_stage_rate(threads: Option<usize>, n: usize, iterations: usize) -> (f64, Solution) {
     let gas = common::unit_gas();
     let q = [1.0, 0.5, 0.0, 1.0 / 1.4];
     let mesh = common::distorted_channel(1, n, n, 1.0, 0.03);
@@ -27,14 +29,16 @@ fn cell_stage_rate(threads: Option<usize>, n: usize, iterations: usize) -> f64 {
     let wall = start.elapsed().as_secs_f64();
     let rate = (mesh.n_cells() * stages * out.iterations) as f64 / wall;
     println!("{} ({n} x {n} cells, {} iterations): {:.3e} cell-stage updates/s", backend.name(), out.iterations, rate);
-    rate
+    (rate, out.solution)
 }
 
 #[test]
-#[ignore = "long validation: throughput on 256 x 256 cells, 1 thread and all threads (about 30 s)"]
+#[ignore = "benchmark: throughput on 256 x 256 cells, 1 thread and all threads (about 30 s; depends on the machine and its load)"]
 fn explicit_solver_throughput() {
-    let one = cell_stage_rate(Some(1), 256, 40);
-    let all = cell_stage_rate(None, 256, 40);
+    let (one, one_solution) = cell_stage_rate(Some(1), 256, 40);
+    let (all, all_solution) = cell_stage_rate(None, 256, 40);
     println!("speed-up on all threads: {:.2}", all / one);
-    assert!(one > 0.0 && all > 0.0);
+    // The rates are printed for BENCHMARKS.md; what can be asserted is that the work measured
+    // is the same: every cell's update is independent of how the cells are shared out.
+    assert!(one_solution == all_solution, "the thread count changed the solution");
 }

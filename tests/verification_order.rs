@@ -5,13 +5,15 @@
 //! characteristic boundary data (P0, T0, flow angle, p2) are exact there; j-faces are periodic.
 //! The source term of each cell is the exact flux of the manufactured solution integrated over
 //! the cell's faces (3-point Gauss per face); the discrete steady state is compared with exact
-//! cell averages (3 x 3 Gauss) on a distorted mesh.
+//! cell averages (3 x 3 Gauss) on a distorted mesh. Written once over [`Backend`], run on the
+//! CPU and (feature `cuda`, ignored without a device) on the GPU with the same bound.
 
 mod common;
 
 use std::f64::consts::PI;
 
 use turbopt::backend::cpu::CpuBackend;
+use turbopt::backend::Backend;
 use turbopt::flow::roe::physical_flux;
 use turbopt::flow::solution::{BlockSolution, Solution};
 use turbopt::mesh::Mesh;
@@ -66,7 +68,7 @@ fn manufactured_source(mesh: &Mesh, gamma: f64) -> Solution {
 
 /// Volume-weighted L1 norm of the density error of the converged solution on an n x n mesh,
 /// and the iterations it took.
-fn density_error(n: usize) -> (f64, usize) {
+fn density_error<B: Backend>(backend: &B, n: usize) -> (f64, usize) {
     let gas = common::unit_gas();
     let mesh = common::distorted_channel(1, n, n, 1.0, 0.03);
     let config = SolverConfig {
@@ -77,8 +79,7 @@ fn density_error(n: usize) -> (f64, usize) {
         ..SolverConfig::default()
     };
     let case = Case { gas, operating_point: common::operating_point_of(&gas, FREE_STREAM), solver: config };
-    let backend = CpuBackend::new(None).unwrap();
-    let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
+    let mut solver = ExplicitSolver::new(backend, &mesh, case).unwrap();
     solver.set_source(&manufactured_source(&mesh, gas.gamma)).unwrap();
     let out = solver.solve(&uniform_state(&mesh, &gas, FREE_STREAM), &mut Silent).unwrap();
     assert!(out.converged, "{n} x {n}: not converged after {} iterations ({:.1} orders)", out.iterations, out.history.orders_dropped());
@@ -96,25 +97,47 @@ fn density_error(n: usize) -> (f64, usize) {
     (err / area, out.iterations)
 }
 
-fn observed_orders(sizes: &[usize]) -> Vec<f64> {
-    let errors: Vec<(f64, usize)> = sizes.iter().map(|&n| density_error(n)).collect();
+fn observed_orders<B: Backend>(backend: &B, sizes: &[usize]) -> Vec<f64> {
+    let errors: Vec<(f64, usize)> = sizes.iter().map(|&n| density_error(backend, n)).collect();
     for (n, (e, it)) in sizes.iter().zip(&errors) {
-        println!("manufactured solution, {n} x {n}: density L1 error {e:.4e} ({it} iterations)");
+        println!("{}: manufactured solution, {n} x {n}: density L1 error {e:.4e} ({it} iterations)", backend.name());
     }
     let orders: Vec<f64> = errors.windows(2).zip(sizes.windows(2)).map(|(e, s)| (e[0].0 / e[1].0).ln() / (s[1] as f64 / s[0] as f64).ln()).collect();
     println!("observed orders: {orders:?}");
     orders
 }
 
-#[test]
-fn second_order_on_a_smooth_manufactured_solution() {
-    let orders = observed_orders(&[16, 32]);
+fn second_order_on_a_smooth_manufactured_solution<B: Backend>(backend: &B) {
+    let orders = observed_orders(backend, &[16, 32]);
     assert!(orders[0] >= 1.8, "observed order {:.3} below 1.8", orders[0]);
+}
+
+fn second_order_on_a_smooth_manufactured_solution_fine_meshes<B: Backend>(backend: &B) {
+    let orders = observed_orders(backend, &[16, 32, 64]);
+    assert!(orders.iter().all(|&p| p >= 1.8), "observed orders {orders:?}");
+}
+
+#[test]
+fn order_of_accuracy_cpu() {
+    second_order_on_a_smooth_manufactured_solution(&CpuBackend::new(None).unwrap());
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+#[ignore = "needs a CUDA device"]
+fn order_of_accuracy_gpu() {
+    second_order_on_a_smooth_manufactured_solution(&turbopt::backend::gpu::GpuBackend::new(0).unwrap());
 }
 
 #[test]
 #[ignore = "long validation: manufactured-solution order on 16^2, 32^2, 64^2 (about 4 minutes on 2 cores)"]
-fn second_order_on_a_smooth_manufactured_solution_fine_meshes() {
-    let orders = observed_orders(&[16, 32, 64]);
-    assert!(orders.iter().all(|&p| p >= 1.8), "observed orders {orders:?}");
+fn order_of_accuracy_fine_meshes_cpu() {
+    second_order_on_a_smooth_manufactured_solution_fine_meshes(&CpuBackend::new(None).unwrap());
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+#[ignore = "needs a CUDA device (and long: manufactured-solution order on 16^2, 32^2, 64^2)"]
+fn order_of_accuracy_fine_meshes_gpu() {
+    second_order_on_a_smooth_manufactured_solution_fine_meshes(&turbopt::backend::gpu::GpuBackend::new(0).unwrap());
 }

@@ -2,17 +2,20 @@
 //! walls, driven by a constant body force f per unit volume (a source in the x-momentum
 //! equation). The steady velocity is the parabola u(y) = f y (h - y) / (2 mu). A 10-micron
 //! channel at Reynolds number ~6 keeps the viscous time scale short against the acoustic one,
-//! so that the explicit scheme converges in a few thousand multigrid cycles.
+//! so that the explicit scheme converges in a few thousand multigrid cycles. Written once over
+//! [`Backend`], run on the CPU and (feature `cuda`, ignored without a device) on the GPU with the
+//! same bounds.
 
 mod common;
 
 use turbopt::backend::cpu::CpuBackend;
+use turbopt::backend::Backend;
 use turbopt::flow::gas::Gas;
 use turbopt::flow::solution::{BlockSolution, Solution};
 use turbopt::solver::{uniform_state, Case, Cycle, ExplicitSolver, FlowModel, Multigrid, Silent, SolverConfig};
 
 /// Max |u - u_exact| / u_max over the cells (exact cell averages) on an 8 x nj mesh.
-fn poiseuille_velocity_error(nj: usize) -> f64 {
+fn poiseuille_velocity_error<B: Backend>(backend: &B, nj: usize) -> f64 {
     let gas = Gas::default();
     let (ni, h) = (8, 1e-5);
     let lx = 0.5 * h;
@@ -37,8 +40,7 @@ fn poiseuille_velocity_error(nj: usize) -> f64 {
         ..SolverConfig::default()
     };
     let case = Case { gas, operating_point: op, solver: config };
-    let backend = CpuBackend::new(Some(1)).unwrap();
-    let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
+    let mut solver = ExplicitSolver::new(backend, &mesh, case).unwrap();
     let n = ni * nj;
     let volume = lx * h / n as f64;
     let source = Solution {
@@ -55,7 +57,7 @@ fn poiseuille_velocity_error(nj: usize) -> f64 {
     solver.set_source(&source).unwrap();
     let out = solver.solve(&uniform_state(&mesh, &gas, [rho, 0.5 * u_max, 0.0, p]), &mut Silent).unwrap();
     let (first, last) = (&out.history.records[0].residuals, &out.history.records.last().unwrap().residuals);
-    println!("converged {} after {} cycles, residuals {first:?} -> {last:?}", out.converged, out.iterations);
+    println!("{}: converged {} after {} cycles, residuals {first:?} -> {last:?}", backend.name(), out.converged, out.iterations);
     assert!(out.converged);
     let b = &out.solution.blocks[0];
     let mut worst: f64 = 0.0;
@@ -73,17 +75,39 @@ fn poiseuille_velocity_error(nj: usize) -> f64 {
     worst
 }
 
-#[test]
-fn laminar_channel_flow_matches_the_parabolic_profile() {
-    let error = poiseuille_velocity_error(16);
+fn laminar_channel_flow_matches_the_parabolic_profile<B: Backend>(backend: &B) {
+    let error = poiseuille_velocity_error(backend, 16);
     assert!(error < 1e-2, "velocity error {error:e}");
+}
+
+fn laminar_channel_flow_error_is_second_order<B: Backend>(backend: &B) {
+    let (coarse, fine) = (poiseuille_velocity_error(backend, 16), poiseuille_velocity_error(backend, 32));
+    let order = (coarse / fine).log2();
+    println!("observed order {order:.3}");
+    assert!(order >= 1.8, "observed order {order:.3}");
+}
+
+#[test]
+fn poiseuille_profile_cpu() {
+    laminar_channel_flow_matches_the_parabolic_profile(&CpuBackend::new(Some(1)).unwrap());
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+#[ignore = "needs a CUDA device"]
+fn poiseuille_profile_gpu() {
+    laminar_channel_flow_matches_the_parabolic_profile(&turbopt::backend::gpu::GpuBackend::new(0).unwrap());
 }
 
 #[test]
 #[ignore = "long validation: Poiseuille profile error on 16 and 32 cells across the channel (about a minute)"]
-fn laminar_channel_flow_error_is_second_order() {
-    let (coarse, fine) = (poiseuille_velocity_error(16), poiseuille_velocity_error(32));
-    let order = (coarse / fine).log2();
-    println!("observed order {order:.3}");
-    assert!(order >= 1.8, "observed order {order:.3}");
+fn poiseuille_second_order_cpu() {
+    laminar_channel_flow_error_is_second_order(&CpuBackend::new(Some(1)).unwrap());
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+#[ignore = "needs a CUDA device (and long: Poiseuille profile error on 16 and 32 cells across the channel)"]
+fn poiseuille_second_order_gpu() {
+    laminar_channel_flow_error_is_second_order(&turbopt::backend::gpu::GpuBackend::new(0).unwrap());
 }

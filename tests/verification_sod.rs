@@ -1,9 +1,12 @@
 //! Sod shock tube as a one-cell-wide channel, time-accurate (global time step, no smoothing):
-//! density L1 error against the exact Riemann solution at t = 0.2.
+//! density L1 error against the exact Riemann solution at t = 0.2. Written once over
+//! [`Backend`], run on the CPU and (feature `cuda`, ignored without a device) on the GPU with the
+//! same bounds.
 
 mod common;
 
 use turbopt::backend::cpu::CpuBackend;
+use turbopt::backend::Backend;
 use turbopt::flow::riemann::ExactRiemann;
 use turbopt::flow::solution::Solution;
 use turbopt::flow::state::conservative_from_primitive;
@@ -29,7 +32,7 @@ fn sod_initial(n: usize, gamma: f64) -> Solution {
 }
 
 /// Density L1 error (integral of |rho - rho_exact| over the tube) with `n` cells.
-fn sod_density_l1_error(n: usize) -> f64 {
+fn sod_density_l1_error<B: Backend>(backend: &B, n: usize) -> f64 {
     let gas = common::unit_gas();
     let mesh = common::sod_tube(n);
     let config = SolverConfig {
@@ -41,8 +44,7 @@ fn sod_density_l1_error(n: usize) -> f64 {
     };
     let op = common::operating_point_of(&gas, [1.0, 0.0, 0.0, 1.0]);
     let case = Case { gas, operating_point: op, solver: config };
-    let backend = CpuBackend::new(Some(1)).unwrap();
-    let mut solver = ExplicitSolver::new(&backend, &mesh, case).unwrap();
+    let mut solver = ExplicitSolver::new(backend, &mesh, case).unwrap();
     let out = solver.solve(&sod_initial(n, gas.gamma), &mut Silent).unwrap();
     assert!(out.converged, "final time not reached");
     assert!((out.time - FINAL_TIME).abs() < 1e-12);
@@ -60,15 +62,26 @@ fn sod_density_l1_error(n: usize) -> f64 {
         .sum()
 }
 
-#[test]
-fn sod_density_error_is_small_and_decreases_under_refinement() {
+fn sod_density_error_is_small_and_decreases_under_refinement<B: Backend>(backend: &B) {
     let sizes = [100, 200, 400, 800];
-    let errors: Vec<f64> = sizes.iter().map(|&n| sod_density_l1_error(n)).collect();
+    let errors: Vec<f64> = sizes.iter().map(|&n| sod_density_l1_error(backend, n)).collect();
     for (n, e) in sizes.iter().zip(&errors) {
-        println!("Sod, {n} cells: density L1 error {e:.4e}");
+        println!("{}: Sod, {n} cells: density L1 error {e:.4e}", backend.name());
     }
     assert!(errors[2] <= 4e-3, "400 cells: L1 error {:.4e} above 4e-3", errors[2]);
     for k in 1..errors.len() {
         assert!(errors[k] < errors[k - 1], "error did not decrease from {} to {} cells", sizes[k - 1], sizes[k]);
     }
+}
+
+#[test]
+fn sod_matches_exact_cpu() {
+    sod_density_error_is_small_and_decreases_under_refinement(&CpuBackend::new(Some(1)).unwrap());
+}
+
+#[cfg(feature = "cuda")]
+#[test]
+#[ignore = "needs a CUDA device"]
+fn sod_matches_exact_gpu() {
+    sod_density_error_is_small_and_decreases_under_refinement(&turbopt::backend::gpu::GpuBackend::new(0).unwrap());
 }
