@@ -117,10 +117,24 @@ fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &Operati
     let backend = crate::backend::gpu::GpuBackend::new(device)?;
     let name = backend.name();
     let (outline, mesh) = cascade_mesh(args, blade, op)?;
+    let iterations = std::cell::Cell::new(0);
     let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| {
-        Ok((crate::solver::ExplicitSolver::new(&backend, &mesh, case)?.solve(initial, observer)?, None))
+        let outcome = crate::solver::ExplicitSolver::new(&backend, &mesh, case)?.solve(initial, observer)?;
+        iterations.set(outcome.iterations);
+        Ok((outcome, None))
     };
-    solve_and_report(run, &name, args, blade, &outline, &mesh, op, config)
+    let result = solve_and_report(run, &name, args, blade, &outline, &mesh, op, config);
+    // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).
+    let c = backend.counters();
+    eprintln!(
+        "GPU: {} kernels ({:.0} per iteration), {} CUDA graph launches, {} residual-norm read-backs, {} field transfers",
+        c.launches,
+        c.launches as f64 / iterations.get().max(1) as f64,
+        c.graph_launches,
+        c.norm_readbacks,
+        c.field_transfers
+    );
+    result
 }
 
 #[cfg(not(feature = "cuda"))]
