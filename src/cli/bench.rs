@@ -104,6 +104,10 @@ fn print_report(problem: &TestProblem, options: &BenchOptions, cpu: Option<&Benc
     println!("B/upd: least bytes moved per cell update (explicit_iteration: per cell-stage update; src/bench/operations.rs)");
     println!("Mupd/s: million cell updates per second (explicit_iteration: million cell-stage updates per second)");
     println!("GB/s: Mupd/s x B/upd; %bw: of the backend's measured copy bandwidth");
+    let rows = |r: &&BenchReport| r.operations.iter().chain(std::iter::once(&r.iteration)).any(|t| t.percent_of_measured > 100.0);
+    if cpu.iter().chain(gpu_report.iter()).any(rows) {
+        println!("%bw above 100: the operation beat the copy probe: its data stay in cache (small meshes), or it reads more than it writes (a CPU copy also reads its destination before writing it)");
+    }
     for report in cpu.iter().chain(gpu_report.iter()) {
         println!(
             "{}: one iteration {:.2} ms; its operations' medians add up to {:.2} ms",
