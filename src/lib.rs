@@ -5,6 +5,7 @@
 //! kernels, CPU and CUDA) -> `eval` (the `Evaluator` seam) -> `optim` (DE, Kriging, campaigns).
 
 pub mod backend;
+pub mod bench;
 pub mod cascade;
 pub mod cli;
 pub mod error;

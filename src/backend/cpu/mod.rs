@@ -188,8 +188,12 @@ impl Backend for CpuBackend {
     }
 
     fn copy_field(&self, src: &CpuField, dst: &mut CpuField) {
+        // In chunks within each block too, so that a mesh of few blocks copies on every thread.
+        const CHUNK: usize = 1 << 15;
         self.pool.install(|| {
-            dst.blocks.par_iter_mut().zip(&src.blocks).for_each(|(d, s)| d.copy_from_slice(s));
+            dst.blocks.par_iter_mut().zip(&src.blocks).for_each(|(d, s)| {
+                d.par_chunks_mut(CHUNK).zip(s.par_chunks(CHUNK)).for_each(|(dc, sc)| dc.copy_from_slice(sc));
+            });
         });
     }
 
