@@ -40,7 +40,7 @@ impl Kernels {
 
 /// Grid lines of direction `dir` over every block: rows (one per j) along i, columns along j.
 fn lines(g: &GpuGeometry, dir: i32) -> usize {
-    g.table.iter().map(|e| if dir == ALONG_I { e.nj } else { e.ni } as usize).sum()
+    g.table.iter().map(|e| (if dir == ALONG_I { e.nj } else { e.ni }) as usize).sum()
 }
 
 /// One thread per (variable, line) of the first `nvar` variables.
