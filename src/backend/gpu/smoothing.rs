@@ -58,7 +58,9 @@ pub(super) fn smooth_constant(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usiz
     let scratch = &mut work.smoothing_scratch;
     let nvar_arg = nvar as i32;
     for (dir, eps) in [(ALONG_I, epsilon[0]), (ALONG_J, epsilon[1])] {
-        if !(eps > 0.0) {
+        // Skipped unless positive (NaN included), as `Coefficients::active` on the CPU.
+        let active = eps > 0.0;
+        if !active {
             continue;
         }
         let nlines = lines(g, dir);
