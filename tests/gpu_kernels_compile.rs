@@ -11,6 +11,8 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual"]),
     ("reduce", &["residual_square_partials", "residual_norms_finish", "min_partials", "min_finish"]),
     ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
+    ("timestep", &["local_time_step", "smoothing_coefficients"]),
+    ("smoothing", &["smooth_lines_constant", "smooth_lines_variable", "smoothing_active"]),
 ];
 
 #[test]

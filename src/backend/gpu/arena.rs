@@ -133,6 +133,9 @@ pub struct Workspace {
     pub node_values: CudaSlice<f64>,
     /// Scratch of the residual smoothing's Thomas sweeps (NVAR x np).
     pub smoothing_scratch: CudaSlice<f64>,
+    /// Whether each block is smoothed along i and along j with per-cell coefficients
+    /// (`2 b + direction`, 0 or 1; set by the smoothing kernels before their sweeps).
+    pub smoothing_active: CudaSlice<i32>,
 }
 
 impl GpuGeometry {
@@ -174,6 +177,7 @@ impl GpuGeometry {
                 viscous_cells: zeros(8 * np)?,
                 node_values: zeros(4 * nn)?,
                 smoothing_scratch: zeros(NVAR * np)?,
+                smoothing_active: stream.alloc_zeros::<i32>(2 * table.len().max(1)).map_err(gpu_err)?,
             }),
             table,
             extent,
