@@ -1,1 +1,166 @@
-// boundary kernels: being written (twin of src/backend/cpu/boundary.rs).
+// Ghost-cell fill of every block in two launches (thesis 4.2.4; Blazek 2005 sec. 8.2-8.3), twin
+// of src/backend/cpu/boundary.rs with the point physics of src/flow/boundary.rs repeated line by
+// line. Tables built on the host by src/backend/gpu/boundary.rs (global padded cells, arena.cuh).
+//
+// Launch 1, one thread per interface donor entry or physical boundary cell: every thread writes
+// the non-corner ghosts of its entry and reads interior cells only (donors are interior cells,
+// mesh::connect::GhostExchange; walls, inlets and outlets read the cells inside their face), and
+// every non-corner ghost belongs to exactly one face patch, so the threads are independent.
+// Launch 2, one thread per corner ghost: copies the i-ghost of the nearest interior row, which
+// launch 1 wrote.
+
+#define BC_WALL 0
+#define BC_SLIP_WALL 1
+#define BC_INLET 2
+#define BC_OUTLET 3
+
+// One ghost filled from one cell (an interface donor, or the source of a corner ghost).
+struct GhostCopy { int ghost, source; };
+
+// A physical boundary cell: kind (BC_*), ghosts at depth 1 and 2, the interior cells at depth 1
+// and 2 they mirror, and the outward unit normal of the boundary face.
+struct BoundaryCellEntry { int kind; int ghost[2]; int interior[2]; int pad; double normal[2]; };
+
+// BoundaryData (flow/boundary.rs) as the kernels take it.
+struct BoundaryArgs { double p01, t01, inlet_direction[2], p2, inlet_nu_tilde; int no_slip_walls, pad; };
+
+// flow/state.rs conservative_from_primitive: rho E = p/(gamma - 1) + rho |v|^2 / 2.
+__device__ __forceinline__ void conservative_from_primitive(double gamma, const Prim& q, double* w) {
+    w[0] = q.rho;
+    w[1] = q.rho * q.u;
+    w[2] = q.rho * q.v;
+    w[3] = q.p / (gamma - 1.0) + 0.5 * q.rho * (q.u * q.u + q.v * q.v);
+}
+
+// flow/boundary.rs mirrored: no-slip walls reverse velocity and nu~, slip walls reflect V.n.
+__device__ __forceinline__ void mirrored(const double* w, double nx, double ny, bool no_slip, double* out) {
+    if (no_slip) {
+        out[0] = w[0]; out[1] = -w[1]; out[2] = -w[2]; out[3] = w[3]; out[4] = -w[4];
+    } else {
+        double mn = w[1] * nx + w[2] * ny;
+        out[0] = w[0]; out[1] = w[1] - 2.0 * mn * nx; out[2] = w[2] - 2.0 * mn * ny; out[3] = w[3]; out[4] = w[4];
+    }
+}
+
+// The state at static temperature t with the inlet's P0, T0 and direction (the closure
+// total_temperature_state of flow/boundary.rs inlet_state).
+__device__ Prim total_temperature_state(const GasArgs& gas, const BoundaryArgs& bc, double t) {
+    double gamma = gas.gamma;
+    double gm1 = gamma - 1.0;
+    double p = bc.p01 * pow(t / bc.t01, gamma / gm1);
+    double speed = sqrt(fmax(2.0 * gas_cp(gas) * (bc.t01 - t), 0.0));
+    Prim s;
+    s.rho = p / (gas.gas_constant * t);
+    s.u = speed * bc.inlet_direction[0];
+    s.v = speed * bc.inlet_direction[1];
+    s.p = p;
+    return s;
+}
+
+// flow/boundary.rs inlet_state: subsonic P0, T0, direction + R+ from the interior (quadratic in
+// c, larger root); supersonic P0, T0, direction + interior static pressure (capped at P0).
+__device__ Prim inlet_state(const GasArgs& gas, const BoundaryArgs& bc, const Prim& q, double nx, double ny) {
+    double gamma = gas.gamma, r_gas = gas.gas_constant;
+    double gm1 = gamma - 1.0;
+    double dn = fmin(bc.inlet_direction[0] * nx + bc.inlet_direction[1] * ny, -1e-6);
+    double c_inner = sqrt(gamma * q.p / q.rho);
+    double vn_inner = q.u * nx + q.v * ny;
+    if (-vn_inner > c_inner) {
+        double p = fmin(q.p, bc.p01);
+        return total_temperature_state(gas, bc, bc.t01 * pow(p / bc.p01, gm1 / gamma));
+    }
+    double r_plus = vn_inner + 2.0 * c_inner / gm1;
+    double c0_sq = gamma * r_gas * bc.t01;
+    double dn2 = dn * dn;
+    double a = 1.0 + 2.0 / (gm1 * dn2);
+    double b = -2.0 * r_plus / dn2;
+    double c = gm1 * r_plus * r_plus / (2.0 * dn2) - c0_sq;
+    double c_b = (-b + sqrt(fmax(b * b - 4.0 * a * c, 0.0))) / (2.0 * a);
+    double t = fmin(c_b * c_b / (gamma * r_gas), bc.t01);
+    return total_temperature_state(gas, bc, t);
+}
+
+// flow/boundary.rs outlet_state: subsonic normal Mach p2 imposed, entropy, tangential velocity
+// and R+ extrapolated; supersonic (V.n >= c) the interior state.
+__device__ Prim outlet_state(double gamma, double p2, const Prim& q, double nx, double ny) {
+    double c_inner = sqrt(gamma * q.p / q.rho);
+    double vn = q.u * nx + q.v * ny;
+    if (vn >= c_inner) return q;
+    double rho = q.rho * pow(p2 / q.p, 1.0 / gamma);
+    double c_b = sqrt(gamma * p2 / rho);
+    double vn_b = vn + 2.0 * (c_inner - c_b) / (gamma - 1.0);
+    double dvn = vn_b - vn;
+    Prim s;
+    s.rho = rho;
+    s.u = q.u + dvn * nx;
+    s.v = q.v + dvn * ny;
+    s.p = p2;
+    return s;
+}
+
+__device__ __forceinline__ void load_state(const double* w, int np, int g, double* s) {
+    for (int v = 0; v < NVAR; ++v) s[v] = w[v * np + g];
+}
+__device__ __forceinline__ void store_state(double* w, int np, int g, const double* s) {
+    for (int v = 0; v < NVAR; ++v) w[v * np + g] = s[v];
+}
+
+// backend/cpu/boundary.rs fill_boundary_cell: mirrored ghosts at walls (ghost at depth d
+// reflects the interior cell at depth d); one characteristic state in both ghosts of an inlet or
+// outlet, with rho nu~ = rho_b nu~_inlet (inlet) or rho_b nu~_interior (outlet).
+__device__ void fill_boundary_cell(const GasArgs& gas, const BoundaryArgs& bc, const BoundaryCellEntry& e, int np, double* w) {
+    double nx = e.normal[0], ny = e.normal[1];
+    if (e.kind == BC_WALL || e.kind == BC_SLIP_WALL) {
+        bool no_slip = e.kind == BC_WALL && bc.no_slip_walls;
+        for (int d = 0; d < NG; ++d) {
+            double inner[NVAR], ghost[NVAR];
+            load_state(w, np, e.interior[d], inner);
+            mirrored(inner, nx, ny, no_slip, ghost);
+            store_state(w, np, e.ghost[d], ghost);
+        }
+        return;
+    }
+    double inner[NVAR];
+    load_state(w, np, e.interior[0], inner);
+    Prim q = primitive_from_conservative(gas.gamma, inner[0], inner[1], inner[2], inner[3]);
+    double nu_tilde_inner = inner[NFLOW] / inner[0];
+    Prim qb;
+    double nu_tilde;
+    if (e.kind == BC_INLET) {
+        qb = inlet_state(gas, bc, q, nx, ny);
+        nu_tilde = bc.inlet_nu_tilde;
+    } else {
+        qb = outlet_state(gas.gamma, bc.p2, q, nx, ny);
+        nu_tilde = nu_tilde_inner;
+    }
+    double ghost[NVAR];
+    conservative_from_primitive(gas.gamma, qb, ghost);
+    ghost[NFLOW] = ghost[0] * nu_tilde;
+    for (int d = 0; d < NG; ++d) store_state(w, np, e.ghost[d], ghost);
+}
+
+// Launch 1: threads 0..ndonors copy interface donors (backend/cpu/boundary.rs
+// exchange_interfaces), threads ndonors..ndonors+ncells fill physical boundary cells.
+extern "C" __global__ void fill_face_ghosts(Extent ext, GasArgs gas, BoundaryArgs bc, const GhostCopy* __restrict__ donors, int ndonors,
+                                            const BoundaryCellEntry* __restrict__ cells, int ncells, double* w) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int np = ext.np;
+    if (t < ndonors) {
+        GhostCopy d = donors[t];
+        for (int v = 0; v < NVAR; ++v) w[v * np + d.ghost] = w[v * np + d.source];
+        return;
+    }
+    int c = t - ndonors;
+    if (c >= ncells) return;
+    fill_boundary_cell(gas, bc, cells[c], np, w);
+}
+
+// Launch 2 (backend/cpu/boundary.rs fill_corners): every corner ghost takes the i-ghost of the
+// nearest interior row (same i, j clamped to 0..nj-1).
+extern "C" __global__ void fill_corner_ghosts(Extent ext, const GhostCopy* __restrict__ corners, int ncorners, double* w) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ncorners) return;
+    int np = ext.np;
+    GhostCopy c = corners[t];
+    for (int v = 0; v < NVAR; ++v) w[v * np + c.ghost] = w[v * np + c.source];
+}

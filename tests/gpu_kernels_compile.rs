@@ -7,6 +7,7 @@ use turbopt::gpu::{compile_family, sources};
 
 /// Kernels each family must export (the names its wrapper in src/backend/gpu/ loads).
 const EXPECTED: &[(&str, &[&str])] = &[
+    ("boundary", &["fill_face_ghosts", "fill_corner_ghosts"]),
     ("convective", &["primitives", "face_fluxes", "gather_residual"]),
     ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual"]),
     ("reduce", &["residual_square_partials", "residual_norms_finish", "min_partials", "min_finish"]),

@@ -30,6 +30,7 @@ pub mod layout;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::flow::boundary::BoundaryData;
 use crate::flow::gas::Gas;
 pub use crate::flow::muscl::Reconstruction;
 pub use crate::flow::sa::SaSourceOptions;
@@ -86,24 +87,6 @@ pub struct ConvectiveScheme {
     /// Absolute limiter epsilon of thesis eq. 4.13 for the primitive variables
     /// `[rho, u, v, p]` (units squared; see `flow::muscl::limiter_epsilon`).
     pub limiter_epsilon: [f64; 4],
-}
-
-/// What the inlet and outlet boundaries impose, in the solver's terms.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BoundaryData {
-    /// Inlet total pressure [Pa].
-    pub p01: f64,
-    /// Inlet total temperature [K].
-    pub t01: f64,
-    /// Inlet flow direction (unit vector in the x-y plane).
-    pub inlet_direction: [f64; 2],
-    /// Outlet static pressure [Pa].
-    pub p2: f64,
-    /// Inlet nu_tilde [m^2/s] (SA runs; zero otherwise).
-    pub inlet_nu_tilde: f64,
-    /// No-slip ghosts at `Wall` patches (viscous runs); `false` mirrors them as slip walls, so
-    /// that an inviscid run sees no velocity jump across the wall in the MUSCL stencils.
-    pub no_slip_walls: bool,
 }
 
 /// The operations a backend provides. `Field` holds [`NVAR`] cell variables of every block

@@ -2,6 +2,7 @@
 //! numerics (Roe flux, MUSCL + limiter, viscous flux, SA source) as pure functions. These pure
 //! functions are the CPU reference that GPU kernels are checked against.
 
+pub mod boundary;
 pub mod case;
 pub mod gas;
 pub mod solution;

@@ -25,11 +25,11 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::boundary::{inlet_state, outlet_state};
 use super::geometry::{BlockGeometry, CpuGeometry, PhysicalBc};
 use super::{CpuBackend, CpuField, CpuScalars};
 use crate::backend::implicit::{ConvectiveJacobian, JacobianOptions};
 use crate::backend::{BoundaryData, NFLOW, NGHOST};
+use crate::flow::boundary::{inlet_state, outlet_state};
 use crate::flow::gas::Gas;
 use crate::flow::jacobian::{roe_flux_jacobians, rusanov_flux_jacobians, Block4};
 use crate::flow::roe::roe_flux;
