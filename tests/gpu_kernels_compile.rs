@@ -11,6 +11,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual"]),
     ("reduce", &["residual_square_partials", "residual_norms_finish", "min_partials", "min_finish"]),
     ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
+    ("viscous", &["viscous_cell_states", "viscous_node_values", "viscous_face_fluxes", "viscous_gather", "sa_source_factor"]),
 ];
 
 #[test]
