@@ -1,1 +1,371 @@
-// viscous kernels: being written (twin of src/backend/cpu/viscous.rs).
+// Viscous residual of every block in one set of launches (thesis 4.2.2, eq. 4.14), with
+// Spalart-Allmaras also the diffusion and source of rho nu_tilde, and the SA point-implicit
+// source factor. Twin of src/backend/cpu/viscous.rs (the cell, node, face and gather stages
+// are its closures, one launch each) and of the point functions of src/flow/{viscous,sa}.rs,
+// ported line by line in the same operation order (parity with the CPU to round-off).
+// Arena layout of arena.cuh.
+//
+// Work arrays: cells[8 * np] = per padded cell rho, u, v, p, T, nu_tilde, mu, mu_t (CELL_*);
+// node values[4 * nnodes] = the gradient variables u, v, T, nu_tilde at the nodes.
+
+#define CELL_RHO 0
+#define CELL_U 1
+#define CELL_V 2
+#define CELL_P 3
+#define CELL_T 4
+#define CELL_NU_TILDE 5
+#define CELL_MU 6
+#define CELL_MU_T 7
+#define CELL_QUANTITIES 8
+// The gradient variables [u, v, T, nu_tilde] (CellState::g of the CPU) among the cell quantities.
+#define N_GRAD 4
+__device__ __forceinline__ int gradient_quantity(int k) { return k == 0 ? CELL_U : (k == 1 ? CELL_V : (k == 2 ? CELL_T : CELL_NU_TILDE)); }
+
+// ---- Spalart-Allmaras point functions (flow/sa.rs) ----------------------------------------
+#define SA_CB1 0.1355
+#define SA_SIGMA (2.0 / 3.0)
+#define SA_CB2 0.622
+#define SA_KAPPA 0.41
+#define SA_CW1 (SA_CB1 / (SA_KAPPA * SA_KAPPA) + (1.0 + SA_CB2) / SA_SIGMA)
+#define SA_CW2 0.3
+#define SA_CW3 2.0
+#define SA_CV2 0.7
+#define SA_CV3 0.9
+#define SA_CT3 1.2
+#define SA_CT4 0.5
+#define SA_CN1 16.0
+#define SA_R_LIMIT 10.0
+
+struct SaSource { double production, destruction, cb2_term, total, d_total_d_nu_tilde; };
+
+// x^6 and x^5 as Rust's powi evaluates them (binary powering: x^2 * x^4 and x * x^4).
+__device__ __forceinline__ double powi6(double x) { double x2 = x * x; return x2 * (x2 * x2); }
+__device__ __forceinline__ double powi5(double x) { double x2 = x * x; return x * (x2 * x2); }
+
+// SA-neg diffusion coefficient f_n (diffusion_fn).
+__device__ __forceinline__ double diffusion_fn(double chi) {
+    if (chi >= 0.0) return 1.0;
+    double chi3 = chi * chi * chi;
+    return (SA_CN1 + chi3) / (SA_CN1 - chi3);
+}
+
+// (mu + rho nu~ f_n)/sigma grad nu~ . n * area (sa_diffusion_coefficient, sa_diffusion_flux).
+__device__ __forceinline__ double sa_diffusion_flux(double rho, double nu, double nu_tilde, const double* grad_nu_tilde,
+                                                    double nx, double ny, double area) {
+    double coefficient = (rho * nu + rho * nu_tilde * diffusion_fn(nu_tilde / nu)) / SA_SIGMA;
+    return coefficient * (grad_nu_tilde[0] * nx + grad_nu_tilde[1] * ny) * area;
+}
+
+// fv2 = 1 - chi/(1 + chi fv1) and d fv2/d chi (fv2_and_derivative).
+__device__ __forceinline__ void fv2_and_derivative(double chi, double& fv2, double& dfv2) {
+    double c3 = SA_CV1 * SA_CV1 * SA_CV1;
+    double chi3 = chi * chi * chi;
+    double fv1 = chi3 / (chi3 + c3);
+    double dfv1 = 3.0 * chi * chi * c3 / ((chi3 + c3) * (chi3 + c3));
+    double denominator = 1.0 + chi * fv1;
+    fv2 = 1.0 - chi / denominator;
+    dfv2 = -(1.0 - chi * chi * dfv1) / (denominator * denominator);
+}
+
+// S~ of Allmaras et al. (2012) with its limited branch, and dS~/dnu~, for nu~ >= 0
+// (modified_vorticity_and_derivative).
+__device__ __forceinline__ void modified_vorticity_and_derivative(double nu_tilde, double nu, double vorticity, double wall_distance,
+                                                                  double& s_tilde, double& ds_tilde) {
+    double kd2 = SA_KAPPA * SA_KAPPA * wall_distance * wall_distance;
+    double fv2, dfv2;
+    fv2_and_derivative(nu_tilde / nu, fv2, dfv2);
+    double s_bar = nu_tilde * fv2 / kd2;
+    double ds_bar = (fv2 + nu_tilde * dfv2 / nu) / kd2;
+    if (s_bar >= -SA_CV2 * vorticity) {
+        s_tilde = vorticity + s_bar;
+        ds_tilde = ds_bar;
+    } else {
+        double numerator = SA_CV2 * SA_CV2 * vorticity + SA_CV3 * s_bar;
+        double denominator = (SA_CV3 - 2.0 * SA_CV2) * vorticity - s_bar;
+        s_tilde = vorticity + vorticity * numerator / denominator;
+        ds_tilde = vorticity * (SA_CV3 * denominator + numerator) / (denominator * denominator) * ds_bar;
+    }
+}
+
+// Production and destruction per unit mass with their nu~-derivatives, nu~ >= 0
+// (positive_production_destruction): ft2 optional, r capped at 10.
+__device__ void positive_production_destruction(double nu, double nu_tilde, double vorticity, double wall_distance, int with_ft2,
+                                                double& production, double& d_production, double& destruction, double& d_destruction) {
+    double chi = nu_tilde / nu;
+    double ft2 = 0.0, dft2 = 0.0;
+    if (with_ft2) {
+        ft2 = SA_CT3 * exp(-SA_CT4 * chi * chi);
+        dft2 = -2.0 * SA_CT4 * chi / nu * ft2;
+    }
+    double s_tilde, ds_tilde;
+    modified_vorticity_and_derivative(nu_tilde, nu, vorticity, wall_distance, s_tilde, ds_tilde);
+    production = SA_CB1 * (1.0 - ft2) * s_tilde * nu_tilde;
+    d_production = SA_CB1 * (-dft2 * s_tilde * nu_tilde + (1.0 - ft2) * (ds_tilde * nu_tilde + s_tilde));
+
+    double kd2 = SA_KAPPA * SA_KAPPA * wall_distance * wall_distance;
+    // r = nu~/(S~ kappa^2 d^2), capped; S~ = 0 means the cap (largest destruction).
+    double r, dr;
+    if (s_tilde > 0.0 && nu_tilde / (s_tilde * kd2) < SA_R_LIMIT) {
+        r = nu_tilde / (s_tilde * kd2);
+        dr = 1.0 / (s_tilde * kd2) - r * ds_tilde / s_tilde;
+    } else {
+        r = SA_R_LIMIT;
+        dr = 0.0;
+    }
+    double g = r + SA_CW2 * (powi6(r) - r);
+    double dg = (1.0 + SA_CW2 * (6.0 * powi5(r) - 1.0)) * dr;
+    double cw3_6 = powi6(SA_CW3);
+    double g6 = powi6(g);
+    double ratio = pow((1.0 + cw3_6) / (g6 + cw3_6), 1.0 / 6.0);
+    double fw = g * ratio;
+    double dfw = ratio * cw3_6 / (g6 + cw3_6) * dg;
+
+    double d2 = wall_distance * wall_distance;
+    double coefficient = SA_CW1 * fw - SA_CB1 / (SA_KAPPA * SA_KAPPA) * ft2;
+    double d_coefficient = SA_CW1 * dfw - SA_CB1 / (SA_KAPPA * SA_KAPPA) * dft2;
+    destruction = coefficient * nu_tilde * nu_tilde / d2;
+    d_destruction = d_coefficient * nu_tilde * nu_tilde / d2 + coefficient * 2.0 * nu_tilde / d2;
+}
+
+// SA source terms per unit volume of one cell (sa_source): the standard model for nu~ >= 0,
+// SA-neg (Allmaras et al. 2012) for nu~ < 0.
+__device__ SaSource sa_source(double rho, double nu, double nu_tilde, double vorticity, double wall_distance,
+                              const double* grad_nu_tilde, int with_ft2) {
+    double nu_tilde_gradient_sq = grad_nu_tilde[0] * grad_nu_tilde[0] + grad_nu_tilde[1] * grad_nu_tilde[1];
+    double cb2_term = rho * SA_CB2 / SA_SIGMA * nu_tilde_gradient_sq;
+    double d2 = wall_distance * wall_distance;
+    double p, dp, d, dd;
+    if (nu_tilde >= 0.0) {
+        positive_production_destruction(nu, nu_tilde, vorticity, wall_distance, with_ft2, p, dp, d, dd);
+    } else {
+        p = SA_CB1 * (1.0 - SA_CT3) * vorticity * nu_tilde;
+        d = -SA_CW1 * nu_tilde * nu_tilde / d2;
+        dp = SA_CB1 * (1.0 - SA_CT3) * vorticity;
+        dd = -2.0 * SA_CW1 * nu_tilde / d2;
+    }
+    SaSource s;
+    s.production = rho * p;
+    s.destruction = rho * d;
+    s.cb2_term = cb2_term;
+    s.total = s.production - s.destruction + cb2_term;
+    s.d_total_d_nu_tilde = rho * (dp - dd);
+    return s;
+}
+
+// ---- Viscous flux point functions (flow/viscous.rs) ---------------------------------------
+
+// Green-Gauss gradient over one control volume of 4 faces (green_gauss_gradient, eq. 4.14).
+__device__ __forceinline__ void green_gauss_gradient(const double* face_values, const double (*face_vectors)[2], double volume, double* grad) {
+    double sum0 = 0.0, sum1 = 0.0;
+    for (int m = 0; m < 4; ++m) {
+        sum0 += face_values[m] * face_vectors[m][0];
+        sum1 += face_values[m] * face_vectors[m][1];
+    }
+    grad[0] = sum0 / volume;
+    grad[1] = sum1 / volume;
+}
+
+// Outward face vectors and shoelace area of a CCW quadrilateral (quad_face_vectors_and_area).
+__device__ __forceinline__ double quad_face_vectors_and_area(const double (*vertices)[2], double (*vectors)[2]) {
+    double twice_area = 0.0;
+    for (int m = 0; m < 4; ++m) {
+        double x0 = vertices[m][0], y0 = vertices[m][1];
+        double x1 = vertices[(m + 1) % 4][0], y1 = vertices[(m + 1) % 4][1];
+        vectors[m][0] = y1 - y0;
+        vectors[m][1] = -(x1 - x0);
+        twice_area += x0 * y1 - x1 * y0;
+    }
+    return 0.5 * twice_area;
+}
+
+// Gradient on the auxiliary quad from its vertex values (quad_vertex_gradient): face values are
+// the means of their end points. `vectors` and `area` from quad_face_vectors_and_area.
+__device__ __forceinline__ void quad_vertex_gradient(const double (*vectors)[2], double area, const double* vertex_values, double* grad) {
+    double face_values[4];
+    for (int m = 0; m < 4; ++m) face_values[m] = 0.5 * (vertex_values[m] + vertex_values[(m + 1) % 4]);
+    green_gauss_gradient(face_values, vectors, area, grad);
+}
+
+// Viscous flux through one face, integrated over it (viscous_flux, viscous_stress,
+// heat_conductivity: thesis eq. 4.3, 4.5, 4.6, Stokes hypothesis). Component 0 is zero.
+__device__ void viscous_flux(const GasArgs& gas, const double* face_state, const double* grad_u, const double* grad_v,
+                             const double* grad_t, double mu_turbulent, double nx, double ny, double area, double* f) {
+    double rho = face_state[0], u = face_state[1], v = face_state[2], p = face_state[3];
+    double mu_laminar = gas_viscosity(gas, p / (rho * gas.gas_constant));
+    double mu_eff = mu_laminar + mu_turbulent;
+    double divergence = grad_u[0] + grad_v[1];
+    double txx = 2.0 * mu_eff * (grad_u[0] - divergence / 3.0);
+    double txy = mu_eff * (grad_u[1] + grad_v[0]);
+    double tyy = 2.0 * mu_eff * (grad_v[1] - divergence / 3.0);
+    double k = gas_cp(gas) * (mu_laminar / gas.prandtl + mu_turbulent / gas.turbulent_prandtl);
+    double theta_x = u * txx + v * txy + k * grad_t[0];
+    double theta_y = u * txy + v * tyy + k * grad_t[1];
+    f[0] = 0.0;
+    f[1] = (txx * nx + txy * ny) * area;
+    f[2] = (txy * nx + tyy * ny) * area;
+    f[3] = (theta_x * nx + theta_y * ny) * area;
+}
+
+// ---- Kernels ------------------------------------------------------------------------------
+
+// cells[8 * np]: the quantities of every padded cell, ghosts included (cell_states):
+// T = p/(rho R), Sutherland mu; nu_tilde and mu_t zero unless `turbulent`.
+extern "C" __global__ void viscous_cell_states(Extent ext, GasArgs gas, int turbulent, const double* __restrict__ w, double* __restrict__ cells) {
+    int g = blockIdx.x * blockDim.x + threadIdx.x;
+    int np = ext.np;
+    if (g >= np) return;
+    Prim q = primitive_from_conservative(gas.gamma, w[g], w[np + g], w[2 * np + g], w[3 * np + g]);
+    double t = q.p / (q.rho * gas.gas_constant);
+    double mu = gas_viscosity(gas, t);
+    double nu_tilde = turbulent ? w[NFLOW * np + g] / q.rho : 0.0;
+    double mu_t = turbulent ? eddy_viscosity(q.rho, nu_tilde, mu / q.rho) : 0.0;
+    cells[CELL_RHO * np + g] = q.rho;
+    cells[CELL_U * np + g] = q.u;
+    cells[CELL_V * np + g] = q.v;
+    cells[CELL_P * np + g] = q.p;
+    cells[CELL_T * np + g] = t;
+    cells[CELL_NU_TILDE * np + g] = nu_tilde;
+    cells[CELL_MU * np + g] = mu;
+    cells[CELL_MU_T * np + g] = mu_t;
+}
+
+// node_values[4 * nnodes]: per node (i, j) of each block the mean of the gradient variables of
+// the four cells around it, (i-1, j-1), (i, j-1), (i-1, j), (i, j), ghosts included, summed in
+// that order from the left (Rust's iterator sum).
+extern "C" __global__ void viscous_node_values(const BlockEntry* __restrict__ blocks, Extent ext, const double* __restrict__ cells,
+                                               double* __restrict__ node_values) {
+    int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= ext.nnodes) return;
+    const BlockEntry e = blocks[block_of_node(blocks, ext.nblocks, n)];
+    int local = n - e.node;
+    int i = local % (e.ni + 1), j = local / (e.ni + 1);
+    int around[4] = {gcell(e, i - 1, j - 1), gcell(e, i, j - 1), gcell(e, i - 1, j), gcell(e, i, j)};
+    for (int k = 0; k < N_GRAD; ++k) {
+        const double* c = cells + gradient_quantity(k) * ext.np;
+        node_values[k * ext.nnodes + n] = 0.25 * (((c[around[0]] + c[around[1]]) + c[around[2]]) + c[around[3]]);
+    }
+}
+
+// One thread per face: threads 0..nfi are i-faces, nfi..nfi+nfj j-faces (block_residual's
+// `face` closure and face_flux). The face gradients come from the auxiliary "diamond" volume
+// through the two cell centres a (left/south) and b (right/north) and the face's end nodes, in
+// CCW order: i-face (i, j): centre a = (i-1, j), node (i, j), centre b = (i, j), node (i, j+1);
+// j-face (i, j): centre a = (i, j-1), node (i+1, j), centre b = (i, j), node (i, j).
+// fi, fj: 5 SoA arrays (mean-flow viscous flux, then the SA diffusion flux, 0 when laminar).
+extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, GasArgs gas, int turbulent,
+                                               const double* __restrict__ cells, const double* __restrict__ node_values,
+                                               const double* __restrict__ centre_padded, const double* __restrict__ nodes,
+                                               const double* __restrict__ si, const double* __restrict__ sj,
+                                               double* __restrict__ fi, double* __restrict__ fj) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int np = ext.np;
+    bool along_i = t < ext.nfi;
+    int face = along_i ? t : t - ext.nfi;
+    if (!along_i && face >= ext.nfj) return;
+    int b_ = along_i ? block_of_iface(blocks, ext.nblocks, face) : block_of_jface(blocks, ext.nblocks, face);
+    const BlockEntry e = blocks[b_];
+    int local = face - (along_i ? e.iface : e.jface);
+    int row = along_i ? e.ni + 1 : e.ni;
+    int i = local % row, j = local / row;
+    int a = along_i ? gcell(e, i - 1, j) : gcell(e, i, j - 1);
+    int b = gcell(e, i, j);
+    int n0 = along_i ? gnode(e, i, j) : gnode(e, i + 1, j);
+    int n1 = along_i ? gnode(e, i, j + 1) : gnode(e, i, j);
+
+    double vertices[4][2] = {{centre_padded[2 * a], centre_padded[2 * a + 1]}, {nodes[2 * n0], nodes[2 * n0 + 1]},
+                             {centre_padded[2 * b], centre_padded[2 * b + 1]}, {nodes[2 * n1], nodes[2 * n1 + 1]}};
+    double vectors[4][2];
+    double volume = quad_face_vectors_and_area(vertices, vectors);
+    double grad[N_GRAD][2];
+    for (int k = 0; k < N_GRAD; ++k) {
+        const double* c = cells + gradient_quantity(k) * np;
+        const double* nv = node_values + k * ext.nnodes;
+        double values[4] = {c[a], nv[n0], c[b], nv[n1]};
+        quad_vertex_gradient(vectors, volume, values, grad[k]);
+    }
+
+    // face_flux: central face state, mean eddy viscosity, SA diffusion with the mean nu, nu~.
+    const double* s = along_i ? si : sj;
+    double sx = s[2 * face], sy = s[2 * face + 1];
+    double area = sqrt(sx * sx + sy * sy);
+    double nx = sx / area, ny = sy / area;
+    double face_state[4];
+    for (int k = 0; k < 4; ++k) face_state[k] = 0.5 * (cells[k * np + a] + cells[k * np + b]);
+    double mu_t = 0.5 * (cells[CELL_MU_T * np + a] + cells[CELL_MU_T * np + b]);
+    double f[4];
+    viscous_flux(gas, face_state, grad[0], grad[1], grad[2], mu_t, nx, ny, area, f);
+    double diffusion = 0.0;
+    if (turbulent) {
+        double nu = 0.5 * (cells[CELL_MU * np + a] + cells[CELL_MU * np + b]) / face_state[0];
+        double nu_tilde = 0.5 * (cells[CELL_NU_TILDE * np + a] + cells[CELL_NU_TILDE * np + b]);
+        diffusion = sa_diffusion_flux(face_state[0], nu, nu_tilde, grad[3], nx, ny, area);
+    }
+    double* out = along_i ? fi : fj;
+    int nf = along_i ? ext.nfi : ext.nfj;
+    for (int k = 0; k < 4; ++k) out[k * nf + face] = f[k];
+    out[NFLOW * nf + face] = diffusion;
+}
+
+// SA source per unit volume of interior cell (i, j) (sa_cell_source): vorticity and grad nu~
+// by Green-Gauss over the cell, face values the means of the two adjacent cells, outward face
+// vectors -S(i), S(i+1), -S(j), S(j+1).
+__device__ SaSource sa_cell_source(const BlockEntry& e, int np, const double* cells, const double* si, const double* sj,
+                                   const double* volume, const double* wall_distance, int with_ft2, int c, int i, int j) {
+    int here = gcell(e, i, j);
+    int neighbours[4] = {gcell(e, i - 1, j), gcell(e, i + 1, j), gcell(e, i, j - 1), gcell(e, i, j + 1)};
+    int fw = gface_i(e, i, j), fe = gface_i(e, i + 1, j), fs = gface_j(e, i, j), fn = gface_j(e, i, j + 1);
+    double outward[4][2] = {{-si[2 * fw], -si[2 * fw + 1]}, {si[2 * fe], si[2 * fe + 1]},
+                            {-sj[2 * fs], -sj[2 * fs + 1]}, {sj[2 * fn], sj[2 * fn + 1]}};
+    double cell_volume = volume[c];
+    // grad(k) for k = u, v, nu_tilde (the CPU's grad(0), grad(1), grad(3)).
+    const int quantities[3] = {CELL_U, CELL_V, CELL_NU_TILDE};
+    double grad[3][2];
+    for (int k = 0; k < 3; ++k) {
+        const double* q = cells + quantities[k] * np;
+        double values[4];
+        for (int m = 0; m < 4; ++m) values[m] = 0.5 * (q[here] + q[neighbours[m]]);
+        green_gauss_gradient(values, outward, cell_volume, grad[k]);
+    }
+    double vorticity = fabs(grad[1][0] - grad[0][1]);
+    double rho = cells[CELL_RHO * np + here];
+    return sa_source(rho, cells[CELL_MU * np + here] / rho, cells[CELL_NU_TILDE * np + here], vorticity, wall_distance[c], grad[2], with_ft2);
+}
+
+// One thread per interior cell: r[v] += -(net viscous flux out of the cell) for the mean flow,
+// and with SA also for rho nu~ minus volume * SA source (block_residual's gather). Ghosts and,
+// when laminar, the SA variable are left as they are.
+extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks, Extent ext, int turbulent, int with_ft2,
+                                          const double* __restrict__ cells, const double* __restrict__ fi, const double* __restrict__ fj,
+                                          const double* __restrict__ si, const double* __restrict__ sj,
+                                          const double* __restrict__ volume, const double* __restrict__ wall_distance,
+                                          double* __restrict__ r) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= ext.nint) return;
+    int i, j;
+    const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+    int np = ext.np, nfi = ext.nfi, nfj = ext.nfj;
+    int g = gcell(e, i, j);
+    int west = gface_i(e, i, j), east = gface_i(e, i + 1, j), south = gface_j(e, i, j), north = gface_j(e, i, j + 1);
+    int n_vars = turbulent ? NFLOW + 1 : NFLOW;
+    for (int v = 0; v < n_vars; ++v) {
+        double net = fi[v * nfi + east] - fi[v * nfi + west] + fj[v * nfj + north] - fj[v * nfj + south];
+        double value = -net;
+        if (v == NFLOW) value -= volume[c] * sa_cell_source(e, np, cells, si, sj, volume, wall_distance, with_ft2, c, i, j).total;
+        r[v * np + g] += value;
+    }
+}
+
+// Point-implicit SA factor per interior cell (turbulence_source_factor, sa_source_derivatives):
+// factor = 1/(1 + dt max(0, -dQ/d(rho nu~))) with dQ/d(rho nu~) = (dQ/d nu~)/rho.
+extern "C" __global__ void sa_source_factor(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2,
+                                            const double* __restrict__ cells, const double* __restrict__ si, const double* __restrict__ sj,
+                                            const double* __restrict__ volume, const double* __restrict__ wall_distance,
+                                            const double* __restrict__ dt, double* __restrict__ factor) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= ext.nint) return;
+    int i, j;
+    const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, c, i, j);
+    double derivative = s.d_total_d_nu_tilde / cells[CELL_RHO * ext.np + gcell(e, i, j)];
+    factor[c] = 1.0 / (1.0 + dt[c] * fmax(-derivative, 0.0));
+}

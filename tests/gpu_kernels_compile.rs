@@ -14,6 +14,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
     ("timestep", &["local_time_step", "smoothing_coefficients"]),
     ("smoothing", &["smooth_lines_constant", "smooth_lines_variable", "smoothing_active"]),
+    ("viscous", &["viscous_cell_states", "viscous_node_values", "viscous_face_fluxes", "viscous_gather", "sa_source_factor"]),
 ];
 
 #[test]

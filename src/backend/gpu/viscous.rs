@@ -1,27 +1,124 @@
-//! Launch wrapper of `cuda/viscous.cu`, twin of `backend/cpu/viscous.rs`. BEING WRITTEN.
+//! Launch wrapper of `cuda/viscous.cu`, twin of `backend/cpu/viscous.rs`: cell quantities,
+//! node values, face fluxes (i and j in one launch) and a gather per interior cell, four
+//! launches for the viscous residual of the whole mesh; cell quantities and a per-cell kernel
+//! for the SA point-implicit factor.
 
-use cudarc::driver::CudaSlice;
+use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
 
-use super::{Ctx, GpuGeometry};
+use super::{grid, gpu_err, Ctx, GasArgs, GpuGeometry};
 use crate::backend::SaSourceOptions;
 use crate::flow::gas::Gas;
 use crate::gpu::GpuDevice;
-use crate::{Error, Result};
+use crate::Result;
 
-pub(super) struct Kernels {}
+pub(super) struct Kernels {
+    cell_states: CudaFunction,
+    node_values: CudaFunction,
+    face_fluxes: CudaFunction,
+    gather: CudaFunction,
+    source_factor: CudaFunction,
+}
 
 impl Kernels {
-    pub fn load(_device: &GpuDevice) -> Result<Self> {
-        Ok(Kernels {})
+    pub fn load(device: &GpuDevice) -> Result<Self> {
+        let m = device.load_family("viscous")?;
+        Ok(Kernels {
+            cell_states: m.function("viscous_cell_states")?,
+            node_values: m.function("viscous_node_values")?,
+            face_fluxes: m.function("viscous_face_fluxes")?,
+            gather: m.function("viscous_gather")?,
+            source_factor: m.function("sa_source_factor")?,
+        })
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(super) fn residual(_k: &Kernels, _cx: &Ctx, _g: &GpuGeometry, _gas: &Gas, _turbulent: bool, _sa: &SaSourceOptions, _w: &CudaSlice<f64>, _r: &mut CudaSlice<f64>) -> Result<()> {
-    Err(Error::Gpu("viscous_residual: kernel not written yet".into()))
+/// Fills `cells` (8 x np) with rho, u, v, p, T, nu_tilde, mu, mu_t of every padded cell
+/// (nu_tilde and mu_t zero unless `turbulent`).
+fn cell_states(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &GasArgs, turbulent: bool, w: &CudaSlice<f64>, cells: &mut CudaSlice<f64>) -> Result<()> {
+    let e = g.extent;
+    let turbulent = turbulent as i32;
+    unsafe { cx.stream.launch_builder(&k.cell_states).arg(&e).arg(gas).arg(&turbulent).arg(w).arg(cells).launch(grid(g.n_padded())) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
 }
 
+/// Adds the viscous residual of `w` to `r` (thesis 4.2.2, eq. 4.14; with SA the diffusion and
+/// source of rho nu_tilde): interior cells only, the SA variable only when `turbulent`.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn turbulence_source_factor(_k: &Kernels, _cx: &Ctx, _g: &GpuGeometry, _gas: &Gas, _sa: &SaSourceOptions, _w: &CudaSlice<f64>, _dt: &CudaSlice<f64>, _factor: &mut CudaSlice<f64>) -> Result<()> {
-    Err(Error::Gpu("turbulence_source_factor: kernel not written yet".into()))
+pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbulent: bool, sa: &SaSourceOptions, w: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
+    let gas = GasArgs::from(gas);
+    let e = g.extent;
+    let (on, with_ft2) = (turbulent as i32, sa.with_ft2 as i32);
+    let mut work = g.workspace();
+    let ws = &mut *work;
+    let (cells, nodes, fi, fj) = (&mut ws.viscous_cells, &mut ws.node_values, &mut ws.flux_i, &mut ws.flux_j);
+    cell_states(k, cx, g, &gas, turbulent, w, cells)?;
+    let faces = (e.nfi + e.nfj) as usize;
+    unsafe {
+        cx.stream.launch_builder(&k.node_values).arg(&g.blocks).arg(&e).arg(&*cells).arg(&mut *nodes).launch(grid(e.nnodes as usize)).map_err(gpu_err)?;
+        cx.stream
+            .launch_builder(&k.face_fluxes)
+            .arg(&g.blocks)
+            .arg(&e)
+            .arg(&gas)
+            .arg(&on)
+            .arg(&*cells)
+            .arg(&*nodes)
+            .arg(&g.centre_padded)
+            .arg(&g.nodes)
+            .arg(&g.si)
+            .arg(&g.sj)
+            .arg(&mut *fi)
+            .arg(&mut *fj)
+            .launch(grid(faces))
+            .map_err(gpu_err)?;
+        cx.stream
+            .launch_builder(&k.gather)
+            .arg(&g.blocks)
+            .arg(&e)
+            .arg(&on)
+            .arg(&with_ft2)
+            .arg(&*cells)
+            .arg(&*fi)
+            .arg(&*fj)
+            .arg(&g.si)
+            .arg(&g.sj)
+            .arg(&g.volume)
+            .arg(&g.wall_distance)
+            .arg(r)
+            .launch(grid(g.n_interior()))
+            .map_err(gpu_err)?;
+    }
+    cx.counters.launched(3);
+    Ok(())
+}
+
+/// `factor` = 1/(1 + dt max(0, -dQ/d(rho nu~))) per interior cell, Q the SA source per unit
+/// volume of `w` (Blazek sec. 12.6.3).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CudaSlice<f64>, dt: &CudaSlice<f64>, factor: &mut CudaSlice<f64>) -> Result<()> {
+    let gas = GasArgs::from(gas);
+    let e = g.extent;
+    let with_ft2 = sa.with_ft2 as i32;
+    let mut work = g.workspace();
+    let cells = &mut work.viscous_cells;
+    cell_states(k, cx, g, &gas, true, w, cells)?;
+    unsafe {
+        cx.stream
+            .launch_builder(&k.source_factor)
+            .arg(&g.blocks)
+            .arg(&e)
+            .arg(&with_ft2)
+            .arg(&*cells)
+            .arg(&g.si)
+            .arg(&g.sj)
+            .arg(&g.volume)
+            .arg(&g.wall_distance)
+            .arg(dt)
+            .arg(factor)
+            .launch(grid(g.n_interior()))
+            .map_err(gpu_err)?;
+    }
+    cx.counters.launched(1);
+    Ok(())
 }
