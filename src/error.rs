@@ -12,7 +12,7 @@ pub enum Error {
     Input { path: String, reason: String },
     #[error("solver diverged at iteration {iteration}: {reason}")]
     Diverged { iteration: usize, reason: String },
-    #[error("GPU backend unavailable: {0}")]
+    #[error("GPU error: {0}")]
     Gpu(String),
     #[error("I/O error on {path}: {source}")]
     Io { path: String, #[source] source: std::io::Error },

@@ -5,7 +5,7 @@
 //! The GPU is device 999, which exists on no machine, so every assertion holds in every build:
 //! without the `cuda` feature ("built without the `cuda` feature"), with it on a machine
 //! without a driver ("no CUDA driver library"), and on a GPU host ("device 999 requested").
-//! All three are `Error::Gpu`, printed as "GPU backend unavailable: ...".
+//! All three are `Error::Gpu`, printed as "GPU error: ...".
 
 use std::process::{Command, Output};
 
@@ -30,7 +30,7 @@ fn assert_one_error_line(output: &Output, needles: &[&str]) -> String {
     lines[0].to_string()
 }
 
-const UNAVAILABLE: &str = "GPU backend unavailable";
+const UNAVAILABLE: &str = "GPU error";
 
 fn scratch(tag: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("turbopt-cli-gpu-{tag}-{}", std::process::id()))

@@ -29,7 +29,11 @@ impl GpuDevice {
         let ctx = CudaContext::new(ordinal).map_err(|e| Error::Gpu(format!("cannot open CUDA device {ordinal}: {e}")))?;
         let name = ctx.name().unwrap_or_else(|_| "unknown CUDA device".into());
         let compute_capability = ctx.compute_capability().map_err(|e| Error::Gpu(e.to_string()))?;
-        let stream = ctx.default_stream();
+        // One stream of our own, not the legacy default stream, which cannot be captured into
+        // CUDA graphs. Everything runs on it in order, so cudarc's per-buffer event tracking
+        // (for work spread over several streams) would only add driver calls to every launch.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.new_stream().map_err(|e| Error::Gpu(format!("cannot create a CUDA stream on device {ordinal}: {e}")))?;
         Ok(GpuDevice { ctx, stream, name, compute_capability })
     }
 
