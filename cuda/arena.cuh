@@ -51,3 +51,20 @@ __device__ __forceinline__ int locate_interior(const BlockEntry* t, int nb, int 
     j = local / t[b].ni;
     return b;
 }
+
+// Face-based kernels run one thread per face over both kinds: threads 0..nfi are i-faces,
+// nfi..nfi+nfj j-faces. Thread t -> its face's kind, global index, block and (i, j): i-face (i, j)
+// lies at node line i (0..ni) of row j, j-face (i, j) at node line j (0..nj) of column i.
+// Returns false for the threads past the last face.
+__device__ __forceinline__ bool locate_face(const BlockEntry* t, const Extent& ext, int thread, bool& along_i, int& face,
+                                            BlockEntry& e, int& i, int& j) {
+    along_i = thread < ext.nfi;
+    face = along_i ? thread : thread - ext.nfi;
+    if (!along_i && face >= ext.nfj) return false;
+    e = t[along_i ? block_of_iface(t, ext.nblocks, face) : block_of_jface(t, ext.nblocks, face)];
+    int local = face - (along_i ? e.iface : e.jface);
+    int row = along_i ? e.ni + 1 : e.ni;
+    i = local % row;
+    j = local / row;
+    return true;
+}

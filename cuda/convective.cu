@@ -51,25 +51,19 @@ __device__ __forceinline__ double nu_tilde_of(const double* w, int np, int g, in
     return on ? w[4 * np + g] / w[g] : 0.0;
 }
 
-// One thread per face: threads 0..nfi are i-faces, nfi..nfi+nfj j-faces.
-// i-face at node line i (0..ni) of row j separates cells (i-1, j) and (i, j); j-face at node line
-// j (0..nj) of column i separates (i, j-1) and (i, j). s: face vectors, interleaved (sx, sy);
+// One thread per face (locate_face): i-face (i, j) separates cells (i-1, j) and (i, j), j-face
+// (i, j) separates (i, j-1) and (i, j). s: face vectors, interleaved (sx, sy);
 // wall: 1 on wall/slip/symmetry faces. fi, fj: 5 SoA arrays (mean flow, then rho nu_tilde).
 extern "C" __global__ void face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, double gamma, Scheme sc,
                                        const double* __restrict__ w, const double* __restrict__ q,
                                        const double* __restrict__ si, const double* __restrict__ sj,
                                        const unsigned char* __restrict__ wall_i, const unsigned char* __restrict__ wall_j,
                                        double* __restrict__ fi, double* __restrict__ fj) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
     int np = ext.np;
-    bool along_i = t < ext.nfi;
-    int face = along_i ? t : t - ext.nfi;
-    if (!along_i && face >= ext.nfj) return;
-    int b = along_i ? block_of_iface(blocks, ext.nblocks, face) : block_of_jface(blocks, ext.nblocks, face);
-    const BlockEntry e = blocks[b];
-    int local = face - (along_i ? e.iface : e.jface);
-    int row = along_i ? e.ni + 1 : e.ni;
-    int i = local % row, j = local / row;
+    bool along_i;
+    int face, i, j;
+    BlockEntry e;
+    if (!locate_face(blocks, ext, blockIdx.x * blockDim.x + threadIdx.x, along_i, face, e, i, j)) return;
     Prim st[4];
     for (int k = 0; k < 4; ++k) st[k] = load_prim(q, np, along_i ? gcell(e, i - 2 + k, j) : gcell(e, i, j - 2 + k));
     const double* s = along_i ? si : sj;

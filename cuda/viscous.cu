@@ -257,16 +257,11 @@ extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ bl
                                                const double* __restrict__ centre_padded, const double* __restrict__ nodes,
                                                const double* __restrict__ si, const double* __restrict__ sj,
                                                double* __restrict__ fi, double* __restrict__ fj) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
     int np = ext.np;
-    bool along_i = t < ext.nfi;
-    int face = along_i ? t : t - ext.nfi;
-    if (!along_i && face >= ext.nfj) return;
-    int b_ = along_i ? block_of_iface(blocks, ext.nblocks, face) : block_of_jface(blocks, ext.nblocks, face);
-    const BlockEntry e = blocks[b_];
-    int local = face - (along_i ? e.iface : e.jface);
-    int row = along_i ? e.ni + 1 : e.ni;
-    int i = local % row, j = local / row;
+    bool along_i;
+    int face, i, j;
+    BlockEntry e;
+    if (!locate_face(blocks, ext, blockIdx.x * blockDim.x + threadIdx.x, along_i, face, e, i, j)) return;
     int a = along_i ? gcell(e, i - 1, j) : gcell(e, i, j - 1);
     int b = gcell(e, i, j);
     int n0 = along_i ? gnode(e, i, j) : gnode(e, i + 1, j);
