@@ -73,14 +73,14 @@ pub enum System {
 /// With Spalart-Allmaras the turbulence model is a second, segregated scalar system for
 /// `rho nu~` at frozen mean flow (thesis 5.2), in the same pattern, factorized and solved
 /// alongside the mean flow.
-pub trait ImplicitBackend: Backend {
+pub trait ImplicitBackend: Backend + Sync {
     /// System matrix `Omega/dt I + dR/dW` with its pattern (built once per mesh).
-    type Jacobian: Send;
+    type Jacobian: Send + Sync;
     /// A factorized preconditioner of a `Jacobian`.
-    type Preconditioner: Send;
+    type Preconditioner: Send + Sync;
     /// A vector of one linear [`System`]'s unknowns, where the backend keeps its data (host
     /// memory on the CPU, device memory on a GPU): the Krylov vectors of FGMRES.
-    type KrylovVector: Send;
+    type KrylovVector: Send + Sync;
 
     /// Builds the block pattern of `geometry`: the diagonal plus one block per face neighbour,
     /// interface (1-to-1, periodic) neighbours included as blocks to the donor cell. Fails when
@@ -178,6 +178,15 @@ pub trait ImplicitBackend: Backend {
 
     /// `y = x`.
     fn copy(&self, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
+
+    /// Runs `solve`, one Krylov solve made of many small operations of this backend, where
+    /// they run cheapest. The CPU enters its thread pool once for the whole solve, so that each
+    /// product and preconditioner sweep joins the pool directly instead of handing its work
+    /// over to it (a cross-thread wake-up per call, more than the product of a small system
+    /// costs). The default just calls `solve`.
+    fn run_linear_solve<R: Send>(&self, solve: impl FnOnce() -> R + Send) -> R {
+        solve()
+    }
 
     /// Largest relative change of density or pressure over the interior cells that the update
     /// `w + dw` would make: max(|d rho| / rho, |d p| / p). Infinite when `w + dw` is not

@@ -478,7 +478,7 @@ pub fn solve_stage<B: ImplicitBackend>(
         let mut b = backend.new_krylov_vector(jacobian, system);
         let mut x = backend.new_krylov_vector(jacobian, system);
         backend.gather_rhs(geometry, jacobian, system, r, -alpha, &mut b);
-        let stats = fgmres(&linear, &b, &mut x, settings);
+        let stats = backend.run_linear_solve(|| fgmres(&linear, &b, &mut x, settings));
         backend.scatter_solution(geometry, jacobian, system, &x, dw);
         stats
     };

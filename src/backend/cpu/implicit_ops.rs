@@ -174,6 +174,10 @@ impl ImplicitBackend for CpuBackend {
         y.copy_from_slice(x);
     }
 
+    fn run_linear_solve<R: Send>(&self, solve: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(solve)
+    }
+
     fn max_relative_change(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField, dw: &CpuField) -> f64 {
         self.pool.install(|| {
             w.blocks
