@@ -1,16 +1,17 @@
 //! The operations the implicit scheme needs on top of [`Backend`] (thesis chapter 5, DESIGN.md
 //! section 4): the approximate Jacobian of the first-order residual in a block-sparse matrix
 //! whose pattern is built once per mesh, its preconditioner (block-Jacobi, block ILU(0),
-//! multicolour block ILU(0)) and one preconditioned FGMRES solve per Runge-Kutta stage.
+//! multicolour block ILU(0)), and the operations one preconditioned FGMRES solve per
+//! Runge-Kutta stage is made of.
 //!
-//! The Krylov algorithm itself is `crate::linalg::fgmres`, written once; a backend supplies the
-//! matrix-vector product and the preconditioner application it calls.
+//! The Krylov algorithm itself is `crate::solver::krylov::fgmres`, written once (DESIGN.md
+//! section 6, "Krylov once"); a backend supplies vectors where it keeps its data, their algebra
+//! (dot, norm, axpy, scale), the matrix-vector product and the preconditioner application.
 
 use serde::{Deserialize, Serialize};
 
 use super::{Backend, BoundaryData, Physics, SaSourceOptions};
 use crate::flow::gas::Gas;
-use crate::linalg::{FgmresSettings, FgmresStats};
 use crate::Result;
 
 /// How the convective face-flux Jacobians dF/dW_L, dF/dW_R of the first-order residual are formed.
@@ -56,12 +57,15 @@ pub struct JacobianOptions {
     pub sa: SaSourceOptions,
 }
 
-/// FGMRES statistics of one implicit stage: the mean-flow solve and, with Spalart-Allmaras, the
-/// segregated SA solve that follows it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StageStats {
-    pub flow: FgmresStats,
-    pub turbulence: Option<FgmresStats>,
+/// The linear systems of one implicit stage (thesis 5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum System {
+    /// The coupled mean-flow system: one dense 4x4 block per cell pair, unknowns
+    /// `[rho, rho u, rho v, rho E]` of the interior cells.
+    MeanFlow,
+    /// The segregated Spalart-Allmaras system: scalar, unknown `rho nu~` of the interior cells,
+    /// at frozen mean flow. Assembled with turbulent physics only.
+    Turbulence,
 }
 
 /// The implicit-scheme operations of a backend. The mean flow is one coupled system with a
@@ -69,11 +73,14 @@ pub struct StageStats {
 /// With Spalart-Allmaras the turbulence model is a second, segregated scalar system for
 /// `rho nu~` at frozen mean flow (thesis 5.2), in the same pattern, factorized and solved
 /// alongside the mean flow.
-pub trait ImplicitBackend: Backend {
+pub trait ImplicitBackend: Backend + Sync {
     /// System matrix `Omega/dt I + dR/dW` with its pattern (built once per mesh).
-    type Jacobian: Send;
+    type Jacobian: Send + Sync;
     /// A factorized preconditioner of a `Jacobian`.
-    type Preconditioner: Send;
+    type Preconditioner: Send + Sync;
+    /// A vector of one linear [`System`]'s unknowns, where the backend keeps its data (host
+    /// memory on the CPU, device memory on a GPU): the Krylov vectors of FGMRES.
+    type KrylovVector: Send + Sync;
 
     /// Builds the block pattern of `geometry`: the diagonal plus one block per face neighbour,
     /// interface (1-to-1, periodic) neighbours included as blocks to the donor cell. Fails when
@@ -110,20 +117,76 @@ pub trait ImplicitBackend: Backend {
     /// (the on-demand refactorization of thesis 5.4.2).
     fn refactorize(&self, jacobian: &Self::Jacobian, preconditioner: &mut Self::Preconditioner) -> Result<()>;
 
-    /// One stage of thesis eq. 5.5: solves `A dw = -alpha r` with right-preconditioned FGMRES
-    /// from `dw = 0` for the mean flow and, when the SA system is assembled, `A_sa dw_sa =
-    /// -alpha r_sa` after it. `dw` is overwritten (unsolved variables zero).
-    #[allow(clippy::too_many_arguments)]
-    fn solve_stage(
+    /// Whether `system` is assembled in `jacobian` and factorized in `preconditioner` (the mean
+    /// flow always is; the SA system with turbulent physics).
+    fn has_system(&self, jacobian: &Self::Jacobian, preconditioner: &Self::Preconditioner, system: System) -> bool;
+
+    /// A zero vector of `system`'s unknowns, kept where this backend keeps its data.
+    fn new_krylov_vector(&self, jacobian: &Self::Jacobian, system: System) -> Self::KrylovVector;
+
+    /// `b = scale * r` on `system`'s variables of the interior cells (the right-hand side
+    /// `-alpha R` of thesis eq. 5.5).
+    fn gather_rhs(
         &self,
         geometry: &Self::Geometry,
         jacobian: &Self::Jacobian,
-        preconditioner: &Self::Preconditioner,
-        alpha: f64,
+        system: System,
         r: &Self::Field,
+        scale: f64,
+        b: &mut Self::KrylovVector,
+    );
+
+    /// Writes `x` into `system`'s variables of the interior cells of `dw`; other entries are
+    /// left as they are.
+    fn scatter_solution(
+        &self,
+        geometry: &Self::Geometry,
+        jacobian: &Self::Jacobian,
+        system: System,
+        x: &Self::KrylovVector,
         dw: &mut Self::Field,
-        settings: &FgmresSettings,
-    ) -> StageStats;
+    );
+
+    /// `y = A x` with `system`'s matrix.
+    fn apply_operator(&self, jacobian: &Self::Jacobian, system: System, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
+
+    /// `z = M^-1 r` with `system`'s factorized preconditioner.
+    fn apply_preconditioner(
+        &self,
+        preconditioner: &Self::Preconditioner,
+        system: System,
+        r: &Self::KrylovVector,
+        z: &mut Self::KrylovVector,
+    );
+
+    /// Euclidean inner product `a . b` (read back to the host).
+    fn dot(&self, a: &Self::KrylovVector, b: &Self::KrylovVector) -> f64;
+
+    /// Euclidean norm `||a||` (read back to the host).
+    fn norm2(&self, a: &Self::KrylovVector) -> f64;
+
+    /// `y += alpha x`.
+    fn axpy(&self, alpha: f64, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
+
+    /// `x *= alpha`.
+    fn scale(&self, alpha: f64, x: &mut Self::KrylovVector);
+
+    /// `x /= divisor`: a true division, not a product with `1 / divisor`, so that FGMRES
+    /// normalizes its first Arnoldi vector as it always has and the iteration figures do not
+    /// move by a rounding.
+    fn divide(&self, x: &mut Self::KrylovVector, divisor: f64);
+
+    /// `y = x`.
+    fn copy(&self, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
+
+    /// Runs `solve`, one Krylov solve made of many small operations of this backend, where
+    /// they run cheapest. The CPU enters its thread pool once for the whole solve, so that each
+    /// product and preconditioner sweep joins the pool directly instead of handing its work
+    /// over to it (a cross-thread wake-up per call, more than the product of a small system
+    /// costs). The default just calls `solve`.
+    fn run_linear_solve<R: Send>(&self, solve: impl FnOnce() -> R + Send) -> R {
+        solve()
+    }
 
     /// Largest relative change of density or pressure over the interior cells that the update
     /// `w + dw` would make: max(|d rho| / rho, |d p| / p). Infinite when `w + dw` is not

@@ -1,13 +1,13 @@
 //! Sparse linear algebra for the implicit scheme (DESIGN.md section 4, thesis chapter 5):
-//! block-sparse (BSR) matrices whose pattern is built once per mesh, restarted flexible GMRES,
-//! and the preconditioners block-Jacobi, block ILU(0) and multicolour block ILU(0).
+//! block-sparse (BSR) matrices whose pattern is built once per mesh, the preconditioners
+//! block-Jacobi, block ILU(0) and multicolour block ILU(0), and the host vector algebra of the
+//! CPU backend's Krylov vectors. FGMRES itself is `crate::solver::krylov`, written once for
+//! every backend.
 
 pub mod bsr;
-pub mod fgmres;
 pub mod ilu;
 
 pub use bsr::BsrMatrix;
-pub use fgmres::{fgmres, FgmresSettings, FgmresStats};
 pub use ilu::{BlockIlu0, BlockJacobi, IdentityPreconditioner, Ordering, Preconditioner};
 
 /// Euclidean inner product.

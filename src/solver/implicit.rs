@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use super::config::Case;
 use super::explicit::SolveOutcome;
 use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use crate::backend::{BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind};
+use super::krylov::{fgmres, FgmresSettings, FgmresStats, StageSystem};
+use crate::backend::{BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::flow::solution::Solution;
-use crate::linalg::FgmresSettings;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
 
@@ -377,7 +377,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                     report.time.residual += t.elapsed().as_secs_f64();
                 }
                 let t = Instant::now();
-                let stats = backend.solve_stage(g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres);
+                let stats = solve_stage(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres);
                 let relaxation = match cfg.max_relative_change {
                     Some(limit) => {
                         let change = backend.max_relative_change(g, gas, &w, &dw);
@@ -447,6 +447,44 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             self.backend.axpy_field(1.0, forcing, r);
         }
     }
+}
+
+/// FGMRES statistics of one implicit stage: the mean-flow solve and, with Spalart-Allmaras, the
+/// segregated SA solve that follows it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageStats {
+    pub flow: FgmresStats,
+    pub turbulence: Option<FgmresStats>,
+}
+
+/// One stage of thesis eq. 5.5: solves `A dw = -alpha r` with right-preconditioned FGMRES from
+/// `dw = 0` for the mean flow and then, when the SA system is assembled and factorized,
+/// `A_sa dw_sa = -alpha r_sa` at frozen mean flow (thesis 5.2). `dw` is overwritten (unsolved
+/// variables zero).
+#[allow(clippy::too_many_arguments)]
+pub fn solve_stage<B: ImplicitBackend>(
+    backend: &B,
+    geometry: &B::Geometry,
+    jacobian: &B::Jacobian,
+    preconditioner: &B::Preconditioner,
+    alpha: f64,
+    r: &B::Field,
+    dw: &mut B::Field,
+    settings: &FgmresSettings,
+) -> StageStats {
+    backend.fill_field(dw, 0.0);
+    let mut solve = |system: System| {
+        let linear = StageSystem { backend, jacobian, preconditioner, system };
+        let mut b = backend.new_krylov_vector(jacobian, system);
+        let mut x = backend.new_krylov_vector(jacobian, system);
+        backend.gather_rhs(geometry, jacobian, system, r, -alpha, &mut b);
+        let stats = backend.run_linear_solve(|| fgmres(&linear, &b, &mut x, settings));
+        backend.scatter_solution(geometry, jacobian, system, &x, dw);
+        stats
+    };
+    let flow = solve(System::MeanFlow);
+    let turbulence = backend.has_system(jacobian, preconditioner, System::Turbulence).then(|| solve(System::Turbulence));
+    StageStats { flow, turbulence }
 }
 
 /// Solves `case` with the scheme its configuration names: explicit Runge-Kutta or implicit.

@@ -1,17 +1,18 @@
 //! Time integration written once against [`crate::backend::Backend`] (DESIGN.md section 2):
 //! the explicit Runge-Kutta loop with local or global time stepping and residual smoothing,
-//! convergence monitoring, and the case configuration.
+//! convergence monitoring, the case configuration, and the implicit scheme with its FGMRES.
 
 pub mod config;
 pub mod explicit;
 pub mod implicit;
+pub mod krylov;
 pub mod monitor;
 pub mod multigrid;
 pub mod restart;
 
 pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping, VariableSmoothing};
 pub use explicit::{ExplicitSolver, SolveOutcome};
-pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, TimeBreakdown};
+pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, StageStats, TimeBreakdown};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
 pub use multigrid::{Cycle, Multigrid};
 pub use restart::{read_restart, write_restart, Restart};

@@ -1,16 +1,20 @@
 //! [`ImplicitBackend`] for the CPU backend: Jacobian assembly (`jacobian.rs`), the lead's
-//! block-sparse preconditioners and FGMRES from `crate::linalg`, all on this backend's pool.
+//! block-sparse preconditioners from `crate::linalg` on this backend's pool, and the Krylov
+//! vectors as host vectors with `crate::linalg`'s sequential algebra (the summation order of
+//! every CPU figure so far).
 
 use rayon::prelude::*;
 
 use super::jacobian::{self, CpuJacobian};
 use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
-use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind, StageStats};
+use std::ops::Range;
+
+use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::backend::{Backend, NFLOW, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
-use crate::linalg::{fgmres, BlockIlu0, BlockJacobi, FgmresSettings, Ordering, Preconditioner};
+use crate::linalg::{self, BlockIlu0, BlockJacobi, Ordering, Preconditioner};
 use crate::{Error, Result};
 
 /// The mean-flow preconditioner of a [`CpuJacobian`].
@@ -35,6 +39,14 @@ pub struct CpuPreconditioner {
     pub turbulence: Option<BlockIlu0<1>>,
 }
 
+/// The field variables of `system`'s unknowns.
+fn variables(system: System) -> Range<usize> {
+    match system {
+        System::MeanFlow => 0..NFLOW,
+        System::Turbulence => NFLOW..NVAR,
+    }
+}
+
 fn factorization_error(e: String) -> Error {
     Error::Other(format!("preconditioner factorization failed: {e}"))
 }
@@ -42,6 +54,7 @@ fn factorization_error(e: String) -> Error {
 impl ImplicitBackend for CpuBackend {
     type Jacobian = CpuJacobian;
     type Preconditioner = CpuPreconditioner;
+    type KrylovVector = Vec<f64>;
 
     fn new_jacobian(&self, g: &CpuGeometry) -> Result<CpuJacobian> {
         CpuJacobian::new(g)
@@ -61,16 +74,14 @@ impl ImplicitBackend for CpuBackend {
     }
 
     fn jacobian_product(&self, g: &CpuGeometry, jac: &CpuJacobian, x: &CpuField, y: &mut CpuField) {
-        let xv = jacobian::gather(g, jac, x, 1.0, 0..NFLOW);
-        let mut yv = vec![0.0; xv.len()];
-        self.pool.install(|| jac.matrix.spmv(&xv, &mut yv));
         self.fill_field(y, 0.0);
-        jacobian::scatter(g, jac, &yv, 0..NFLOW, y);
-        if jac.turbulent {
-            let xv = jacobian::gather(g, jac, x, 1.0, NFLOW..NVAR);
-            let mut yv = vec![0.0; xv.len()];
-            self.pool.install(|| jac.turbulence.spmv(&xv, &mut yv));
-            jacobian::scatter(g, jac, &yv, NFLOW..NVAR, y);
+        let systems: &[System] = if jac.turbulent { &[System::MeanFlow, System::Turbulence] } else { &[System::MeanFlow] };
+        for &system in systems {
+            let mut xv = self.new_krylov_vector(jac, system);
+            let mut yv = self.new_krylov_vector(jac, system);
+            self.gather_rhs(g, jac, system, x, 1.0, &mut xv);
+            self.apply_operator(jac, system, &xv, &mut yv);
+            self.scatter_solution(g, jac, system, &yv, y);
         }
     }
 
@@ -105,32 +116,66 @@ impl ImplicitBackend for CpuBackend {
         .map_err(factorization_error)
     }
 
-    fn solve_stage(
-        &self,
-        g: &CpuGeometry,
-        jac: &CpuJacobian,
-        pc: &CpuPreconditioner,
-        alpha: f64,
-        r: &CpuField,
-        dw: &mut CpuField,
-        settings: &FgmresSettings,
-    ) -> StageStats {
-        self.fill_field(dw, 0.0);
-        let b = jacobian::gather(g, jac, r, -alpha, 0..NFLOW);
-        let mut x = vec![0.0; b.len()];
-        let flow = self.pool.install(|| fgmres(&|v, out| jac.matrix.spmv(v, out), &pc.flow, &b, &mut x, settings));
-        jacobian::scatter(g, jac, &x, 0..NFLOW, dw);
-        let turbulence = match (&pc.turbulence, jac.turbulent) {
-            (Some(sa_pc), true) => {
-                let b = jacobian::gather(g, jac, r, -alpha, NFLOW..NVAR);
-                let mut x = vec![0.0; b.len()];
-                let stats = self.pool.install(|| fgmres(&|v, out| jac.turbulence.spmv(v, out), sa_pc, &b, &mut x, settings));
-                jacobian::scatter(g, jac, &x, NFLOW..NVAR, dw);
-                Some(stats)
-            }
-            _ => None,
-        };
-        StageStats { flow, turbulence }
+    fn has_system(&self, jac: &CpuJacobian, pc: &CpuPreconditioner, system: System) -> bool {
+        match system {
+            System::MeanFlow => true,
+            System::Turbulence => jac.turbulent && pc.turbulence.is_some(),
+        }
+    }
+
+    fn new_krylov_vector(&self, jac: &CpuJacobian, system: System) -> Vec<f64> {
+        vec![0.0; variables(system).len() * jac.n_cells()]
+    }
+
+    fn gather_rhs(&self, g: &CpuGeometry, jac: &CpuJacobian, system: System, r: &CpuField, scale: f64, b: &mut Vec<f64>) {
+        jacobian::gather(g, jac, r, scale, variables(system), b);
+    }
+
+    fn scatter_solution(&self, g: &CpuGeometry, jac: &CpuJacobian, system: System, x: &Vec<f64>, dw: &mut CpuField) {
+        jacobian::scatter(g, jac, x, variables(system), dw);
+    }
+
+    fn apply_operator(&self, jac: &CpuJacobian, system: System, x: &Vec<f64>, y: &mut Vec<f64>) {
+        self.pool.install(|| match system {
+            System::MeanFlow => jac.matrix.spmv(x, y),
+            System::Turbulence => jac.turbulence.spmv(x, y),
+        });
+    }
+
+    /// Panics when the SA system was not factorized: callers check [`Self::has_system`] first.
+    fn apply_preconditioner(&self, pc: &CpuPreconditioner, system: System, r: &Vec<f64>, z: &mut Vec<f64>) {
+        self.pool.install(|| match system {
+            System::MeanFlow => pc.flow.apply(r, z),
+            System::Turbulence => pc.turbulence.as_ref().expect("the SA system is factorized").apply(r, z),
+        });
+    }
+
+    fn dot(&self, a: &Vec<f64>, b: &Vec<f64>) -> f64 {
+        linalg::dot(a, b)
+    }
+
+    fn norm2(&self, a: &Vec<f64>) -> f64 {
+        linalg::norm2(a)
+    }
+
+    fn axpy(&self, alpha: f64, x: &Vec<f64>, y: &mut Vec<f64>) {
+        linalg::axpy(alpha, x, y);
+    }
+
+    fn scale(&self, alpha: f64, x: &mut Vec<f64>) {
+        x.iter_mut().for_each(|x| *x *= alpha);
+    }
+
+    fn divide(&self, x: &mut Vec<f64>, divisor: f64) {
+        x.iter_mut().for_each(|x| *x /= divisor);
+    }
+
+    fn copy(&self, x: &Vec<f64>, y: &mut Vec<f64>) {
+        y.copy_from_slice(x);
+    }
+
+    fn run_linear_solve<R: Send>(&self, solve: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(solve)
     }
 
     fn max_relative_change(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField, dw: &CpuField) -> f64 {

@@ -372,17 +372,16 @@ fn interior_rows<'a>(g: &'a CpuGeometry, jac: &'a CpuJacobian) -> impl Iterator<
     })
 }
 
-/// Flat vector of the variables `vars` (e.g. `0..NFLOW` for the mean flow, `NFLOW..NVAR` for
-/// the SA system), `vars.len()` per cell in the row order of `jac`, from the interior of a field.
-pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f64, vars: Range<usize>) -> Vec<f64> {
+/// Fills `out` with the variables `vars` (e.g. `0..NFLOW` for the mean flow, `NFLOW..NVAR` for
+/// the SA system) of the interior of a field times `scale`, `vars.len()` per cell in the row
+/// order of `jac`.
+pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f64, vars: Range<usize>, out: &mut [f64]) {
     let nv = vars.len();
-    let mut out = vec![0.0; nv * jac.n_cells()];
     for (row, b, p, np) in interior_rows(g, jac) {
         for (k, v) in vars.clone().enumerate() {
             out[nv * row + k] = scale * f.blocks[b][v * np + p];
         }
     }
-    out
 }
 
 /// Writes a flat vector of the variables `vars` (layout of [`gather`]) into the interior of a

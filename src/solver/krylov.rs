@@ -1,0 +1,185 @@
+//! Restarted flexible GMRES (Saad 1993; Saad, Iterative Methods, alg. 9.6), written once for
+//! every backend (DESIGN.md section 6, "Krylov once"): right preconditioning that may change
+//! from one iteration to the next, Arnoldi with modified Gram-Schmidt, Givens rotations for the
+//! least-squares problem. The Krylov vectors stay where the backend keeps them; only inner
+//! products and norms come back to the host, where the small Hessenberg problem is solved.
+
+use crate::backend::{ImplicitBackend, System};
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FgmresSettings {
+    /// Krylov subspace size before a restart (m).
+    pub restart: usize,
+    /// Stop when ||b - A x|| <= rel_tol * ||b - A x0||.
+    pub rel_tol: f64,
+    /// Also stop below this absolute residual.
+    pub abs_tol: f64,
+    /// Total inner iterations allowed (over all restarts).
+    pub max_iterations: usize,
+}
+
+impl Default for FgmresSettings {
+    fn default() -> Self {
+        FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 200 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct FgmresStats {
+    pub iterations: usize,
+    pub restarts: usize,
+    pub initial_residual: f64,
+    pub final_residual: f64,
+    pub converged: bool,
+}
+
+/// A linear system `A x = b` with a right preconditioner `M ~ A^-1`, and the algebra of its
+/// vectors: everything FGMRES does to a vector goes through here.
+pub trait KrylovSystem {
+    type Vector;
+
+    /// A zero vector of the system's unknowns.
+    fn new_vector(&self) -> Self::Vector;
+    /// `y = A x`.
+    fn apply_operator(&self, x: &Self::Vector, y: &mut Self::Vector);
+    /// `z = M^-1 r`.
+    fn apply_preconditioner(&self, r: &Self::Vector, z: &mut Self::Vector);
+    /// `a . b`.
+    fn dot(&self, a: &Self::Vector, b: &Self::Vector) -> f64;
+    /// `||a||`.
+    fn norm2(&self, a: &Self::Vector) -> f64;
+    /// `y += alpha x`.
+    fn axpy(&self, alpha: f64, x: &Self::Vector, y: &mut Self::Vector);
+    /// `x *= alpha`.
+    fn scale(&self, alpha: f64, x: &mut Self::Vector);
+    /// `x /= divisor`.
+    fn divide(&self, x: &mut Self::Vector, divisor: f64);
+    /// `y = x`.
+    fn copy(&self, x: &Self::Vector, y: &mut Self::Vector);
+}
+
+/// One linear system of an implicit stage on a backend: its assembled matrix, factorized
+/// preconditioner and the backend's vector algebra.
+pub struct StageSystem<'a, B: ImplicitBackend> {
+    pub backend: &'a B,
+    pub jacobian: &'a B::Jacobian,
+    pub preconditioner: &'a B::Preconditioner,
+    pub system: System,
+}
+
+impl<B: ImplicitBackend> KrylovSystem for StageSystem<'_, B> {
+    type Vector = B::KrylovVector;
+
+    fn new_vector(&self) -> Self::Vector {
+        self.backend.new_krylov_vector(self.jacobian, self.system)
+    }
+    fn apply_operator(&self, x: &Self::Vector, y: &mut Self::Vector) {
+        self.backend.apply_operator(self.jacobian, self.system, x, y);
+    }
+    fn apply_preconditioner(&self, r: &Self::Vector, z: &mut Self::Vector) {
+        self.backend.apply_preconditioner(self.preconditioner, self.system, r, z);
+    }
+    fn dot(&self, a: &Self::Vector, b: &Self::Vector) -> f64 {
+        self.backend.dot(a, b)
+    }
+    fn norm2(&self, a: &Self::Vector) -> f64 {
+        self.backend.norm2(a)
+    }
+    fn axpy(&self, alpha: f64, x: &Self::Vector, y: &mut Self::Vector) {
+        self.backend.axpy(alpha, x, y);
+    }
+    fn scale(&self, alpha: f64, x: &mut Self::Vector) {
+        self.backend.scale(alpha, x);
+    }
+    fn divide(&self, x: &mut Self::Vector, divisor: f64) {
+        self.backend.divide(x, divisor);
+    }
+    fn copy(&self, x: &Self::Vector, y: &mut Self::Vector) {
+        self.backend.copy(x, y);
+    }
+}
+
+/// `r = b - A x` (as `-(A x) + b`, the same rounding as `b - A x`).
+fn residual<S: KrylovSystem>(system: &S, b: &S::Vector, x: &S::Vector, r: &mut S::Vector) {
+    system.apply_operator(x, r);
+    system.scale(-1.0, r);
+    system.axpy(1.0, b, r);
+}
+
+/// Solves `A x = b` with `x` holding the initial guess on entry.
+pub fn fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, settings: &FgmresSettings) -> FgmresStats {
+    let m = settings.restart.max(1);
+    let mut r = system.new_vector();
+    residual(system, b, x, &mut r);
+    let beta0 = system.norm2(&r);
+    let mut stats = FgmresStats { initial_residual: beta0, final_residual: beta0, ..Default::default() };
+    let target = (settings.rel_tol * beta0).max(settings.abs_tol);
+    if beta0 <= target {
+        stats.converged = true;
+        return stats;
+    }
+    // Arnoldi basis v_0..v_m and the preconditioned directions z_k = M^-1 v_k (Saad alg. 9.6).
+    let mut v: Vec<S::Vector> = (0..=m).map(|_| system.new_vector()).collect();
+    let mut zv: Vec<S::Vector> = (0..m).map(|_| system.new_vector()).collect();
+    let mut h = vec![vec![0.0; m]; m + 1];
+    let (mut cs, mut sn, mut g) = (vec![0.0; m], vec![0.0; m], vec![0.0; m + 1]);
+    loop {
+        let beta = system.norm2(&r);
+        system.copy(&r, &mut v[0]);
+        system.divide(&mut v[0], beta);
+        g.iter_mut().for_each(|x| *x = 0.0);
+        g[0] = beta;
+        let mut k_used = 0;
+        for k in 0..m {
+            system.apply_preconditioner(&v[k], &mut zv[k]);
+            let (head, tail) = v.split_at_mut(k + 1);
+            let w = &mut tail[0];
+            system.apply_operator(&zv[k], w);
+            // Modified Gram-Schmidt: orthogonalize against each v_i in turn.
+            for (i, vi) in head.iter().enumerate() {
+                h[i][k] = system.dot(w, vi);
+                system.axpy(-h[i][k], vi, w);
+            }
+            h[k + 1][k] = system.norm2(w);
+            if h[k + 1][k] > 0.0 {
+                system.scale(1.0 / h[k + 1][k], w);
+            }
+            for i in 0..k {
+                let t = cs[i] * h[i][k] + sn[i] * h[i + 1][k];
+                h[i + 1][k] = -sn[i] * h[i][k] + cs[i] * h[i + 1][k];
+                h[i][k] = t;
+            }
+            let d = h[k][k].hypot(h[k + 1][k]);
+            (cs[k], sn[k]) = if d > 0.0 { (h[k][k] / d, h[k + 1][k] / d) } else { (1.0, 0.0) };
+            h[k][k] = d;
+            h[k + 1][k] = 0.0;
+            g[k + 1] = -sn[k] * g[k];
+            g[k] *= cs[k];
+            k_used = k + 1;
+            stats.iterations += 1;
+            stats.final_residual = g[k + 1].abs();
+            if stats.final_residual <= target || stats.iterations >= settings.max_iterations || d == 0.0 {
+                break;
+            }
+        }
+        // x += Z y with H y = g (upper triangular back substitution).
+        let mut y = vec![0.0; k_used];
+        for i in (0..k_used).rev() {
+            let s: f64 = (i + 1..k_used).map(|j| h[i][j] * y[j]).sum();
+            y[i] = (g[i] - s) / h[i][i];
+        }
+        for (yi, zi) in y.iter().zip(&zv) {
+            system.axpy(*yi, zi, x);
+        }
+        residual(system, b, x, &mut r);
+        stats.final_residual = system.norm2(&r);
+        if stats.final_residual <= target {
+            stats.converged = true;
+            return stats;
+        }
+        if stats.iterations >= settings.max_iterations {
+            return stats;
+        }
+        stats.restarts += 1;
+    }
+}
