@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 
 use super::boundary::BoundaryTables;
-use super::{gpu_err, GpuCounters};
+use super::gpu_err;
 use crate::backend::cpu::CpuGeometry;
 use crate::backend::NVAR;
 use crate::Result;
@@ -148,13 +148,10 @@ impl GpuGeometry {
 
 impl GpuGeometry {
     /// Uploads the metrics and tables of `host` (built by the CPU backend from the mesh).
-    pub fn upload(stream: &Arc<CudaStream>, counters: &GpuCounters, host: CpuGeometry) -> Result<Self> {
+    pub fn upload(stream: &Arc<CudaStream>, host: CpuGeometry) -> Result<Self> {
         let (table, extent) = block_table(&host)?;
         let bl = &host.blocks;
-        let up_f64 = |v: Vec<f64>| -> Result<CudaSlice<f64>> {
-            counters.count_setup_bytes(8 * v.len());
-            stream.clone_htod(&v).map_err(gpu_err)
-        };
+        let up_f64 = |v: Vec<f64>| -> Result<CudaSlice<f64>> { stream.clone_htod(&v).map_err(gpu_err) };
         let up_u8 = |v: Vec<u8>| -> Result<CudaSlice<u8>> { stream.clone_htod(&v).map_err(gpu_err) };
         let zeros = |n: usize| -> Result<CudaSlice<f64>> { stream.alloc_zeros::<f64>(n.max(1)).map_err(gpu_err) };
         let (np, nfi, nfj, nn) = (extent.np as usize, extent.nfi as usize, extent.nfj as usize, extent.nnodes as usize);

@@ -52,7 +52,6 @@ pub struct GpuCounters {
     norm_readbacks: AtomicUsize,
     launches: AtomicUsize,
     graph_launches: AtomicUsize,
-    setup_bytes: AtomicUsize,
 }
 
 /// A snapshot of [`GpuCounters`].
@@ -74,9 +73,6 @@ impl GpuCounters {
     }
     pub(crate) fn launched(&self, n: usize) {
         self.launches.fetch_add(n, Ordering::Relaxed);
-    }
-    pub(crate) fn count_setup_bytes(&self, n: usize) {
-        self.setup_bytes.fetch_add(n, Ordering::Relaxed);
     }
     fn snapshot(&self) -> CounterSnapshot {
         CounterSnapshot {
@@ -214,11 +210,6 @@ impl GpuBackend {
         Ok(GpuScalars { data: self.stream().clone_htod(&arena).map_err(gpu_err)? })
     }
 
-    /// Waits for the queued work (timing).
-    pub fn synchronize(&self) -> Result<()> {
-        self.stream().synchronize().map_err(gpu_err)
-    }
-
     fn stream(&self) -> &Arc<CudaStream> {
         &self.device.stream
     }
@@ -306,7 +297,7 @@ impl Backend for GpuBackend {
 
     fn upload_geometry(&self, mesh: &Mesh) -> Result<GpuGeometry> {
         let host = CpuBackend::geometry(mesh)?;
-        GpuGeometry::upload(self.stream(), &self.counters, host)
+        GpuGeometry::upload(self.stream(), host)
     }
 
     fn new_field(&self, g: &GpuGeometry) -> GpuField {
