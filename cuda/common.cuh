@@ -125,3 +125,15 @@ __device__ __forceinline__ double sa_fv1(double chi) {
 __device__ __forceinline__ double eddy_viscosity(double rho, double nu_tilde, double nu) {
     return nu_tilde > 0.0 ? rho * nu_tilde * sa_fv1(nu_tilde / nu) : 0.0;
 }
+
+// c = sqrt(gamma p / rho) (flow/state.rs speed_of_sound).
+__device__ __forceinline__ double speed_of_sound(double gamma, const Prim& q) { return sqrt(gamma * q.p / q.rho); }
+
+// Lambda_v = max(4/(3 rho), gamma/rho) (mu/Pr + mu_t/Pr_t) |S|^2 / Omega
+// (flow/spectral.rs viscous_spectral_radius; fmax returns the non-NaN argument as f64::max).
+__device__ __forceinline__ double viscous_spectral_radius(const GasArgs& gas, double rho, double mu_laminar, double mu_turbulent,
+                                                          double sx, double sy, double volume) {
+    double area_sq = sx * sx + sy * sy;
+    double diffusivity = fmax(4.0 / (3.0 * rho), gas.gamma / rho) * (mu_laminar / gas.prandtl + mu_turbulent / gas.turbulent_prandtl);
+    return diffusivity * area_sq / volume;
+}

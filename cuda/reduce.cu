@@ -70,3 +70,82 @@ extern "C" __global__ void min_finish(const double* __restrict__ partials, doubl
     }
     if (threadIdx.x == 0) out[0] = m[0];
 }
+
+// Largest relative change of density or pressure, max(|d rho|/rho, |d p|/p), that w + dw would
+// make over the interior cells, +inf where w + dw is not physical (non-positive or non-finite
+// density or pressure); without dw (has_dw = 0) 0 or +inf: whether w itself is physical.
+// Twin of CpuBackend::max_relative_change and is_physical. partials[block], then max_finish.
+extern "C" __global__ void relative_change_partials(const BlockEntry* __restrict__ blocks, Extent ext, double gamma,
+                                                    const double* __restrict__ w, const double* __restrict__ dw, int has_dw,
+                                                    double* __restrict__ partials) {
+    __shared__ double m[REDUCE_THREADS];
+    double worst = 0.0;
+    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ext.nint; c += gridDim.x * blockDim.x) {
+        int i, j;
+        const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+        int g = gcell(e, i, j), np = ext.np;
+        double old[4], now[4];
+        for (int v = 0; v < 4; ++v) {
+            old[v] = w[v * np + g];
+            now[v] = has_dw ? old[v] + dw[v * np + g] : old[v];
+        }
+        Prim q0 = primitive_from_conservative(gamma, old[0], old[1], old[2], old[3]);
+        Prim q1 = primitive_from_conservative(gamma, now[0], now[1], now[2], now[3]);
+        bool finite = isfinite(q1.rho) && isfinite(q1.u) && isfinite(q1.v) && isfinite(q1.p);
+        if (!(q1.rho > 0.0 && q1.p > 0.0 && finite)) {
+            worst = 1.0 / 0.0;
+        } else {
+            worst = fmax(fmax(worst, fabs(q1.rho - q0.rho) / q0.rho), fabs(q1.p - q0.p) / q0.p);
+        }
+    }
+    m[threadIdx.x] = worst;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) m[threadIdx.x] = fmax(m[threadIdx.x], m[threadIdx.x + half]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) partials[blockIdx.x] = m[0];
+}
+
+extern "C" __global__ void max_finish(const double* __restrict__ partials, double* __restrict__ out) {
+    __shared__ double m[REDUCE_BLOCKS];
+    m[threadIdx.x] = partials[threadIdx.x];
+    __syncthreads();
+    for (int half = REDUCE_BLOCKS / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) m[threadIdx.x] = fmax(m[threadIdx.x], m[threadIdx.x + half]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[0] = m[0];
+}
+
+// a . b (or its square root) in one launch (the Krylov inner products and norms; twin of
+// linalg::dot up to the summation order): each block writes the partial sum of its strided
+// slice, and the last block to finish (a ticket counter, reset by atomicInc's wrap-around) adds
+// the partials in a fixed tree order, so the result never changes from run to run.
+extern "C" __global__ void dot_fused(int n, const double* __restrict__ a, const double* __restrict__ b, double* partials,
+                                     unsigned int* ticket, double* out, int take_sqrt) {
+    __shared__ double s[REDUCE_THREADS];
+    __shared__ bool last;
+    double acc = 0.0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) acc += a[k] * b[k];
+    s[threadIdx.x] = acc;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = s[0];
+        __threadfence();
+        last = atomicInc(ticket, gridDim.x - 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    s[threadIdx.x] = __ldcg(partials + threadIdx.x);
+    __syncthreads();
+    for (int half = REDUCE_BLOCKS / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[0] = take_sqrt ? sqrt(s[0]) : s[0];
+}

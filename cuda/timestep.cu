@@ -9,9 +9,6 @@
 // flow::spectral::CELL_CENTRED_VISCOUS_FACTOR).
 #define CELL_CENTRED_VISCOUS_FACTOR 4.0
 
-// c = sqrt(gamma p / rho) (flow/state.rs speed_of_sound).
-__device__ __forceinline__ double speed_of_sound(double gamma, const Prim& q) { return sqrt(gamma * q.p / q.rho); }
-
 // S_I = (S_{i-1/2} + S_{i+1/2}) / 2 of two interleaved face vectors (flow/spectral.rs mean_face_vector).
 __device__ __forceinline__ void mean_face_vector(const double* s_minus, const double* s_plus, double& sx, double& sy) {
     sx = 0.5 * (s_minus[0] + s_plus[0]);
@@ -22,15 +19,6 @@ __device__ __forceinline__ void mean_face_vector(const double* s_minus, const do
 __device__ __forceinline__ double convective_spectral_radius(double gamma, const Prim& q, double sx, double sy) {
     double area = sqrt(sx * sx + sy * sy);
     return fabs(q.u * sx + q.v * sy) + speed_of_sound(gamma, q) * area;
-}
-
-// Lambda_v = max(4/(3 rho), gamma/rho) (mu/Pr + mu_t/Pr_t) |S|^2 / Omega
-// (flow/spectral.rs viscous_spectral_radius; fmax returns the non-NaN argument as f64::max).
-__device__ __forceinline__ double viscous_spectral_radius(const GasArgs& gas, double rho, double mu_laminar, double mu_turbulent,
-                                                          double sx, double sy, double volume) {
-    double area_sq = sx * sx + sy * sy;
-    double diffusivity = fmax(4.0 / (3.0 * rho), gas.gamma / rho) * (mu_laminar / gas.prandtl + mu_turbulent / gas.turbulent_prandtl);
-    return diffusivity * area_sq / volume;
 }
 
 struct CellRadii { double volume, convective[2], viscous[2]; };

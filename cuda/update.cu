@@ -37,3 +37,32 @@ extern "C" __global__ void scale_turbulence_residual(const BlockEntry* __restric
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
     r[NFLOW * ext.np + gcell(e, i, j)] *= factor[c];
 }
+
+// x *= a (the Krylov vectors' scale).
+extern "C" __global__ void scale(int n, double a, double* __restrict__ x) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) x[k] *= a;
+}
+
+// x /= d: a true division, as the CPU's (ImplicitBackend::divide).
+extern "C" __global__ void divide(int n, double d, double* __restrict__ x) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) x[k] /= d;
+}
+
+// y += (-c[0]) x with the coefficient on the device (Gram-Schmidt: w -= h_i v_i, h_i = c[0]).
+extern "C" __global__ void subtract_projection(int n, const double* __restrict__ c, const double* __restrict__ x, double* __restrict__ y) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    double a = -c[0];
+    if (k < n) y[k] += a * x[k];
+}
+
+// x *= 1/c[0] when c[0] > 0, the norm on the device (the Arnoldi vector's normalization).
+extern "C" __global__ void normalize_by(int n, const double* __restrict__ c, double* __restrict__ x) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    double h = c[0];
+    if (k < n && h > 0.0) {
+        double a = 1.0 / h;
+        x[k] *= a;
+    }
+}

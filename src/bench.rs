@@ -19,6 +19,7 @@
 //! [`iteration_bytes_per_cell_stage`]); achieved bandwidth = updates per second x bytes per
 //! update, also as a percentage of the measured bandwidth.
 
+pub mod implicit;
 mod operations;
 mod problem;
 

@@ -45,17 +45,17 @@ fn solve_on_an_unavailable_gpu_is_one_error_line() {
 }
 
 #[test]
-fn solve_with_the_implicit_scheme_on_the_gpu_names_the_fix() {
-    let o = turbopt(&["solve", "blades/ls89.ron", "--density", "coarse", "--backend", "gpu"]);
-    assert_one_error_line(&o, &["implicit scheme", "--scheme explicit"]);
+fn solve_with_the_implicit_scheme_on_an_unavailable_gpu_is_one_error_line() {
+    let o = turbopt(&["solve", "blades/ls89.ron", "--density", "coarse", "--backend", "gpu", "--device", "999"]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
 }
 
 #[test]
 fn evaluate_on_an_unavailable_gpu_is_one_error_line() {
     let o = turbopt(&["evaluate", "blades/ls89.ron", "--scheme", "explicit", "--backend", "gpu", "--device", "999"]);
     assert_one_error_line(&o, &[UNAVAILABLE]);
-    let o = turbopt(&["evaluate", "blades/ls89.ron", "--backend", "gpu"]);
-    assert_one_error_line(&o, &["implicit scheme", "--scheme explicit"]);
+    let o = turbopt(&["evaluate", "blades/ls89.ron", "--backend", "gpu", "--device", "999"]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
 }
 
 #[test]
@@ -64,9 +64,9 @@ fn optimize_on_an_unavailable_gpu_stops_before_the_campaign() {
     let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--device", "999", "--out", out.to_str().unwrap()]);
     assert_one_error_line(&o, &[UNAVAILABLE]);
     assert!(!out.exists(), "no campaign directory before the backend is known to work");
-    // The default campaign is implicit: --backend gpu points at the explicit GPU campaign.
-    let o = turbopt(&["optimize", "--backend", "gpu", "--out", out.to_str().unwrap()]);
-    assert_one_error_line(&o, &["implicit scheme", "ls89_default_gpu.ron"]);
+    // The default campaign is implicit, and runs on the GPU too.
+    let o = turbopt(&["optimize", "--backend", "gpu", "--device", "999", "--out", out.to_str().unwrap()]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
     assert!(!out.exists());
 }
 

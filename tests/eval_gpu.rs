@@ -66,3 +66,55 @@ fn gpu_campaign_first_evaluations_equal_the_cpu_ones() {
         assert_close(&format!("{what}, constraints"), &c.constraints, &g.constraints);
     }
 }
+
+/// A batch of 16 LS89 coarse designs (the default campaign: implicit scheme, RANS-SA, warm
+/// starts from the baseline) on one GPU: the designs run concurrently on separate streams
+/// (`eval::gpu_pool`) and finish at least 4x faster than the same 16 one after another
+/// (`batch.workers: Some(1)`), with the same results (each design's arithmetic is the same on
+/// any stream). The baseline is solved before either clock starts.
+#[test]
+#[ignore = "needs a CUDA device"]
+fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
+    use rand::{Rng, SeedableRng};
+    use turbopt::eval::Evaluator;
+    let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
+    let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
+    cfd.solver.backend = BackendChoice::Gpu { device: 0 };
+    let one_by_one = {
+        let mut c = cfd.clone();
+        c.batch.workers = Some(1);
+        CfdEvaluator::new(c).unwrap()
+    };
+    let batched = CfdEvaluator::new(cfd).unwrap();
+    let space = batched.space().clone();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+    let designs: Vec<Vec<f64>> = (0..16)
+        .map(|_| {
+            (0..space.baseline.len())
+                .map(|k| {
+                    let half_width = 0.15 * (space.upper[k] - space.lower[k]);
+                    (space.baseline[k] + rng.random_range(-half_width..half_width)).clamp(space.lower[k], space.upper[k])
+                })
+                .collect()
+        })
+        .collect();
+    let timed = |ev: &CfdEvaluator, tag: &str| {
+        ev.evaluate(&space.baseline);
+        let start = std::time::Instant::now();
+        let out = ev.evaluate_batch(&designs);
+        let s = start.elapsed().as_secs_f64();
+        let ok = out.iter().filter(|e| e.objectives.iter().all(|o| o.is_finite()) && !e.objectives.is_empty()).count();
+        println!("{tag}: 16 designs in {s:.2} s ({ok} with objectives; {:.0} evaluations an hour)", 16.0 * 3600.0 / s);
+        (out, s)
+    };
+    let (a, ta) = timed(&one_by_one, "one after another");
+    let (b, tb) = timed(&batched, "batched");
+    println!("batch speed-up {:.2}x", ta / tb);
+    for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(std::mem::discriminant(&x.status), std::mem::discriminant(&y.status), "design {k}: {:?} vs {:?}", x.status, y.status);
+        for (p, q) in x.objectives.iter().zip(&y.objectives).chain(x.constraints.iter().zip(&y.constraints)) {
+            assert!(p == q || (p - q).abs() <= 1e-12 * p.abs(), "design {k}: {p:e} vs {q:e}");
+        }
+    }
+    assert!(ta / tb >= 4.0, "batch speed-up {:.2}x, target 4x", ta / tb);
+}

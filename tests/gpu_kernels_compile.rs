@@ -9,12 +9,48 @@ use turbopt::gpu::{compile_family, sources};
 const EXPECTED: &[(&str, &[&str])] = &[
     ("boundary", &["fill_face_ghosts", "fill_corner_ghosts"]),
     ("convective", &["primitives", "face_fluxes", "gather_residual"]),
-    ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual"]),
-    ("reduce", &["residual_square_partials", "residual_norms_finish", "min_partials", "min_finish"]),
+    ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual", "scale", "divide", "subtract_projection", "normalize_by"]),
+    (
+        "reduce",
+        &[
+            "residual_square_partials",
+            "residual_norms_finish",
+            "min_partials",
+            "min_finish",
+            "relative_change_partials",
+            "max_finish",
+            "dot_fused",
+        ],
+    ),
     ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
     ("timestep", &["local_time_step", "smoothing_coefficients"]),
     ("smoothing", &["smooth_lines_constant", "smooth_lines_variable", "smoothing_active"]),
-    ("viscous", &["viscous_cell_states", "viscous_node_values", "viscous_face_fluxes", "viscous_gather", "sa_source_factor"]),
+    (
+        "viscous",
+        &["viscous_cell_states", "viscous_node_values", "viscous_face_fluxes", "viscous_gather", "sa_source_factor", "sa_source_derivative"],
+    ),
+    ("jacobian", &["assemble_flow_jacobian", "assemble_turbulence_jacobian", "gather_system", "scatter_system", "bsr4_spmv", "csr_spmv"]),
+    (
+        "ilu",
+        &[
+            "jacobi_invert_b4",
+            "jacobi_apply_b4",
+            "ilu_factor_level_b4",
+            "ilu_forward_level_b4",
+            "ilu_backward_level_b4",
+            "ilu_factor_syncfree_b4",
+            "ilu_forward_syncfree_b4",
+            "ilu_backward_syncfree_b4",
+            "jacobi_invert_b1",
+            "jacobi_apply_b1",
+            "ilu_factor_level_b1",
+            "ilu_forward_level_b1",
+            "ilu_backward_level_b1",
+            "ilu_factor_syncfree_b1",
+            "ilu_forward_syncfree_b1",
+            "ilu_backward_syncfree_b1",
+        ],
+    ),
 ];
 
 #[test]

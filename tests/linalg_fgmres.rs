@@ -170,3 +170,41 @@ fn singular_pivot_is_reported_not_panicking() {
     assert!(err.contains("singular diagonal block in row 0"), "{err}");
     assert!(BlockJacobi::new(&a).is_err());
 }
+
+/// The level sets the GPU schedules ILU(0) by: every row once, rows of one level uncoupled, and
+/// every coupling to a row earlier in the processing order pointing to an earlier level (so a
+/// level may run in parallel in the factorization and the forward sweep, and the levels in
+/// reverse in the backward sweep). Natural ordering: wavefronts; a 5-point grid of nx x ny has
+/// nx + ny - 1 of them (the anti-diagonals), and the positions are the row numbers.
+#[test]
+fn processing_levels_are_valid_schedules() {
+    use turbopt::linalg::ilu::processing_levels;
+    let (nx, ny) = (9, 6);
+    let adj = grid_adjacency(nx, ny);
+    let a = random_dominant::<4>(&adj, 2.0, 3);
+    for ordering in [Ordering::Natural, Ordering::Multicolour] {
+        let (levels, position) = processing_levels(&a, ordering);
+        let mut level_of = vec![usize::MAX; a.n_rows];
+        for (l, rows) in levels.iter().enumerate() {
+            for &r in rows {
+                assert_eq!(level_of[r], usize::MAX, "{ordering:?}: row {r} twice");
+                level_of[r] = l;
+            }
+        }
+        assert!(level_of.iter().all(|&l| l != usize::MAX), "{ordering:?}: a row is missing");
+        for r in 0..a.n_rows {
+            for &c in &a.cols[a.row_ptr[r]..a.row_ptr[r + 1]] {
+                if c != r && position[c] < position[r] {
+                    assert!(level_of[c] < level_of[r], "{ordering:?}: row {r} (level {}) needs row {c} (level {})", level_of[r], level_of[c]);
+                }
+            }
+        }
+        match ordering {
+            Ordering::Natural => {
+                assert_eq!(levels.len(), nx + ny - 1);
+                assert!(position.iter().enumerate().all(|(r, &p)| p == r));
+            }
+            Ordering::Multicolour => assert_eq!(levels.len(), 2),
+        }
+    }
+}

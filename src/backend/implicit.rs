@@ -42,6 +42,11 @@ pub enum PreconditionerKind {
     /// Block ILU(0) in a multicolour ordering: rows of one colour factorized and swept in
     /// parallel (thesis 5.4).
     McIlu,
+    /// The backend's fastest at equal flow convergence ([`ImplicitBackend::preferred_preconditioner`]):
+    /// `Ilu` on the CPU; `McIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on
+    /// LS89 medium make each triangular sweep a long chain of dependent steps (BENCHMARKS.md:
+    /// 18 s against 75 s to 6 orders, the same 464 vs 463 flow iterations).
+    Auto,
 }
 
 /// What the Jacobian linearizes and how.
@@ -105,9 +110,30 @@ pub trait ImplicitBackend: Backend + Sync {
         jacobian: &mut Self::Jacobian,
     );
 
+    /// Whether `system` is assembled in `jacobian` (the mean flow always is once assembled; the
+    /// SA system with turbulent physics).
+    fn is_assembled(&self, jacobian: &Self::Jacobian, system: System) -> bool;
+
     /// `y = A x` on the mean-flow variables of the interior cells, and `y = A_sa x` on rho nu~
     /// when the SA system is assembled (other entries of `y` zero).
-    fn jacobian_product(&self, geometry: &Self::Geometry, jacobian: &Self::Jacobian, x: &Self::Field, y: &mut Self::Field);
+    fn jacobian_product(&self, geometry: &Self::Geometry, jacobian: &Self::Jacobian, x: &Self::Field, y: &mut Self::Field) {
+        self.fill_field(y, 0.0);
+        for system in [System::MeanFlow, System::Turbulence] {
+            if !self.is_assembled(jacobian, system) {
+                continue;
+            }
+            let mut xv = self.new_krylov_vector(jacobian, system);
+            let mut yv = self.new_krylov_vector(jacobian, system);
+            self.gather_rhs(geometry, jacobian, system, x, 1.0, &mut xv);
+            self.apply_operator(jacobian, system, &xv, &mut yv);
+            self.scatter_solution(geometry, jacobian, system, &yv, y);
+        }
+    }
+
+    /// What [`PreconditionerKind::Auto`] means on this backend.
+    fn preferred_preconditioner(&self) -> PreconditionerKind {
+        PreconditionerKind::Ilu
+    }
 
     /// Factorizes a new preconditioner of `jacobian` (pattern analysis, colouring included;
     /// the SA system, when assembled, always gets a scalar ILU(0)). Fails on a singular pivot.
@@ -178,6 +204,16 @@ pub trait ImplicitBackend: Backend + Sync {
 
     /// `y = x`.
     fn copy(&self, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
+
+    /// One Arnoldi step's modified Gram-Schmidt with the arithmetic of
+    /// `crate::solver::krylov::modified_gram_schmidt` (h_i = w . v_i, w -= h_i v_i in turn;
+    /// h = ||w||, w *= 1/h), run so that the coefficients stay where the vectors are and come
+    /// back to the host once per step (at most one synchronization per Arnoldi step on a GPU).
+    /// `None`: this backend has no such step, and the vector operations run one by one.
+    fn orthogonalize(&self, basis: &[Self::KrylovVector], w: &mut Self::KrylovVector) -> Option<(Vec<f64>, f64)> {
+        let _ = (basis, w);
+        None
+    }
 
     /// Runs `solve`, one Krylov solve made of many small operations of this backend, where
     /// they run cheapest. The CPU enters its thread pool once for the whole solve, so that each

@@ -4,7 +4,8 @@
 
 use std::time::Instant;
 
-use super::{BenchArgs, BenchBackendArg};
+use super::{BenchArgs, BenchBackendArg, SchemeArg};
+use crate::bench::implicit::ImplicitBench;
 use crate::backend::cpu::CpuBackend;
 use crate::backend::Backend;
 use crate::bench::{self, BenchOptions, BenchReport, TestProblem, Throughput};
@@ -28,6 +29,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let start = Instant::now();
     let problem = TestProblem::new(args.cells)?;
     eprintln!("bench: {} built in {:.1} s", problem.describe(), start.elapsed().as_secs_f64());
+    if args.scheme == SchemeArg::Implicit {
+        return run_implicit(args, &problem, &options);
+    }
     let cpu = match args.backend {
         BenchBackendArg::Cpu | BenchBackendArg::Both => Some(measure_cpu(&problem, args.threads, &options)?),
         BenchBackendArg::Gpu => None,
@@ -168,4 +172,71 @@ fn json_summary(problem: &TestProblem, cpu: Option<&BenchReport>, gpu: &GpuColum
         "gpu_absent": gpu_absent,
         "gpu_over_cpu": speedup,
     })
+}
+
+/// `--scheme implicit`: time per flow iteration of each backend, with the solver's split.
+fn run_implicit(args: &BenchArgs, problem: &TestProblem, options: &BenchOptions) -> Result<()> {
+    let mut rows: Vec<ImplicitBench> = Vec::new();
+    if args.backend != BenchBackendArg::Gpu {
+        let cpu = CpuBackend::new(args.threads)?;
+        eprintln!("bench: {}: implicit iterations", cpu.name());
+        rows.push(bench::implicit::run(&cpu, problem, options.warmup, options.repeats)?);
+    }
+    let gpu_absent = match implicit_gpu(problem, options, args.backend)? {
+        Ok(row) => {
+            rows.push(row);
+            None
+        }
+        Err(e) if args.backend == BenchBackendArg::Gpu => return Err(e),
+        Err(e) => Some(e.to_string()),
+    };
+    println!("turbopt bench --scheme implicit: RANS-SA, 2 stages, FGMRES(20) rel. tol 0.1, ILU(0) on demand, CFL ramp from 5");
+    println!("mesh: {}; median of {} timed flow iterations after {} untimed", problem.describe(), options.repeats, options.warmup);
+    println!("split: mean ms per flow iteration over all iterations run (untimed ones included); fact.: factorizations; lin/st: FGMRES iterations per stage");
+    println!("{:<46} {:>9} | {:>9} {:>9} {:>9} {:>9} | {:>6} {:>6}", "backend", "ms/iter", "residual", "assembly", "factor.", "Krylov", "fact.", "lin/st");
+    for r in &rows {
+        let b = &r.breakdown_per_iteration;
+        println!(
+            "{:<46} {:>9.2} | {:>9.2} {:>9.2} {:>9.2} {:>9.2} | {:>6} {:>6.1}",
+            r.backend,
+            r.seconds_per_iteration * 1e3,
+            b.residual * 1e3,
+            b.assembly * 1e3,
+            b.factorization * 1e3,
+            b.krylov * 1e3,
+            r.factorizations,
+            r.mean_linear_iterations
+        );
+    }
+    if let [c, g] = &rows[..] {
+        println!("GPU/CPU speed-up per flow iteration: {:.1}x", c.seconds_per_iteration / g.seconds_per_iteration);
+    }
+    if let Some(reason) = &gpu_absent {
+        println!("GPU column absent: {reason}");
+    }
+    if args.json {
+        println!("{}", serde_json::json!({"command": "bench", "scheme": "implicit", "mesh": problem.describe(), "cells": problem.cells(), "rows": rows, "gpu_absent": gpu_absent}));
+    }
+    Ok(())
+}
+
+#[cfg(feature = "cuda")]
+fn implicit_gpu(problem: &TestProblem, options: &BenchOptions, wanted: BenchBackendArg) -> Result<Result<ImplicitBench>> {
+    if wanted == BenchBackendArg::Cpu {
+        return Ok(Err(Error::Other("not requested (--backend cpu)".into())));
+    }
+    let gpu = match crate::backend::gpu::GpuBackend::new(0) {
+        Ok(gpu) => gpu,
+        Err(e) => return Ok(Err(e)),
+    };
+    eprintln!("bench: {}: implicit iterations", gpu.name());
+    Ok(Ok(bench::implicit::run(&gpu, problem, options.warmup, options.repeats)?))
+}
+
+#[cfg(not(feature = "cuda"))]
+fn implicit_gpu(_: &TestProblem, _: &BenchOptions, wanted: BenchBackendArg) -> Result<Result<ImplicitBench>> {
+    if wanted == BenchBackendArg::Cpu {
+        return Ok(Err(Error::Other("not requested (--backend cpu)".into())));
+    }
+    Ok(Err(crate::gpu::not_compiled()))
 }

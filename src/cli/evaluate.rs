@@ -1,16 +1,13 @@
 //! `turbopt evaluate`: one design through the CFD evaluator, on the CPU or (`--backend gpu`,
 //! explicit scheme) on a CUDA device.
 
-use super::{BackendArg, EvaluateArgs, ModelArg, SchemeArg};
+use super::{EvaluateArgs, ModelArg, SchemeArg};
 use crate::eval::cfd::Scheme;
 use crate::eval::cfd_command::{evaluate_command, EvaluateOptions, COMMAND_OBJECTIVES};
 use crate::solver::FlowModel;
 use crate::{Error, Result};
 
 pub fn run(args: &EvaluateArgs) -> Result<()> {
-    if args.backend == BackendArg::Gpu && args.scheme == SchemeArg::Implicit {
-        return Err(Error::Other(super::IMPLICIT_ON_GPU_FLAGS.into()));
-    }
     let options = EvaluateOptions {
         density: args.density,
         max_iterations: args.max_iterations,

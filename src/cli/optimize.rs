@@ -97,11 +97,6 @@ fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Resu
         }
         (None, cpu) => cpu,
     };
-    if matches!(solver.backend, BackendChoice::Gpu { .. }) && solver.runs_implicit() {
-        return Err(Error::Other(format!(
-            "campaign {name} uses the implicit scheme, which has no GPU backend yet: use a campaign with scheme: Explicit (e.g. optimize/ls89_default_gpu.ron), or --backend cpu"
-        )));
-    }
     Ok(())
 }
 

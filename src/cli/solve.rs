@@ -47,12 +47,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| solve_case(&backend, &mesh, case, initial, observer);
             solve_and_report(run, &name, args, &blade, &outline, &mesh, &op, config)
         }
-        BackendChoice::Gpu { device } => {
-            if !matches!(config.scheme, crate::solver::Scheme::Explicit) {
-                return Err(Error::Other(super::IMPLICIT_ON_GPU_FLAGS.into()));
-            }
-            solve_on_gpu(device, args, &blade, &op, config)
-        }
+        BackendChoice::Gpu { device } => solve_on_gpu(device, args, &blade, &op, config),
     }
 }
 
@@ -111,7 +106,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
     Ok(())
 }
 
-/// The explicit scheme on CUDA device `device`, opened (kernels compiled) before the mesh is made.
+/// Either scheme on CUDA device `device`, opened (kernels compiled) before the mesh is made.
 #[cfg(feature = "cuda")]
 fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
     let backend = crate::backend::gpu::GpuBackend::new(device)?;
@@ -119,9 +114,9 @@ fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &Operati
     let (outline, mesh) = cascade_mesh(args, blade, op)?;
     let iterations = std::cell::Cell::new(0);
     let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| {
-        let outcome = crate::solver::ExplicitSolver::new(&backend, &mesh, case)?.solve(initial, observer)?;
-        iterations.set(outcome.iterations);
-        Ok((outcome, None))
+        let solved = solve_case(&backend, &mesh, case, initial, observer)?;
+        iterations.set(solved.0.iterations);
+        Ok(solved)
     };
     let result = solve_and_report(run, &name, args, blade, &outline, &mesh, op, config);
     // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).

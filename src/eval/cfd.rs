@@ -49,7 +49,7 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 #[cfg(feature = "cuda")]
-use {crate::backend::gpu::GpuBackend, std::sync::Mutex};
+use {super::gpu_pool::GpuPool, crate::backend::gpu::GpuBackend};
 use std::time::Instant;
 
 /// Inlet and outlet averaging planes sit this fraction of the axial chord inside the domain
@@ -95,10 +95,10 @@ pub struct CfdEvaluator {
     points: Vec<OperatingPoint>,
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
-    /// The GPU backend of `backend: Gpu`, opened on first use, or why it could not be (the
-    /// message of the `Error::Gpu`). The lock makes designs take turns on the device.
+    /// The GPU backends of `backend: Gpu` (one per design in flight), opened on first use, or
+    /// why the device could not be (the message of the `Error::Gpu`).
     #[cfg(feature = "cuda")]
-    gpu: OnceLock<std::result::Result<Mutex<GpuBackend>, String>>,
+    gpu: OnceLock<std::result::Result<GpuPool, String>>,
 }
 
 /// A backend the evaluator solves an operating point on.
@@ -115,13 +115,9 @@ impl SolvesCases for CpuBackend {
 
 #[cfg(feature = "cuda")]
 impl SolvesCases for GpuBackend {
-    /// The explicit scheme; the implicit one needs `ImplicitBackend`, which the GPU backend does
-    /// not have yet (the config validation refuses the pair, so this error is a safeguard).
+    /// Either scheme (`solver::solve_case`).
     fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome> {
-        match case.solver.scheme {
-            crate::solver::Scheme::Explicit => crate::solver::ExplicitSolver::new(self, mesh, case)?.solve(initial, &mut Silent),
-            crate::solver::Scheme::Implicit(_) => Err(Error::Gpu(super::cfd_config::IMPLICIT_ON_GPU.into())),
-        }
+        crate::solver::solve_case(self, mesh, case, initial, &mut Silent).map(|(outcome, _)| outcome)
     }
 }
 
@@ -350,11 +346,11 @@ impl CfdEvaluator {
         Err(crate::gpu::not_compiled())
     }
 
-    /// The evaluator's GPU backend, opened on the first call.
+    /// The evaluator's GPU backends, the device opened on the first call.
     #[cfg(feature = "cuda")]
-    fn gpu_backend(&self, device: usize) -> Result<&Mutex<GpuBackend>> {
+    fn gpu_backend(&self, device: usize) -> Result<&GpuPool> {
         let opened = self.gpu.get_or_init(|| {
-            GpuBackend::new(device).map(Mutex::new).map_err(|e| match e {
+            GpuPool::open(device).map_err(|e| match e {
                 Error::Gpu(reason) => reason,
                 other => other.to_string(),
             })
@@ -399,9 +395,36 @@ impl CfdEvaluator {
 
     #[cfg(feature = "cuda")]
     fn solve_design_on_gpu(&self, device: usize, blade: Blade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        let gpu = self.gpu_backend(device).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
-        let backend = gpu.lock().unwrap_or_else(|p| p.into_inner());
-        self.solve_points(&*backend, blade, baseline, start)
+        let failed = |e: Error| Evaluation::failed(Status::Failed(e.to_string()));
+        let pool = self.gpu_backend(device).map_err(failed)?;
+        let backend: GpuBackend = pool.take().map_err(failed)?;
+        let solved = self.solve_points(&backend, blade, baseline, start);
+        pool.give_back(backend);
+        solved
+    }
+
+    /// How many designs of a batch of `designs` run on the GPU at once ([`super::gpu_pool::concurrency`]),
+    /// sized from the baseline mesh; 1 when the device cannot be asked.
+    #[cfg(feature = "cuda")]
+    fn gpu_concurrency(&self, designs: usize) -> usize {
+        let BackendChoice::Gpu { device } = self.config.solver.backend else { return 1 };
+        let Ok(pool) = self.gpu_backend(device) else { return 1 };
+        let Ok((multiprocessors, free)) = pool.capacity() else { return 1 };
+        let cells = match self.baseline.get() {
+            Some(Ok(b)) => b.flows.block_sizes.iter().map(|(ni, nj)| ni * nj).sum(),
+            _ => 100_000,
+        };
+        let host = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let c = super::gpu_pool::concurrency(designs, self.config.batch.workers, host, multiprocessors, free, cells);
+        if designs > 1 {
+            eprintln!("GPU batch: {designs} designs, {} at once on {} (limited by {})", c.designs_at_once, pool.name(), c.limited_by);
+        }
+        c.designs_at_once
+    }
+
+    #[cfg(not(feature = "cuda"))]
+    fn gpu_concurrency(&self, _designs: usize) -> usize {
+        1
     }
 
     #[cfg(not(feature = "cuda"))]
@@ -714,14 +737,16 @@ impl Evaluator for CfdEvaluator {
 
     /// Fills the CPU: the baseline is solved first (all cores), then the designs run either one
     /// per worker with single-threaded backends ([`BatchMode::DesignPerCore`]) or one after the
-    /// other on all cores ([`BatchMode::SharedPool`]). On the GPU the designs take turns on the
-    /// device. Results come back in input order.
+    /// other on all cores ([`BatchMode::SharedPool`]). On the GPU, the baseline first, then
+    /// several designs at once, each on its own stream ([`super::gpu_pool`]). Results come back
+    /// in input order.
     fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
         if self.needs_baseline() && self.backend_ready().is_ok() {
             let _ = self.baseline();
         }
         if let BackendChoice::Gpu { .. } = self.config.solver.backend {
-            return designs.iter().map(|d| self.evaluate(d)).collect();
+            let at_once = self.gpu_concurrency(designs.len());
+            return run_concurrently(designs, at_once, |d| self.evaluate(d));
         }
         let workers = self.config.batch.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         match self.config.batch.mode {
@@ -738,4 +763,28 @@ impl Evaluator for CfdEvaluator {
             }
         }
     }
+}
+
+/// `evaluate` over `designs` with up to `at_once` in flight (host threads taking the next design
+/// as they finish one); results in input order.
+fn run_concurrently(designs: &[Vec<f64>], at_once: usize, evaluate: impl Fn(&[f64]) -> Evaluation + Sync) -> Vec<Evaluation> {
+    if at_once <= 1 || designs.len() <= 1 {
+        return designs.iter().map(|d| evaluate(d)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Evaluation>>> = designs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..at_once.min(designs.len()) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(design) = designs.get(k) else { break };
+                let e = evaluate(design);
+                *results[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()).unwrap_or_else(|| Evaluation::failed(Status::Failed("the batch worker stopped".into()))))
+        .collect()
 }

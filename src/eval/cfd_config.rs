@@ -12,9 +12,8 @@
 //! )
 //! ```
 //!
-//! `backend: Gpu(device: 0)` runs the solves on CUDA device 0 (a build with the `cuda`
-//! feature); it needs `scheme: Explicit`, since the implicit scheme has no GPU backend yet
-//! ([`EvaluatorConfig::validate`] refuses the pair).
+//! `backend: Gpu(device: 0)` runs the solves, with either scheme, on CUDA device 0 (a build
+//! with the `cuda` feature).
 
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
@@ -79,11 +78,6 @@ pub struct SolverSettings {
     /// its `max_iterations` and `convergence_orders` are overridden by the two above.
     pub config: SolverConfig,
 }
-
-/// Why `backend: Gpu` with the implicit scheme is refused: the implicit solver needs
-/// `backend::ImplicitBackend` (Jacobian assembly, ILU, Krylov vectors), which the GPU backend
-/// does not implement yet.
-pub const IMPLICIT_ON_GPU: &str = "the implicit scheme has no GPU backend yet; use scheme: Explicit or backend: Cpu";
 
 impl SolverSettings {
     /// Whether the solves run the implicit scheme: `scheme: Implicit`, or an implicit section
@@ -263,9 +257,6 @@ impl EvaluatorConfig {
         }
         if let BackendChoice::Cpu { threads: Some(0) } = s.backend {
             return Err("solver.backend: Cpu needs at least one thread".into());
-        }
-        if matches!(s.backend, BackendChoice::Gpu { .. }) && s.runs_implicit() {
-            return Err(IMPLICIT_ON_GPU.into());
         }
         if self.batch.workers == Some(0) {
             return Err("batch.workers must be at least 1".into());

@@ -8,6 +8,7 @@ pub mod cache;
 pub mod cfd;
 pub mod cfd_command;
 pub mod cfd_config;
+pub mod gpu_pool;
 pub mod objectives;
 pub mod subspace;
 

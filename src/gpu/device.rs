@@ -37,6 +37,12 @@ impl GpuDevice {
         Ok(GpuDevice { ctx, stream, name, compute_capability })
     }
 
+    /// The same device and context with a new stream of its own.
+    pub fn sibling(&self) -> Result<Self> {
+        let stream = self.ctx.new_stream().map_err(|e| Error::Gpu(format!("cannot create another CUDA stream: {e}")))?;
+        Ok(GpuDevice { ctx: self.ctx.clone(), stream, name: self.name.clone(), compute_capability: self.compute_capability })
+    }
+
     /// Loads kernel family `name` (`crate::gpu::sources::FAMILIES`), compiled by NVRTC for this
     /// device's architecture once per process (see [`ptx_for`]).
     pub fn load_family(&self, name: &str) -> Result<GpuModule> {

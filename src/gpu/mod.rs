@@ -12,9 +12,14 @@ pub use device::{compile_family, ptx_for, GpuDevice, GpuModule};
 /// one file per kernel family, each the twin of `src/backend/cpu/<family>.rs`.
 pub mod sources {
     /// Headers prepended to every family (NVRTC has no include path for our files).
-    pub const HEADERS: [&str; 2] = [include_str!("../../cuda/arena.cuh"), include_str!("../../cuda/common.cuh")];
+    pub const HEADERS: [&str; 4] = [
+        include_str!("../../cuda/arena.cuh"),
+        include_str!("../../cuda/common.cuh"),
+        include_str!("../../cuda/boundary_state.cuh"),
+        include_str!("../../cuda/sa.cuh"),
+    ];
     /// Every kernel family by name.
-    pub const FAMILIES: [(&str, &str); 8] = [
+    pub const FAMILIES: [(&str, &str); 10] = [
         ("boundary", include_str!("../../cuda/boundary.cu")),
         ("convective", include_str!("../../cuda/convective.cu")),
         ("viscous", include_str!("../../cuda/viscous.cu")),
@@ -23,6 +28,8 @@ pub mod sources {
         ("transfer", include_str!("../../cuda/transfer.cu")),
         ("reduce", include_str!("../../cuda/reduce.cu")),
         ("update", include_str!("../../cuda/update.cu")),
+        ("jacobian", include_str!("../../cuda/jacobian.cu")),
+        ("ilu", include_str!("../../cuda/ilu.cu")),
     ];
 
     /// Source of family `name`.

@@ -211,6 +211,50 @@ impl<const B: usize> Preconditioner for BlockIlu0<B> {
     }
 }
 
+/// The rows of `a` grouped into levels that a parallel machine processes one after the other,
+/// for an ILU(0) in `ordering`, and each row's place in the processing order (`position`).
+/// Rows of one level depend only on rows of earlier levels, in the factorization and in both
+/// triangular sweeps (backward: the levels in reverse), so each level is one parallel step:
+/// * `Natural`: the wavefronts of the lower triangle's dependency graph, level(r) = 1 + the
+///   largest level of the earlier rows r couples to (the level scheduling of Anderson & Saad
+///   1989, as in cuSPARSE's analysis phase); the factors are those of the sequential natural
+///   ILU(0), row for row;
+/// * `Multicolour`: the colour classes of [`colour_classes`].
+///
+/// Assumes a structurally symmetric pattern, as cell adjacency is (then a later row that row r
+/// couples to has a higher level, which makes the reversed levels valid for the backward sweep).
+pub fn processing_levels<const B: usize>(a: &BsrMatrix<B>, ordering: Ordering) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let levels = match ordering {
+        Ordering::Natural => wavefronts(a),
+        Ordering::Multicolour => colour_classes(a),
+    };
+    let mut position = vec![0; a.n_rows];
+    match ordering {
+        Ordering::Natural => position.iter_mut().enumerate().for_each(|(r, p)| *p = r),
+        Ordering::Multicolour => {
+            for (p, r) in levels.iter().flatten().enumerate() {
+                position[*r] = p;
+            }
+        }
+    }
+    (levels, position)
+}
+
+/// Level sets of the natural ordering's lower triangle.
+fn wavefronts<const B: usize>(a: &BsrMatrix<B>) -> Vec<Vec<usize>> {
+    let mut level = vec![0usize; a.n_rows];
+    let mut levels: Vec<Vec<usize>> = Vec::new();
+    for r in 0..a.n_rows {
+        let l = a.cols[a.row_ptr[r]..a.row_ptr[r + 1]].iter().filter(|&&c| c < r).map(|&c| level[c] + 1).max().unwrap_or(0);
+        level[r] = l;
+        if l == levels.len() {
+            levels.push(Vec::new());
+        }
+        levels[l].push(r);
+    }
+    levels
+}
+
 /// Greedy colouring of the matrix graph (rows adjacent when a block couples them): each colour
 /// class is an independent set. Assumes a structurally symmetric pattern, as cell adjacency is.
 fn colour_classes<const B: usize>(a: &BsrMatrix<B>) -> Vec<Vec<usize>> {

@@ -127,7 +127,7 @@ impl Default for ImplicitConfig {
             stage_coefficients: None,
             cfl: CflRamp::default(),
             jacobian: ConvectiveJacobian::FrozenRoe,
-            preconditioner: PreconditionerKind::Ilu,
+            preconditioner: PreconditionerKind::Auto,
             gmres: FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 60 },
             // The thesis tuned a = 0.5, b = 0.15 for a constant CFL of 50; with a CFL ramp from
             // 5 that gives MAX_ITR ~ 1 early on and a factorization every iteration of the ramp.
@@ -333,6 +333,10 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             self.residual(&w, &mut r);
             let residuals = backend.residual_norms(g, &r);
             report.time.residual += t.elapsed().as_secs_f64();
+            if !residuals.iter().all(|x| x.is_finite()) {
+                // A device error reads as NaN norms: report it as what it is, not as divergence.
+                backend.check()?;
+            }
             let steady = monitor.check(iteration, &residuals)?;
 
             cfl = cfg.cfl.next(cfl, previous_rho, residuals[0]);
@@ -426,6 +430,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             }
         }
         report.time.total = start.elapsed().as_secs_f64();
+        backend.check()?;
         let solution = backend.download_state(g, &w);
         let iterations = report.iterations;
         Ok(ImplicitOutcome { outcome: SolveOutcome { solution, history, converged, iterations, time: 0.0 }, report })

@@ -56,6 +56,30 @@ pub trait KrylovSystem {
     fn divide(&self, x: &mut Self::Vector, divisor: f64);
     /// `y = x`.
     fn copy(&self, x: &Self::Vector, y: &mut Self::Vector);
+
+    /// One Arnoldi step's modified Gram-Schmidt (Saad alg. 9.6, lines 4-8): for each basis
+    /// vector v_i in turn, h_i = w . v_i and w -= h_i v_i; then h = ||w|| and, when h > 0,
+    /// w *= 1/h. Returns h_0..h_k and h. The default calls the vector operations one by one (a
+    /// read-back per inner product on a GPU); a backend may run the same arithmetic with the
+    /// coefficients kept where the vectors are and read back once per step.
+    fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector) -> (Vec<f64>, f64) {
+        modified_gram_schmidt(self, basis, w)
+    }
+}
+
+/// [`KrylovSystem::orthogonalize`] with the vector operations one by one.
+pub fn modified_gram_schmidt<S: KrylovSystem + ?Sized>(system: &S, basis: &[S::Vector], w: &mut S::Vector) -> (Vec<f64>, f64) {
+    let mut h = Vec::with_capacity(basis.len());
+    for vi in basis {
+        let hi = system.dot(w, vi);
+        system.axpy(-hi, vi, w);
+        h.push(hi);
+    }
+    let norm = system.norm2(w);
+    if norm > 0.0 {
+        system.scale(1.0 / norm, w);
+    }
+    (h, norm)
 }
 
 /// One linear system of an implicit stage on a backend: its assembled matrix, factorized
@@ -97,6 +121,9 @@ impl<B: ImplicitBackend> KrylovSystem for StageSystem<'_, B> {
     fn copy(&self, x: &Self::Vector, y: &mut Self::Vector) {
         self.backend.copy(x, y);
     }
+    fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector) -> (Vec<f64>, f64) {
+        self.backend.orthogonalize(basis, w).unwrap_or_else(|| modified_gram_schmidt(self, basis, w))
+    }
 }
 
 /// `r = b - A x` (as `-(A x) + b`, the same rounding as `b - A x`).
@@ -135,15 +162,11 @@ pub fn fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, set
             let (head, tail) = v.split_at_mut(k + 1);
             let w = &mut tail[0];
             system.apply_operator(&zv[k], w);
-            // Modified Gram-Schmidt: orthogonalize against each v_i in turn.
-            for (i, vi) in head.iter().enumerate() {
-                h[i][k] = system.dot(w, vi);
-                system.axpy(-h[i][k], vi, w);
+            let (column, norm) = system.orthogonalize(head, w);
+            for (i, hi) in column.into_iter().enumerate() {
+                h[i][k] = hi;
             }
-            h[k + 1][k] = system.norm2(w);
-            if h[k + 1][k] > 0.0 {
-                system.scale(1.0 / h[k + 1][k], w);
-            }
+            h[k + 1][k] = norm;
             for i in 0..k {
                 let t = cs[i] * h[i][k] + sn[i] * h[i + 1][k];
                 h[i + 1][k] = -sn[i] * h[i][k] + cs[i] * h[i + 1][k];

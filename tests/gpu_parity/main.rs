@@ -9,6 +9,7 @@ mod common;
 
 mod boundary;
 mod convective;
+mod implicit;
 mod reduce;
 mod smoothing;
 mod solve;

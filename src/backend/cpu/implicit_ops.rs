@@ -10,7 +10,7 @@ use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
 use std::ops::Range;
 
 use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind, System};
-use crate::backend::{Backend, NFLOW, NVAR};
+use crate::backend::{NFLOW, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
@@ -73,23 +73,15 @@ impl ImplicitBackend for CpuBackend {
         jacobian::assemble(self, g, gas, data, options, w, dt, jac);
     }
 
-    fn jacobian_product(&self, g: &CpuGeometry, jac: &CpuJacobian, x: &CpuField, y: &mut CpuField) {
-        self.fill_field(y, 0.0);
-        let systems: &[System] = if jac.turbulent { &[System::MeanFlow, System::Turbulence] } else { &[System::MeanFlow] };
-        for &system in systems {
-            let mut xv = self.new_krylov_vector(jac, system);
-            let mut yv = self.new_krylov_vector(jac, system);
-            self.gather_rhs(g, jac, system, x, 1.0, &mut xv);
-            self.apply_operator(jac, system, &xv, &mut yv);
-            self.scatter_solution(g, jac, system, &yv, y);
-        }
+    fn is_assembled(&self, jac: &CpuJacobian, system: System) -> bool {
+        system == System::MeanFlow || jac.turbulent
     }
 
     fn factorize(&self, jac: &CpuJacobian, kind: PreconditionerKind) -> Result<CpuPreconditioner> {
         self.pool.install(|| {
             let flow = match kind {
                 PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
-                PreconditionerKind::Ilu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
+                PreconditionerKind::Ilu | PreconditionerKind::Auto => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
             }?;
             let turbulence = if jac.turbulent { Some(BlockIlu0::new(&jac.turbulence, Ordering::Natural)?) } else { None };

@@ -41,7 +41,7 @@ use crate::{Error, Result};
 
 /// What lies across one face of a row's cell.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Neighbour {
+pub(crate) enum Neighbour {
     /// An interior cell (same block or, across an interface, the donor): its block, padded
     /// index and the block's slot in this row relative to the row start.
     Cell { block: usize, padded: usize, slot: usize },
@@ -54,20 +54,20 @@ pub(super) enum Neighbour {
 
 /// A face of a row's cell: outward face vector and what is across.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct RowFace {
-    pub(super) s_out: [f64; 2],
-    pub(super) neighbour: Neighbour,
+pub(crate) struct RowFace {
+    pub(crate) s_out: [f64; 2],
+    pub(crate) neighbour: Neighbour,
 }
 
 /// One matrix row: its cell (block, padded index, interior index), diagonal slot relative to the
 /// row start, and its four faces (west, east, south, north).
 #[derive(Clone, Debug)]
-pub(super) struct Row {
-    pub(super) block: usize,
-    pub(super) padded: usize,
-    pub(super) cell: usize,
-    pub(super) diag_slot: usize,
-    pub(super) faces: [RowFace; 4],
+pub(crate) struct Row {
+    pub(crate) block: usize,
+    pub(crate) padded: usize,
+    pub(crate) cell: usize,
+    pub(crate) diag_slot: usize,
+    pub(crate) faces: [RowFace; 4],
 }
 
 /// The CPU system matrices `Omega/dt I + dR/dW`: the mean flow (4x4 blocks) and the segregated
@@ -82,12 +82,12 @@ pub struct CpuJacobian {
     pub turbulent: bool,
     /// First row of each block.
     pub offsets: Vec<usize>,
-    pub(super) rows: Vec<Row>,
+    pub(crate) rows: Vec<Row>,
 }
 
 impl CpuJacobian {
     /// Pattern and face descriptors of `g`.
-    pub(super) fn new(g: &CpuGeometry) -> Result<Self> {
+    pub(crate) fn new(g: &CpuGeometry) -> Result<Self> {
         let mut offsets = Vec::with_capacity(g.blocks.len());
         let mut n = 0;
         for bg in &g.blocks {
@@ -199,7 +199,7 @@ fn cell_faces(
 }
 
 /// Interior index `i + ni*j` of a padded interior index.
-pub(super) fn global_of(bg: &BlockGeometry, padded: usize) -> usize {
+pub(crate) fn global_of(bg: &BlockGeometry, padded: usize) -> usize {
     let l = bg.layout;
     let (i, j) = (padded % l.stride() - NGHOST, padded / l.stride() - NGHOST);
     i + l.ni * j
@@ -209,17 +209,28 @@ pub(super) fn conservative_at(w: &[f64], np: usize, p: usize) -> [f64; 4] {
     [w[p], w[np + p], w[2 * np + p], w[3 * np + p]]
 }
 
-/// Finite-difference step per conservative variable: 1e-6 of the density, of rho c for the
-/// momenta (they may vanish) and of rho E.
-fn fd_steps(gamma: f64, w: &[f64; 4]) -> [f64; 4] {
+/// Relative finite-difference step of the exact Roe-flux Jacobian: the flux is the same
+/// arithmetic on every backend, so round-off does not differ between them.
+const FLUX_STEP: f64 = 1e-6;
+
+/// Relative finite-difference step of the inlet/outlet ghost derivative dg/dW_c. The ghost fill
+/// calls `pow`, whose last bit differs between glibc and CUDA; a difference quotient multiplies
+/// that bit by 1/step, so a step of 1e-6 left backends 1e-10 apart. At 1e-3 the round-off
+/// stays near 1e-13 and the truncation error (step^2 ~ 1e-6 relative) is far below what the
+/// first-order Jacobian leaves out anyway.
+const GHOST_STEP: f64 = 1e-3;
+
+/// Finite-difference step per conservative variable: `relative` times the density, rho c for
+/// the momenta (they may vanish) and rho E.
+fn fd_steps(gamma: f64, w: &[f64; 4], relative: f64) -> [f64; 4] {
     let q = primitive_from_conservative(gamma, w);
     let rho_c = w[0] * speed_of_sound(gamma, &q);
-    [1e-6 * w[0], 1e-6 * rho_c, 1e-6 * rho_c, 1e-6 * w[3].abs()]
+    [relative * w[0], relative * rho_c, relative * rho_c, relative * w[3].abs()]
 }
 
 /// Central-difference Jacobian d f / d w (4x4, row-major [output][input]).
-fn central_difference(gamma: f64, w: &[f64; 4], f: impl Fn(&[f64; 4]) -> [f64; 4]) -> Block4 {
-    let h = fd_steps(gamma, w);
+fn central_difference(gamma: f64, w: &[f64; 4], relative: f64, f: impl Fn(&[f64; 4]) -> [f64; 4]) -> Block4 {
+    let h = fd_steps(gamma, w, relative);
     let mut jac = [[0.0; 4]; 4];
     for c in 0..4 {
         let (mut wp, mut wm) = (*w, *w);
@@ -243,7 +254,7 @@ fn face_jacobians(kind: ConvectiveJacobian, gamma: f64, entropy_fix: f64, wc: &[
             let flux = |a: &[f64; 4], b: &[f64; 4]| {
                 roe_flux(gamma, &primitive_from_conservative(gamma, a), &primitive_from_conservative(gamma, b), n, area, entropy_fix)
             };
-            (central_difference(gamma, wc, |x| flux(x, wo)), central_difference(gamma, wo, |x| flux(wc, x)))
+            (central_difference(gamma, wc, FLUX_STEP, |x| flux(x, wo)), central_difference(gamma, wo, FLUX_STEP, |x| flux(wc, x)))
         }
     }
 }
@@ -280,9 +291,13 @@ fn product(a: &Block4, b: &Block4) -> Block4 {
     std::array::from_fn(|r| std::array::from_fn(|c| (0..4).map(|k| a[r][k] * b[k][c]).sum()))
 }
 
-fn write_block(dst: &mut [f64], m: &Block4) {
+/// Adds a block into its slot: rows start from zero, and a slot shared by two faces (the same
+/// neighbour across both faces of a narrow periodic block) must get both contributions.
+fn add_block(dst: &mut [f64], m: &Block4) {
     for r in 0..4 {
-        dst[r * 4..r * 4 + 4].copy_from_slice(&m[r]);
+        for c in 0..4 {
+            dst[r * 4 + c] += m[r][c];
+        }
     }
 }
 
@@ -336,12 +351,12 @@ pub(super) fn assemble(
                             d[k] -= lambda_v;
                         }
                         add(&mut diag, &d_c);
-                        write_block(&mut values[slot * 16..slot * 16 + 16], &d_o);
+                        add_block(&mut values[slot * 16..slot * 16 + 16], &d_o);
                     }
                     Neighbour::Characteristic { kind, normal, ghost } => {
                         let wg = conservative_at(wb, np, ghost);
                         let (d_c, d_g) = face_jacobians(options.convective, gamma, options.entropy_fix, &wc, &wg, n, area);
-                        let dg_dc = central_difference(gamma, &wc, |x| characteristic_ghost(kind, gas, data, normal, x));
+                        let dg_dc = central_difference(gamma, &wc, GHOST_STEP, |x| characteristic_ghost(kind, gas, data, normal, x));
                         add(&mut diag, &d_c);
                         add(&mut diag, &product(&d_g, &dg_dc));
                     }
@@ -355,7 +370,7 @@ pub(super) fn assemble(
                 d[k] += scalar;
             }
             let s = row.diag_slot;
-            write_block(&mut values[s * 16..s * 16 + 16], &diag);
+            add_block(&mut values[s * 16..s * 16 + 16], &diag);
         });
     });
     jac.turbulent = options.physics.is_turbulent();

@@ -52,10 +52,10 @@ pub struct BoundaryCellEntry {
 unsafe impl DeviceRepr for BoundaryCellEntry {}
 unsafe impl ValidAsZeroBits for BoundaryCellEntry {}
 
-/// [`BoundaryData`] as the kernels take it (`struct BoundaryArgs` in boundary.cu).
+/// [`BoundaryData`] as the kernels take it (`struct BoundaryArgs` in boundary_state.cuh).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-struct BoundaryArgs {
+pub(super) struct BoundaryArgs {
     p01: f64,
     t01: f64,
     inlet_direction: [f64; 2],

@@ -18,6 +18,9 @@
 pub mod arena;
 mod boundary;
 mod convective;
+mod ilu;
+mod implicit_ops;
+mod jacobian;
 mod reduce;
 mod smoothing;
 mod timestep;
@@ -32,6 +35,8 @@ use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
 use cudarc::driver::{CudaGraph, CudaStream, LaunchConfig};
 
 pub use arena::{GpuField, GpuGeometry, GpuNormLog, GpuScalars};
+pub use implicit_ops::{GpuPreconditioner, GpuVector};
+pub use jacobian::GpuJacobian;
 
 use super::cpu::{CpuBackend, CpuField, CpuScalars};
 use super::{Backend, BoundaryData, ConvectiveScheme, Physics, SaSourceOptions, NVAR};
@@ -128,15 +133,20 @@ struct Kernels {
     transfer: transfer::Kernels,
     reduce: reduce::Kernels,
     update: update::Kernels,
+    jacobian: jacobian::Kernels,
+    ilu: ilu::Kernels,
 }
 
 pub struct GpuBackend {
     device: GpuDevice,
-    kernels: Kernels,
+    /// Shared by the backends of one device ([`GpuBackend::sibling`]).
+    kernels: Arc<Kernels>,
     counters: GpuCounters,
     first_error: Mutex<Option<Error>>,
     /// Record repeated operation sequences as CUDA graphs ([`Backend::run_recorded`]).
     graphs: bool,
+    /// Device buffers of the reductions read back at once (inner products, relative change).
+    scratch: Mutex<reduce::Scratch>,
 }
 
 /// A captured CUDA graph and the kernel launches it holds (counted at every replay).
@@ -150,7 +160,7 @@ impl GpuBackend {
     /// process for the device's architecture).
     pub fn new(ordinal: usize) -> Result<Self> {
         let device = GpuDevice::open(ordinal)?;
-        let kernels = Kernels {
+        let kernels = Arc::new(Kernels {
             boundary: boundary::Kernels::load(&device)?,
             convective: convective::Kernels::load(&device)?,
             viscous: viscous::Kernels::load(&device)?,
@@ -159,9 +169,34 @@ impl GpuBackend {
             transfer: transfer::Kernels::load(&device)?,
             reduce: reduce::Kernels::load(&device)?,
             update: update::Kernels::load(&device)?,
-        };
+            jacobian: jacobian::Kernels::load(&device)?,
+            ilu: ilu::Kernels::load(&device)?,
+        });
         let graphs = std::env::var("TURBOPT_CUDA_GRAPHS").map_or(true, |v| v != "0");
-        Ok(GpuBackend { device, kernels, counters: GpuCounters::default(), first_error: Mutex::new(None), graphs })
+        let counters = GpuCounters::default();
+        let scratch = Mutex::new(reduce::Scratch::new(&Ctx { stream: &device.stream, counters: &counters })?);
+        Ok(GpuBackend { device, kernels, counters, first_error: Mutex::new(None), graphs, scratch })
+    }
+
+    /// Another backend on the same device, sharing this one's context and kernels, with a stream,
+    /// an error slot, counters and reduction buffers of its own: one design of a batch. Backends
+    /// on separate streams run concurrently, and a device error of one never stops another.
+    pub fn sibling(&self) -> Result<GpuBackend> {
+        let device = self.device.sibling()?;
+        let counters = GpuCounters::default();
+        let scratch = Mutex::new(reduce::Scratch::new(&Ctx { stream: &device.stream, counters: &counters })?);
+        Ok(GpuBackend { device, kernels: self.kernels.clone(), counters, first_error: Mutex::new(None), graphs: self.graphs, scratch })
+    }
+
+    /// Free and total device memory [bytes].
+    pub fn memory(&self) -> Result<(usize, usize)> {
+        self.device.ctx.mem_get_info().map_err(gpu_err)
+    }
+
+    /// Streaming multiprocessors of the device.
+    pub fn multiprocessors(&self) -> Result<usize> {
+        let sm = cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
+        self.device.ctx.attribute(sm).map(|n| n.max(1) as usize).map_err(gpu_err)
     }
 
     /// Whether repeated operation sequences (a Runge-Kutta iteration, a multigrid cycle's

@@ -1,7 +1,7 @@
 //! Launch wrappers of `cuda/reduce.cu`: deterministic two-pass reductions (fixed grid, fixed
 //! summation order), twins of `CpuBackend::residual_norms` and `CpuBackend::min_scalar`.
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaViewMut, LaunchConfig, PushKernelArg};
 
 use super::{gpu_err, Ctx, GpuGeometry, GpuNormLog};
 use crate::backend::NVAR;
@@ -16,6 +16,9 @@ pub(super) struct Kernels {
     residual_norms_finish: CudaFunction,
     min_partials: CudaFunction,
     min_finish: CudaFunction,
+    relative_change_partials: CudaFunction,
+    max_finish: CudaFunction,
+    dot_fused: CudaFunction,
 }
 
 impl Kernels {
@@ -26,6 +29,9 @@ impl Kernels {
             residual_norms_finish: m.function("residual_norms_finish")?,
             min_partials: m.function("min_partials")?,
             min_finish: m.function("min_finish")?,
+            relative_change_partials: m.function("relative_change_partials")?,
+            max_finish: m.function("max_finish")?,
+            dot_fused: m.function("dot_fused")?,
         })
     }
 }
@@ -68,4 +74,87 @@ pub(super) fn min(k: &Kernels, cx: &Ctx, x: &CudaSlice<f64>) -> Result<f64> {
     }
     cx.counters.launched(2);
     Ok(cx.stream.clone_dtoh(&out).map_err(gpu_err)?[0])
+}
+
+/// Device buffers of the reductions whose result is read back at once (inner products, the
+/// relative change): kept by the backend so that no reduction allocates.
+pub(super) struct Scratch {
+    partials: CudaSlice<f64>,
+    out: CudaSlice<f64>,
+    /// The Gram-Schmidt coefficients of one Arnoldi step (grown on demand).
+    coefficients: CudaSlice<f64>,
+    /// The blocks of a `dot_fused` launch that have finished (reset by its last block).
+    ticket: CudaSlice<u32>,
+}
+
+impl Scratch {
+    pub fn new(cx: &Ctx) -> Result<Self> {
+        let zeros = |n: usize| cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err);
+        let ticket = cx.stream.alloc_zeros::<u32>(1).map_err(gpu_err)?;
+        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket })
+    }
+
+    fn read(&self, cx: &Ctx) -> Result<f64> {
+        Ok(cx.stream.clone_dtoh(&self.out).map_err(gpu_err)?[0])
+    }
+}
+
+/// `a . b` (`root`: its square root) into `out` on the device, one launch.
+fn dot_into(k: &Kernels, cx: &Ctx, partials: &mut CudaSlice<f64>, ticket: &mut CudaSlice<u32>, a: &CudaSlice<f64>, b: &CudaSlice<f64>, out: &mut CudaViewMut<f64>, root: bool) -> Result<()> {
+    let n = a.len().min(b.len()) as i32;
+    let root = root as i32;
+    unsafe { cx.stream.launch_builder(&k.dot_fused).arg(&n).arg(a).arg(b).arg(partials).arg(ticket).arg(out).arg(&root).launch(fixed(REDUCE_BLOCKS)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `a . b` (read back).
+pub(super) fn dot(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, a: &CudaSlice<f64>, b: &CudaSlice<f64>) -> Result<f64> {
+    let mut out = scratch.out.slice_mut(0..1);
+    dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, a, b, &mut out, false)?;
+    scratch.read(cx)
+}
+
+/// Largest relative change of density or pressure that `w + dw` makes over the interior cells,
+/// infinite where it is not physical; without `dw`, 0 when `w` is physical and infinite if not.
+pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &GpuGeometry, gamma: f64, w: &CudaSlice<f64>, dw: Option<&CudaSlice<f64>>) -> Result<f64> {
+    let has_dw = dw.is_some() as i32;
+    let dw = dw.unwrap_or(w);
+    unsafe {
+        cx.stream
+            .launch_builder(&k.relative_change_partials)
+            .arg(&g.blocks)
+            .arg(&g.extent)
+            .arg(&gamma)
+            .arg(w)
+            .arg(dw)
+            .arg(&has_dw)
+            .arg(&mut scratch.partials)
+            .launch(fixed(REDUCE_BLOCKS))
+            .map_err(gpu_err)?;
+        cx.stream.launch_builder(&k.max_finish).arg(&scratch.partials).arg(&mut scratch.out).launch(fixed(1)).map_err(gpu_err)?;
+    }
+    cx.counters.launched(2);
+    scratch.read(cx)
+}
+
+/// One Arnoldi step's modified Gram-Schmidt with the coefficients on the device
+/// (`ImplicitBackend::orthogonalize`): h_i = w . v_i and w -= h_i v_i for each basis vector in
+/// turn, then h = ||w|| and w *= 1/h, all queued without a wait; the coefficients come back in
+/// one read-back. The same kernels and order as `dot`, `axpy` and `scale` one by one.
+pub(super) fn gram_schmidt(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<(Vec<f64>, f64)> {
+    let m = basis.len();
+    if scratch.coefficients.len() < m + 1 {
+        scratch.coefficients = cx.stream.alloc_zeros::<f64>(2 * (m + 1)).map_err(gpu_err)?;
+    }
+    for (i, v) in basis.iter().enumerate() {
+        let mut slot = scratch.coefficients.slice_mut(i..i + 1);
+        dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, w, v, &mut slot, false)?;
+        super::update::subtract_projection(u, cx, &scratch.coefficients.slice(i..i + 1), v, w)?;
+    }
+    let mut slot = scratch.coefficients.slice_mut(m..m + 1);
+    dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, w, w, &mut slot, true)?;
+    super::update::normalize_by(u, cx, &scratch.coefficients.slice(m..m + 1), w)?;
+    let h = cx.stream.clone_dtoh(&scratch.coefficients.slice(0..m + 1)).map_err(gpu_err)?;
+    Ok((h[..m].to_vec(), h[m]))
 }

@@ -1,7 +1,7 @@
 //! Launch wrappers of `cuda/update.cu`: the Runge-Kutta stage update and the element-wise field
 //! and scalar operations, twins of the `CpuBackend` methods of the same names.
 
-use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, PushKernelArg};
 
 use super::{grid, gpu_err, Ctx, GpuGeometry};
 use crate::gpu::GpuDevice;
@@ -12,6 +12,10 @@ pub(super) struct Kernels {
     axpy: CudaFunction,
     rk_stage_update: CudaFunction,
     scale_turbulence_residual: CudaFunction,
+    scale: CudaFunction,
+    divide: CudaFunction,
+    subtract_projection: CudaFunction,
+    normalize_by: CudaFunction,
 }
 
 impl Kernels {
@@ -22,6 +26,10 @@ impl Kernels {
             axpy: m.function("axpy")?,
             rk_stage_update: m.function("rk_stage_update")?,
             scale_turbulence_residual: m.function("scale_turbulence_residual")?,
+            scale: m.function("scale")?,
+            divide: m.function("divide")?,
+            subtract_projection: m.function("subtract_projection")?,
+            normalize_by: m.function("normalize_by")?,
         })
     }
 }
@@ -69,6 +77,38 @@ pub(super) fn rk_stage(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usize, alph
 pub(super) fn scale_turbulence_residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, factor: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
     unsafe { cx.stream.launch_builder(&k.scale_turbulence_residual).arg(&g.blocks).arg(&g.extent).arg(factor).arg(r).launch(grid(g.n_interior())) }
         .map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `x *= a` on every entry.
+pub(super) fn scale(k: &Kernels, cx: &Ctx, a: f64, x: &mut CudaSlice<f64>) -> Result<()> {
+    let n = x.len() as i32;
+    unsafe { cx.stream.launch_builder(&k.scale).arg(&n).arg(&a).arg(x).launch(grid(n as usize)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `x /= d` on every entry (a true division).
+pub(super) fn divide(k: &Kernels, cx: &Ctx, d: f64, x: &mut CudaSlice<f64>) -> Result<()> {
+    let n = x.len() as i32;
+    unsafe { cx.stream.launch_builder(&k.divide).arg(&n).arg(&d).arg(x).launch(grid(n as usize)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `y -= c x` with the coefficient `c` (one value) on the device.
+pub(super) fn subtract_projection(k: &Kernels, cx: &Ctx, c: &CudaView<f64>, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
+    let n = y.len().min(x.len()) as i32;
+    unsafe { cx.stream.launch_builder(&k.subtract_projection).arg(&n).arg(c).arg(x).arg(y).launch(grid(n as usize)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `x *= 1/c` when `c > 0`, `c` (one value) on the device.
+pub(super) fn normalize_by(k: &Kernels, cx: &Ctx, c: &CudaView<f64>, x: &mut CudaSlice<f64>) -> Result<()> {
+    let n = x.len() as i32;
+    unsafe { cx.stream.launch_builder(&k.normalize_by).arg(&n).arg(c).arg(x).launch(grid(n as usize)) }.map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())
 }

@@ -17,6 +17,7 @@ pub(super) struct Kernels {
     face_fluxes: CudaFunction,
     gather: CudaFunction,
     source_factor: CudaFunction,
+    source_derivative: CudaFunction,
 }
 
 impl Kernels {
@@ -28,6 +29,7 @@ impl Kernels {
             face_fluxes: m.function("viscous_face_fluxes")?,
             gather: m.function("viscous_gather")?,
             source_factor: m.function("sa_source_factor")?,
+            source_derivative: m.function("sa_source_derivative")?,
         })
     }
 }
@@ -116,6 +118,33 @@ pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, g
             .arg(&g.wall_distance)
             .arg(dt)
             .arg(factor)
+            .launch(grid(g.n_interior()))
+            .map_err(gpu_err)?;
+    }
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// dQ/d(rho nu~) per interior cell, Q the SA source per unit volume of `w`
+/// (`sa_source_derivatives` of the CPU): the source part of the segregated SA Jacobian.
+pub(super) fn source_derivative(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CudaSlice<f64>, out: &mut CudaSlice<f64>) -> Result<()> {
+    let gas = GasArgs::from(gas);
+    let with_ft2 = sa.with_ft2 as i32;
+    let mut work = g.workspace();
+    let cells = &mut work.viscous_cells;
+    cell_states(k, cx, g, &gas, true, w, cells)?;
+    unsafe {
+        cx.stream
+            .launch_builder(&k.source_derivative)
+            .arg(&g.blocks)
+            .arg(&g.extent)
+            .arg(&with_ft2)
+            .arg(&*cells)
+            .arg(&g.si)
+            .arg(&g.sj)
+            .arg(&g.volume)
+            .arg(&g.wall_distance)
+            .arg(out)
             .launch(grid(g.n_interior()))
             .map_err(gpu_err)?;
     }

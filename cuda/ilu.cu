@@ -1,0 +1,425 @@
+// Preconditioners of the implicit stage's FGMRES solves (thesis 5.4): block-Jacobi and block
+// ILU(0) with level-scheduled factorization and triangular sweeps. Twin of src/linalg/ilu.rs,
+// with the same arithmetic in the same order (nalgebra's 4x4 inverse, products and
+// matrix-vector products written out), so that the CPU and GPU preconditioners agree to
+// round-off.
+//
+// Level scheduling: the rows of one level depend only on rows of earlier levels, so a level is
+// one launch with a thread per row. For the natural (cell) ordering the levels are the
+// wavefronts of the lower triangle's dependency graph (what cuSPARSE's analysis phase finds);
+// for the multicolour ordering they are the colour classes. `position[r]` is row r's place in
+// the processing order: L holds the slots whose column comes earlier, U the others.
+
+// Inverse of a row-major B x B block, as nalgebra's try_inverse computes it (cofactors of the
+// column-major storage, then a product with 1/det). False when the determinant is zero.
+__device__ bool invert4(const double* v, double* out) {
+    double m[16];
+    for (int k = 0; k < 16; ++k) m[k] = v[4 * (k & 3) + (k >> 2)];
+    double cofactor00 = m[5] * m[10] * m[15]
+        - m[5] * m[11] * m[14]
+        - m[9] * m[6] * m[15]
+        + m[9] * m[7] * m[14]
+        + m[13] * m[6] * m[11]
+        - m[13] * m[7] * m[10];
+
+    double cofactor01 = -m[4] * m[10] * m[15]
+        + m[4] * m[11] * m[14]
+        + m[8] * m[6] * m[15]
+        - m[8] * m[7] * m[14]
+        - m[12] * m[6] * m[11]
+        + m[12] * m[7] * m[10];
+
+    double cofactor02 = m[4] * m[9] * m[15]
+        - m[4] * m[11] * m[13]
+        - m[8] * m[5] * m[15]
+        + m[8] * m[7] * m[13]
+        + m[12] * m[5] * m[11]
+        - m[12] * m[7] * m[9];
+
+    double cofactor03 = -m[4] * m[9] * m[14]
+        + m[4] * m[10] * m[13]
+        + m[8] * m[5] * m[14]
+        - m[8] * m[6] * m[13]
+        - m[12] * m[5] * m[10]
+        + m[12] * m[6] * m[9];
+
+    double det = m[0] * cofactor00
+        + m[1] * cofactor01
+        + m[2] * cofactor02
+        + m[3] * cofactor03;
+
+    if (det == 0.0) return false;
+    out[0] = cofactor00;
+
+    out[4] = -m[1] * m[10] * m[15]
+        + m[1] * m[11] * m[14]
+        + m[9] * m[2] * m[15]
+        - m[9] * m[3] * m[14]
+        - m[13] * m[2] * m[11]
+        + m[13] * m[3] * m[10];
+
+    out[8] = m[1] * m[6] * m[15]
+        - m[1] * m[7] * m[14]
+        - m[5] * m[2] * m[15]
+        + m[5] * m[3] * m[14]
+        + m[13] * m[2] * m[7]
+        - m[13] * m[3] * m[6];
+
+    out[12] = -m[1] * m[6] * m[11]
+        + m[1] * m[7] * m[10]
+        + m[5] * m[2] * m[11]
+        - m[5] * m[3] * m[10]
+        - m[9] * m[2] * m[7]
+        + m[9] * m[3] * m[6];
+
+    out[1] = cofactor01;
+
+    out[5] = m[0] * m[10] * m[15]
+        - m[0] * m[11] * m[14]
+        - m[8] * m[2] * m[15]
+        + m[8] * m[3] * m[14]
+        + m[12] * m[2] * m[11]
+        - m[12] * m[3] * m[10];
+
+    out[9] = -m[0] * m[6] * m[15]
+        + m[0] * m[7] * m[14]
+        + m[4] * m[2] * m[15]
+        - m[4] * m[3] * m[14]
+        - m[12] * m[2] * m[7]
+        + m[12] * m[3] * m[6];
+
+    out[13] = m[0] * m[6] * m[11]
+        - m[0] * m[7] * m[10]
+        - m[4] * m[2] * m[11]
+        + m[4] * m[3] * m[10]
+        + m[8] * m[2] * m[7]
+        - m[8] * m[3] * m[6];
+
+    out[2] = cofactor02;
+
+    out[6] = -m[0] * m[9] * m[15]
+        + m[0] * m[11] * m[13]
+        + m[8] * m[1] * m[15]
+        - m[8] * m[3] * m[13]
+        - m[12] * m[1] * m[11]
+        + m[12] * m[3] * m[9];
+
+    out[10] = m[0] * m[5] * m[15]
+        - m[0] * m[7] * m[13]
+        - m[4] * m[1] * m[15]
+        + m[4] * m[3] * m[13]
+        + m[12] * m[1] * m[7]
+        - m[12] * m[3] * m[5];
+
+    out[3] = cofactor03;
+
+    out[14] = -m[0] * m[5] * m[11]
+        + m[0] * m[7] * m[9]
+        + m[4] * m[1] * m[11]
+        - m[4] * m[3] * m[9]
+        - m[8] * m[1] * m[7]
+        + m[8] * m[3] * m[5];
+
+    out[7] = m[0] * m[9] * m[14]
+        - m[0] * m[10] * m[13]
+        - m[8] * m[1] * m[14]
+        + m[8] * m[2] * m[13]
+        + m[12] * m[1] * m[10]
+        - m[12] * m[2] * m[9];
+
+    out[11] = -m[0] * m[5] * m[14]
+        + m[0] * m[6] * m[13]
+        + m[4] * m[1] * m[14]
+        - m[4] * m[2] * m[13]
+        - m[12] * m[1] * m[6]
+        + m[12] * m[2] * m[5];
+
+    out[15] = m[0] * m[5] * m[10]
+        - m[0] * m[6] * m[9]
+        - m[4] * m[1] * m[10]
+        + m[4] * m[2] * m[9]
+        + m[8] * m[1] * m[6]
+        - m[8] * m[2] * m[5];
+
+
+    double inv_det = 1.0 / det;
+    for (int k = 0; k < 16; ++k) out[k] *= inv_det;
+    return true;
+}
+
+__device__ __forceinline__ bool invert1(const double* v, double* out) {
+    if (v[0] == 0.0) return false;
+    out[0] = 1.0 / v[0];
+    return true;
+}
+
+template <int B>
+__device__ __forceinline__ bool invert_block(const double* v, double* out) {
+    if (B == 4) return invert4(v, out);
+    return invert1(v, out);
+}
+
+// out = a b (B x B, row-major), each entry summed over k in order (nalgebra's gemm).
+template <int B>
+__device__ __forceinline__ void block_mul(const double* a, const double* b, double* out) {
+    for (int r = 0; r < B; ++r)
+        for (int c = 0; c < B; ++c) {
+            double s = a[B * r] * b[c];
+            for (int k = 1; k < B; ++k) s += a[B * r + k] * b[B * k + c];
+            out[B * r + c] = s;
+        }
+}
+
+// out = a x (nalgebra's gemv: column by column).
+template <int B>
+__device__ __forceinline__ void block_mul_vec(const double* a, const double* x, double* out) {
+    for (int r = 0; r < B; ++r) {
+        double s = a[B * r] * x[0];
+        for (int k = 1; k < B; ++k) s += a[B * r + k] * x[k];
+        out[r] = s;
+    }
+}
+
+// Block-Jacobi: inverse of every diagonal block; a singular one sets *failed to its row + 1.
+template <int B>
+__device__ void jacobi_invert(int n_rows, const int* diag, const double* values, double* inv_diag, int* failed) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n_rows) return;
+    if (!invert_block<B>(values + B * B * diag[row], inv_diag + B * B * row)) atomicCAS(failed, 0, row + 1);
+}
+
+// z_r = D_r^-1 r_r.
+template <int B>
+__device__ void jacobi_apply(int n_rows, const double* inv_diag, const double* r, double* z) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n_rows) return;
+    block_mul_vec<B>(inv_diag + B * B * row, r + B * row, z + B * row);
+}
+
+// Factorizes the rows of one level in place (BlockIlu0::factorize): for each L slot (i, k) in
+// processing order, L_ik = A_ik U_kk^-1, then A_ij -= L_ik U_kj for the j of row k after k that
+// row i also holds; finally the inverse of the pivot block. `lu` starts as a copy of A.
+template <int B>
+__device__ void ilu_factor_level(const int* rows, int n, const int* row_ptr, const int* cols, const int* diag, const int* position,
+                                 double* lu, double* inv_diag, int* failed) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i = rows[t];
+    int a = row_ptr[i], b = row_ptr[i + 1];
+    int pi = position[i];
+    int last = -1;
+    while (true) {
+        // The next L slot in processing order (rows hold a handful of slots).
+        int s_ik = -1, best = pi;
+        for (int s = a; s < b; ++s) {
+            int p = position[cols[s]];
+            if (p > last && p < best) { best = p; s_ik = s; }
+        }
+        if (s_ik < 0) break;
+        last = best;
+        int k = cols[s_ik];
+        double l_ik[B * B];
+        block_mul<B>(lu + B * B * s_ik, inv_diag + B * B * k, l_ik);
+        for (int q = 0; q < B * B; ++q) lu[B * B * s_ik + q] = l_ik[q];
+        int pk = position[k];
+        for (int s_kj = row_ptr[k]; s_kj < row_ptr[k + 1]; ++s_kj) {
+            int jcol = cols[s_kj];
+            if (position[jcol] <= pk) continue;
+            for (int s = a; s < b; ++s) {
+                if (cols[s] != jcol) continue;
+                double prod[B * B];
+                block_mul<B>(l_ik, lu + B * B * s_kj, prod);
+                for (int q = 0; q < B * B; ++q) lu[B * B * s + q] = lu[B * B * s + q] - prod[q];
+            }
+        }
+    }
+    if (!invert_block<B>(lu + B * B * diag[i], inv_diag + B * B * i)) atomicCAS(failed, 0, i + 1);
+}
+
+// Forward sweep of one level (BlockIlu0::forward_row): y_i = z_i - sum over earlier rows k of L_ik y_k.
+template <int B>
+__device__ void ilu_forward_level(const int* rows, int n, const int* row_ptr, const int* cols, const int* position, const double* lu, double* z) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i = rows[t];
+    double y[B];
+    for (int q = 0; q < B; ++q) y[q] = z[B * i + q];
+    for (int s = row_ptr[i]; s < row_ptr[i + 1]; ++s) {
+        int k = cols[s];
+        if (position[k] >= position[i]) continue;
+        double p[B];
+        block_mul_vec<B>(lu + B * B * s, z + B * k, p);
+        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    }
+    for (int q = 0; q < B; ++q) z[B * i + q] = y[q];
+}
+
+// Backward sweep of one level (BlockIlu0::backward_row): x_i = D_i^-1 (y_i - sum over later rows j of U_ij x_j).
+template <int B>
+__device__ void ilu_backward_level(const int* rows, int n, const int* row_ptr, const int* cols, const int* position, const double* lu,
+                                   const double* inv_diag, double* z) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i = rows[t];
+    double y[B];
+    for (int q = 0; q < B; ++q) y[q] = z[B * i + q];
+    for (int s = row_ptr[i]; s < row_ptr[i + 1]; ++s) {
+        int j = cols[s];
+        if (position[j] <= position[i]) continue;
+        double p[B];
+        block_mul_vec<B>(lu + B * B * s, z + B * j, p);
+        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    }
+    double x[B];
+    block_mul_vec<B>(inv_diag + B * B * i, y, x);
+    for (int q = 0; q < B; ++q) z[B * i + q] = x[q];
+}
+
+// ---- Sync-free level scheduling (Liu et al., Euro-Par 2016; what cuSPARSE's csrsv2 does) ----
+// One launch for a whole factorization or sweep: thread t takes the t-th row of the processing
+// order (rows sorted by level), spins until the rows it needs have set their flag to this
+// call's `epoch`, computes, then publishes its own flag. Rows come in level order and blocks
+// are dispatched in index order, so every row a thread waits for belongs to a block that is
+// resident or done: no deadlock, and the level barriers cost a flag's latency instead of a
+// kernel launch each.
+
+__device__ __forceinline__ void wait_for(const volatile int* flags, int row, int epoch) {
+    while (flags[row] != epoch) { }
+}
+__device__ __forceinline__ void publish(int* flags, int row, int epoch) {
+    __threadfence();
+    atomicExch(flags + row, epoch);
+}
+// Reads a value another block may have just written (past L1).
+__device__ __forceinline__ double fresh(const double* p) { return __ldcg(p); }
+
+// The whole factorization (ilu_factor_level's arithmetic): row i waits for the rows of its L part.
+template <int B>
+__device__ void ilu_factor_syncfree(const int* order, int n, const int* row_ptr, const int* cols, const int* diag, const int* position,
+                                    double* lu, double* inv_diag, int* failed, int* flags, int epoch) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i = order[t];
+    int a = row_ptr[i], b = row_ptr[i + 1];
+    int pi = position[i];
+    for (int s = a; s < b; ++s)
+        if (position[cols[s]] < pi) wait_for(flags, cols[s], epoch);
+    __threadfence();
+    int last = -1;
+    while (true) {
+        int s_ik = -1, best = pi;
+        for (int s = a; s < b; ++s) {
+            int p = position[cols[s]];
+            if (p > last && p < best) { best = p; s_ik = s; }
+        }
+        if (s_ik < 0) break;
+        last = best;
+        int k = cols[s_ik];
+        double d_k[B * B], l_ik[B * B];
+        for (int q = 0; q < B * B; ++q) d_k[q] = fresh(inv_diag + B * B * k + q);
+        block_mul<B>(lu + B * B * s_ik, d_k, l_ik);
+        for (int q = 0; q < B * B; ++q) lu[B * B * s_ik + q] = l_ik[q];
+        int pk = position[k];
+        for (int s_kj = row_ptr[k]; s_kj < row_ptr[k + 1]; ++s_kj) {
+            int jcol = cols[s_kj];
+            if (position[jcol] <= pk) continue;
+            for (int s = a; s < b; ++s) {
+                if (cols[s] != jcol) continue;
+                double u_kj[B * B], prod[B * B];
+                for (int q = 0; q < B * B; ++q) u_kj[q] = fresh(lu + B * B * s_kj + q);
+                block_mul<B>(l_ik, u_kj, prod);
+                for (int q = 0; q < B * B; ++q) lu[B * B * s + q] = lu[B * B * s + q] - prod[q];
+            }
+        }
+    }
+    if (!invert_block<B>(lu + B * B * diag[i], inv_diag + B * B * i)) atomicCAS(failed, 0, i + 1);
+    publish(flags, i, epoch);
+}
+
+// The whole forward sweep (ilu_forward_level's arithmetic).
+template <int B>
+__device__ void ilu_forward_syncfree(const int* order, int n, const int* row_ptr, const int* cols, const int* position, const double* lu,
+                                     double* z, int* flags, int epoch) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i = order[t];
+    double y[B];
+    for (int q = 0; q < B; ++q) y[q] = z[B * i + q];
+    for (int s = row_ptr[i]; s < row_ptr[i + 1]; ++s) {
+        int k = cols[s];
+        if (position[k] >= position[i]) continue;
+        wait_for(flags, k, epoch);
+        double zk[B], p[B];
+        for (int q = 0; q < B; ++q) zk[q] = fresh(z + B * k + q);
+        block_mul_vec<B>(lu + B * B * s, zk, p);
+        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    }
+    for (int q = 0; q < B; ++q) z[B * i + q] = y[q];
+    publish(flags, i, epoch);
+}
+
+// The whole backward sweep (ilu_backward_level's arithmetic), rows in reverse processing order.
+template <int B>
+__device__ void ilu_backward_syncfree(const int* order, int n, const int* row_ptr, const int* cols, const int* position, const double* lu,
+                                      const double* inv_diag, double* z, int* flags, int epoch) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i = order[n - 1 - t];
+    double y[B];
+    for (int q = 0; q < B; ++q) y[q] = fresh(z + B * i + q);
+    for (int s = row_ptr[i]; s < row_ptr[i + 1]; ++s) {
+        int j = cols[s];
+        if (position[j] <= position[i]) continue;
+        wait_for(flags, j, epoch);
+        double zj[B], p[B];
+        for (int q = 0; q < B; ++q) zj[q] = fresh(z + B * j + q);
+        block_mul_vec<B>(lu + B * B * s, zj, p);
+        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    }
+    double x[B];
+    block_mul_vec<B>(inv_diag + B * B * i, y, x);
+    for (int q = 0; q < B; ++q) z[B * i + q] = x[q];
+    publish(flags, i, epoch);
+}
+
+#define SYNCFREE_KERNELS(B)                                                                                                          \
+    extern "C" __global__ void ilu_factor_syncfree_b##B(const int* order, int n, const int* row_ptr, const int* cols, const int* diag, \
+                                                        const int* position, double* lu, double* inv_diag, int* failed, int* flags,  \
+                                                        int epoch) {                                                                 \
+        ilu_factor_syncfree<B>(order, n, row_ptr, cols, diag, position, lu, inv_diag, failed, flags, epoch);                         \
+    }                                                                                                                                \
+    extern "C" __global__ void ilu_forward_syncfree_b##B(const int* order, int n, const int* row_ptr, const int* cols,               \
+                                                         const int* position, const double* lu, double* z, int* flags, int epoch) {  \
+        ilu_forward_syncfree<B>(order, n, row_ptr, cols, position, lu, z, flags, epoch);                                             \
+    }                                                                                                                                \
+    extern "C" __global__ void ilu_backward_syncfree_b##B(const int* order, int n, const int* row_ptr, const int* cols,              \
+                                                          const int* position, const double* lu, const double* inv_diag, double* z, \
+                                                          int* flags, int epoch) {                                                   \
+        ilu_backward_syncfree<B>(order, n, row_ptr, cols, position, lu, inv_diag, z, flags, epoch);                                  \
+    }
+
+SYNCFREE_KERNELS(4)
+SYNCFREE_KERNELS(1)
+
+#define PRECONDITIONER_KERNELS(B)                                                                                                  \
+    extern "C" __global__ void jacobi_invert_b##B(int n_rows, const int* diag, const double* values, double* inv_diag, int* failed) { \
+        jacobi_invert<B>(n_rows, diag, values, inv_diag, failed);                                                                  \
+    }                                                                                                                              \
+    extern "C" __global__ void jacobi_apply_b##B(int n_rows, const double* inv_diag, const double* r, double* z) {               \
+        jacobi_apply<B>(n_rows, inv_diag, r, z);                                                                                   \
+    }                                                                                                                              \
+    extern "C" __global__ void ilu_factor_level_b##B(const int* rows, int n, const int* row_ptr, const int* cols, const int* diag,  \
+                                                     const int* position, double* lu, double* inv_diag, int* failed) {             \
+        ilu_factor_level<B>(rows, n, row_ptr, cols, diag, position, lu, inv_diag, failed);                                         \
+    }                                                                                                                              \
+    extern "C" __global__ void ilu_forward_level_b##B(const int* rows, int n, const int* row_ptr, const int* cols, const int* position, \
+                                                      const double* lu, double* z) {                                               \
+        ilu_forward_level<B>(rows, n, row_ptr, cols, position, lu, z);                                                             \
+    }                                                                                                                              \
+    extern "C" __global__ void ilu_backward_level_b##B(const int* rows, int n, const int* row_ptr, const int* cols, const int* position, \
+                                                       const double* lu, const double* inv_diag, double* z) {                      \
+        ilu_backward_level<B>(rows, n, row_ptr, cols, position, lu, inv_diag, z);                                                  \
+    }
+
+PRECONDITIONER_KERNELS(4)
+PRECONDITIONER_KERNELS(1)

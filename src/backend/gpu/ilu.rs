@@ -1,0 +1,324 @@
+//! Launch wrappers of `cuda/ilu.cu`, twin of `crate::linalg::ilu` on the device: block-Jacobi
+//! and block ILU(0) with level-scheduled factorization and triangular sweeps, for the 4x4
+//! mean-flow blocks and the scalar SA system. The levels come from
+//! [`crate::linalg::ilu::processing_levels`]: wavefronts of the natural ordering (the factors
+//! of the sequential ILU(0), row for row) or colour classes (multicolour ILU(0)); each level is
+//! one launch with a thread per row.
+
+use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
+
+use super::{grid, gpu_err, Ctx};
+use crate::backend::implicit::PreconditionerKind;
+use crate::gpu::GpuDevice;
+use crate::linalg::ilu::processing_levels;
+use crate::linalg::{BsrMatrix, Ordering};
+use crate::{Error, Result};
+
+/// The kernels of one block size (`_b4` or `_b1` in ilu.cu).
+struct BlockKernels {
+    jacobi_invert: CudaFunction,
+    jacobi_apply: CudaFunction,
+    factor_level: CudaFunction,
+    forward_level: CudaFunction,
+    backward_level: CudaFunction,
+    factor_syncfree: CudaFunction,
+    forward_syncfree: CudaFunction,
+    backward_syncfree: CudaFunction,
+}
+
+impl BlockKernels {
+    fn load(m: &crate::gpu::GpuModule, suffix: &str) -> Result<Self> {
+        Ok(BlockKernels {
+            jacobi_invert: m.function(&format!("jacobi_invert_{suffix}"))?,
+            jacobi_apply: m.function(&format!("jacobi_apply_{suffix}"))?,
+            factor_level: m.function(&format!("ilu_factor_level_{suffix}"))?,
+            forward_level: m.function(&format!("ilu_forward_level_{suffix}"))?,
+            backward_level: m.function(&format!("ilu_backward_level_{suffix}"))?,
+            factor_syncfree: m.function(&format!("ilu_factor_syncfree_{suffix}"))?,
+            forward_syncfree: m.function(&format!("ilu_forward_syncfree_{suffix}"))?,
+            backward_syncfree: m.function(&format!("ilu_backward_syncfree_{suffix}"))?,
+        })
+    }
+}
+
+pub(super) struct Kernels {
+    b4: BlockKernels,
+    b1: BlockKernels,
+    /// Level by level, one launch per level (`TURBOPT_ILU_LEVEL_LAUNCHES=1`, for measurements)
+    /// instead of one sync-free launch per factorization and sweep.
+    level_launches: bool,
+}
+
+impl Kernels {
+    pub fn load(device: &GpuDevice) -> Result<Self> {
+        let m = device.load_family("ilu")?;
+        let level_launches = std::env::var("TURBOPT_ILU_LEVEL_LAUNCHES").is_ok_and(|v| v == "1");
+        Ok(Kernels { b4: BlockKernels::load(&m, "b4")?, b1: BlockKernels::load(&m, "b1")?, level_launches })
+    }
+
+    fn of(&self, block: usize) -> &BlockKernels {
+        if block == 4 {
+            &self.b4
+        } else {
+            &self.b1
+        }
+    }
+}
+
+/// The matrix a preconditioner is built for: its pattern on the device and on the host.
+pub(super) struct DeviceMatrix<'a> {
+    pub block: usize,
+    pub n_rows: usize,
+    pub row_ptr: &'a CudaSlice<i32>,
+    pub cols: &'a CudaSlice<i32>,
+    pub diag: &'a CudaSlice<i32>,
+    pub values: &'a CudaSlice<f64>,
+}
+
+/// Rows grouped into levels processed one after the other, and each row's processing position.
+pub(super) struct Levels {
+    /// Every row, sorted by level: the processing order of the sync-free kernels.
+    rows: CudaSlice<i32>,
+    /// Level k holds `rows[bounds[k]..bounds[k + 1]]`.
+    bounds: Vec<usize>,
+    position: CudaSlice<i32>,
+    /// Per-row completion flags of the sync-free kernels, and the last epoch written to them.
+    flags: CudaSlice<i32>,
+    epoch: std::sync::atomic::AtomicI32,
+}
+
+impl Levels {
+    fn new<const B: usize>(cx: &Ctx, pattern: &BsrMatrix<B>, ordering: Ordering) -> Result<Self> {
+        let (levels, position) = processing_levels(pattern, ordering);
+        let mut bounds = vec![0];
+        let mut rows = Vec::with_capacity(pattern.n_rows);
+        for level in &levels {
+            rows.extend(level.iter().map(|&r| r as i32));
+            bounds.push(rows.len());
+        }
+        let position: Vec<i32> = position.iter().map(|&p| p as i32).collect();
+        Ok(Levels {
+            rows: cx.stream.clone_htod(&rows).map_err(gpu_err)?,
+            bounds,
+            position: cx.stream.clone_htod(&position).map_err(gpu_err)?,
+            flags: cx.stream.alloc_zeros::<i32>(pattern.n_rows.max(1)).map_err(gpu_err)?,
+            epoch: std::sync::atomic::AtomicI32::new(0),
+        })
+    }
+
+    /// A new epoch for one sync-free launch (flags of earlier launches hold older ones).
+    fn next_epoch(&self) -> i32 {
+        self.epoch.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+    }
+
+    pub(super) fn count(&self) -> usize {
+        self.bounds.len() - 1
+    }
+}
+
+/// A factorized preconditioner of one system on the device.
+pub(super) enum Factors {
+    /// Inverse diagonal blocks.
+    Jacobi { inv_diag: CudaSlice<f64> },
+    /// L and U in the matrix's slots, and the inverse pivot blocks.
+    Ilu { lu: CudaSlice<f64>, inv_diag: CudaSlice<f64>, levels: Levels },
+}
+
+pub(super) struct SystemPreconditioner {
+    block: usize,
+    n_rows: usize,
+    /// The matrix pattern (copied: the sweeps run without the matrix at hand).
+    row_ptr: CudaSlice<i32>,
+    cols: CudaSlice<i32>,
+    pub(super) factors: Factors,
+    /// Row + 1 of a singular pivot found by the last factorization (0: none).
+    failed: CudaSlice<i32>,
+}
+
+impl SystemPreconditioner {
+    /// Allocates the factors of `kind` for `a` (levels analysed once here) and factorizes.
+    pub fn new<const B: usize>(k: &Kernels, cx: &Ctx, a: &DeviceMatrix, pattern: &BsrMatrix<B>, kind: PreconditionerKind) -> Result<Self> {
+        let n_values = a.values.len();
+        let inv_diag = cx.stream.alloc_zeros::<f64>(a.block * a.block * a.n_rows.max(1)).map_err(gpu_err)?;
+        let factors = match kind {
+            PreconditionerKind::Jacobi => Factors::Jacobi { inv_diag },
+            PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::Auto => {
+                let ordering = if kind == PreconditionerKind::Ilu { Ordering::Natural } else { Ordering::Multicolour };
+                let lu = cx.stream.alloc_zeros::<f64>(n_values.max(1)).map_err(gpu_err)?;
+                Factors::Ilu { lu, inv_diag, levels: Levels::new(cx, pattern, ordering)? }
+            }
+        };
+        let failed = cx.stream.alloc_zeros::<i32>(1).map_err(gpu_err)?;
+        let (row_ptr, cols) = (cx.stream.clone_dtod(a.row_ptr).map_err(gpu_err)?, cx.stream.clone_dtod(a.cols).map_err(gpu_err)?);
+        let mut pc = SystemPreconditioner { block: a.block, n_rows: a.n_rows, row_ptr, cols, factors, failed };
+        pc.refactorize(k, cx, a)?;
+        Ok(pc)
+    }
+
+    /// Recomputes the factors from the current values of `a` (same pattern). One read-back
+    /// (the singular-pivot flag) per factorization.
+    pub fn refactorize(&mut self, k: &Kernels, cx: &Ctx, a: &DeviceMatrix) -> Result<()> {
+        let bk = k.of(self.block);
+        let n = self.n_rows as i32;
+        cx.stream.memset_zeros(&mut self.failed).map_err(gpu_err)?;
+        let mut launches = 0;
+        match &mut self.factors {
+            Factors::Jacobi { inv_diag } => {
+                unsafe { cx.stream.launch_builder(&bk.jacobi_invert).arg(&n).arg(a.diag).arg(a.values).arg(inv_diag).arg(&mut self.failed).launch(grid(self.n_rows)) }
+                    .map_err(gpu_err)?;
+                launches += 1;
+            }
+            Factors::Ilu { lu, inv_diag, levels } if !k.level_launches => {
+                cx.stream.memcpy_dtod(a.values, lu).map_err(gpu_err)?;
+                let epoch = levels.next_epoch();
+                unsafe {
+                    cx.stream
+                        .launch_builder(&bk.factor_syncfree)
+                        .arg(&levels.rows)
+                        .arg(&n)
+                        .arg(a.row_ptr)
+                        .arg(a.cols)
+                        .arg(a.diag)
+                        .arg(&levels.position)
+                        .arg(&mut *lu)
+                        .arg(&mut *inv_diag)
+                        .arg(&mut self.failed)
+                        .arg(&mut levels.flags)
+                        .arg(&epoch)
+                        .launch(grid(self.n_rows))
+                }
+                .map_err(gpu_err)?;
+                launches += 1;
+            }
+            Factors::Ilu { lu, inv_diag, levels } => {
+                cx.stream.memcpy_dtod(a.values, lu).map_err(gpu_err)?;
+                for l in 0..levels.count() {
+                    let (start, end) = (levels.bounds[l], levels.bounds[l + 1]);
+                    let rows = levels.rows.slice(start..end);
+                    let count = (end - start) as i32;
+                    unsafe {
+                        cx.stream
+                            .launch_builder(&bk.factor_level)
+                            .arg(&rows)
+                            .arg(&count)
+                            .arg(a.row_ptr)
+                            .arg(a.cols)
+                            .arg(a.diag)
+                            .arg(&levels.position)
+                            .arg(&mut *lu)
+                            .arg(&mut *inv_diag)
+                            .arg(&mut self.failed)
+                            .launch(grid(end - start))
+                    }
+                    .map_err(gpu_err)?;
+                }
+                launches += levels.count();
+            }
+        }
+        cx.counters.launched(launches);
+        let failed = cx.stream.clone_dtoh(&self.failed).map_err(gpu_err)?[0];
+        if failed > 0 {
+            return Err(Error::Other(format!("preconditioner factorization failed: singular diagonal block in row {}", failed - 1)));
+        }
+        Ok(())
+    }
+
+    /// `z = M^-1 r`.
+    pub fn apply(&self, k: &Kernels, cx: &Ctx, r: &CudaSlice<f64>, z: &mut CudaSlice<f64>) -> Result<()> {
+        let bk = k.of(self.block);
+        let n = self.n_rows as i32;
+        match &self.factors {
+            Factors::Ilu { lu, inv_diag, levels } if !k.level_launches => {
+                cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
+                // The flags are only read and written by these kernels, in stream order.
+                let flags = &levels.flags;
+                let forward = levels.next_epoch();
+                unsafe {
+                    cx.stream
+                        .launch_builder(&bk.forward_syncfree)
+                        .arg(&levels.rows)
+                        .arg(&n)
+                        .arg(&self.row_ptr)
+                        .arg(&self.cols)
+                        .arg(&levels.position)
+                        .arg(lu)
+                        .arg(&mut *z)
+                        .arg(flags)
+                        .arg(&forward)
+                        .launch(grid(self.n_rows))
+                }
+                .map_err(gpu_err)?;
+                let backward = levels.next_epoch();
+                unsafe {
+                    cx.stream
+                        .launch_builder(&bk.backward_syncfree)
+                        .arg(&levels.rows)
+                        .arg(&n)
+                        .arg(&self.row_ptr)
+                        .arg(&self.cols)
+                        .arg(&levels.position)
+                        .arg(lu)
+                        .arg(inv_diag)
+                        .arg(&mut *z)
+                        .arg(flags)
+                        .arg(&backward)
+                        .launch(grid(self.n_rows))
+                }
+                .map_err(gpu_err)?;
+                cx.counters.launched(2);
+            }
+            Factors::Jacobi { inv_diag } => {
+                unsafe { cx.stream.launch_builder(&bk.jacobi_apply).arg(&n).arg(inv_diag).arg(r).arg(z).launch(grid(self.n_rows)) }.map_err(gpu_err)?;
+                cx.counters.launched(1);
+            }
+            Factors::Ilu { lu, inv_diag, levels } => {
+                cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
+                for l in 0..levels.count() {
+                    let (start, end) = (levels.bounds[l], levels.bounds[l + 1]);
+                    let (rows, count) = (levels.rows.slice(start..end), (end - start) as i32);
+                    unsafe {
+                        cx.stream
+                            .launch_builder(&bk.forward_level)
+                            .arg(&rows)
+                            .arg(&count)
+                            .arg(&self.row_ptr)
+                            .arg(&self.cols)
+                            .arg(&levels.position)
+                            .arg(lu)
+                            .arg(&mut *z)
+                            .launch(grid(end - start))
+                    }
+                    .map_err(gpu_err)?;
+                }
+                for l in (0..levels.count()).rev() {
+                    let (start, end) = (levels.bounds[l], levels.bounds[l + 1]);
+                    let (rows, count) = (levels.rows.slice(start..end), (end - start) as i32);
+                    unsafe {
+                        cx.stream
+                            .launch_builder(&bk.backward_level)
+                            .arg(&rows)
+                            .arg(&count)
+                            .arg(&self.row_ptr)
+                            .arg(&self.cols)
+                            .arg(&levels.position)
+                            .arg(lu)
+                            .arg(inv_diag)
+                            .arg(&mut *z)
+                            .launch(grid(end - start))
+                    }
+                    .map_err(gpu_err)?;
+                }
+                cx.counters.launched(2 * levels.count());
+            }
+        }
+        Ok(())
+    }
+
+    /// Parallel steps of one factorization or sweep (1 for block-Jacobi).
+    pub fn levels(&self) -> usize {
+        match &self.factors {
+            Factors::Jacobi { .. } => 1,
+            Factors::Ilu { levels, .. } => levels.count(),
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! How many designs of a batch run on one GPU at once (`eval::gpu_pool::concurrency`): the
+//! smallest of the batch, the configured workers, the host threads, the multiprocessors and the
+//! designs that fit in 90 % of the free memory, never zero, and the limit is named.
+
+use turbopt::eval::gpu_pool::{concurrency, BYTES_PER_CELL};
+
+#[test]
+fn the_smallest_limit_wins_and_is_named() {
+    let gib = 1usize << 30;
+    let c = concurrency(40, None, 16, 132, 80 * gib, 16_128);
+    assert_eq!((c.designs_at_once, c.limited_by), (16, "host threads"));
+    let c = concurrency(8, None, 16, 132, 80 * gib, 16_128);
+    assert_eq!((c.designs_at_once, c.limited_by), (8, "the batch size"));
+    let c = concurrency(40, Some(4), 16, 132, 80 * gib, 16_128);
+    assert_eq!((c.designs_at_once, c.limited_by), (4, "batch.workers"));
+    // 1M-cell designs in 10 GiB free: 2 fit.
+    let c = concurrency(40, None, 16, 132, 10 * gib, 1_000_000);
+    assert_eq!(c.designs_at_once, 10 * gib / 10 * 9 / (1_000_000 * BYTES_PER_CELL));
+    assert_eq!(c.limited_by, "device memory");
+}
+
+#[test]
+fn a_batch_too_large_for_the_memory_still_runs_one_design_at_a_time() {
+    let c = concurrency(16, None, 16, 132, 1 << 20, 1_000_000);
+    assert_eq!((c.designs_at_once, c.limited_by), (1, "device memory"));
+    let c = concurrency(0, None, 0, 0, 0, 0);
+    assert!(c.designs_at_once >= 1);
+}
