@@ -42,6 +42,9 @@ pub enum PreconditionerKind {
     /// Block ILU(0) in a multicolour ordering: rows of one colour factorized and swept in
     /// parallel (thesis 5.4).
     McIlu,
+    /// cuSPARSE's level-scheduled ILU(0) (bsrilu02/bsrsv2), natural ordering: the GPU baseline
+    /// of thesis 5.4. The CPU backend runs its own natural-order block ILU(0) for it.
+    CusparseIlu,
     /// The backend's fastest at equal flow convergence ([`ImplicitBackend::preferred_preconditioner`]):
     /// `Ilu` on the CPU; `McIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on
     /// LS89 medium make each triangular sweep a long chain of dependent steps (BENCHMARKS.md:

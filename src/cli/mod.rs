@@ -160,6 +160,7 @@ pub enum PrecondArg {
     Ilu,
     McIlu,
     Jacobi,
+    CusparseIlu,
 }
 
 #[derive(clap::Args, Debug)]

@@ -88,6 +88,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
                     PrecondArg::Ilu => PreconditionerKind::Ilu,
                     PrecondArg::McIlu => PreconditionerKind::McIlu,
                     PrecondArg::Jacobi => PreconditionerKind::Jacobi,
+                    PrecondArg::CusparseIlu => PreconditionerKind::CusparseIlu,
                 };
             }
         }

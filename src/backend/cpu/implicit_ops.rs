@@ -81,7 +81,7 @@ impl ImplicitBackend for CpuBackend {
         self.pool.install(|| {
             let flow = match kind {
                 PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
-                PreconditionerKind::Ilu | PreconditionerKind::Auto => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
+                PreconditionerKind::Ilu | PreconditionerKind::Auto | PreconditionerKind::CusparseIlu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
             }?;
             let turbulence = if jac.turbulent { Some(BlockIlu0::new(&jac.turbulence, Ordering::Natural)?) } else { None };

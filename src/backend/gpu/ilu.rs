@@ -122,6 +122,8 @@ pub(super) enum Factors {
     Jacobi { inv_diag: CudaSlice<f64> },
     /// L and U in the matrix's slots, and the inverse pivot blocks.
     Ilu { lu: CudaSlice<f64>, inv_diag: CudaSlice<f64>, levels: Levels },
+    /// cuSPARSE's ILU(0) (its own factors, levels and work buffer).
+    Cusparse(super::cusparse_ilu::CusparseIlu),
 }
 
 pub(super) struct SystemPreconditioner {
@@ -142,6 +144,7 @@ impl SystemPreconditioner {
         let inv_diag = cx.stream.alloc_zeros::<f64>(a.block * a.block * a.n_rows.max(1)).map_err(gpu_err)?;
         let factors = match kind {
             PreconditionerKind::Jacobi => Factors::Jacobi { inv_diag },
+            PreconditionerKind::CusparseIlu => Factors::Cusparse(super::cusparse_ilu::CusparseIlu::new(cx, a.block, a.n_rows, a.row_ptr, a.cols, a.values)?),
             PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::Auto => {
                 let ordering = if kind == PreconditionerKind::Ilu { Ordering::Natural } else { Ordering::Multicolour };
                 let lu = cx.stream.alloc_zeros::<f64>(n_values.max(1)).map_err(gpu_err)?;
@@ -151,7 +154,9 @@ impl SystemPreconditioner {
         let failed = cx.stream.alloc_zeros::<i32>(1).map_err(gpu_err)?;
         let (row_ptr, cols) = (cx.stream.clone_dtod(a.row_ptr).map_err(gpu_err)?, cx.stream.clone_dtod(a.cols).map_err(gpu_err)?);
         let mut pc = SystemPreconditioner { block: a.block, n_rows: a.n_rows, row_ptr, cols, factors, failed };
-        pc.refactorize(k, cx, a)?;
+        if !matches!(pc.factors, Factors::Cusparse(_)) {
+            pc.refactorize(k, cx, a)?;
+        }
         Ok(pc)
     }
 
@@ -163,6 +168,7 @@ impl SystemPreconditioner {
         cx.stream.memset_zeros(&mut self.failed).map_err(gpu_err)?;
         let mut launches = 0;
         match &mut self.factors {
+            Factors::Cusparse(c) => return c.refactorize(cx, a.values),
             Factors::Jacobi { inv_diag } => {
                 unsafe { cx.stream.launch_builder(&bk.jacobi_invert).arg(&n).arg(a.diag).arg(a.values).arg(inv_diag).arg(&mut self.failed).launch(grid(self.n_rows)) }
                     .map_err(gpu_err)?;
@@ -228,6 +234,7 @@ impl SystemPreconditioner {
         let bk = k.of(self.block);
         let n = self.n_rows as i32;
         match &self.factors {
+            Factors::Cusparse(c) => c.apply_scratch(cx, r, z)?,
             Factors::Ilu { lu, inv_diag, levels } if !k.level_launches => {
                 cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
                 // The flags are only read and written by these kernels, in stream order.
@@ -318,6 +325,7 @@ impl SystemPreconditioner {
     pub fn levels(&self) -> usize {
         match &self.factors {
             Factors::Jacobi { .. } => 1,
+            Factors::Cusparse(_) => 0,
             Factors::Ilu { levels, .. } => levels.count(),
         }
     }

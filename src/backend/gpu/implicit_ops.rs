@@ -61,6 +61,7 @@ fn turbulence_kind(kind: PreconditionerKind) -> PreconditionerKind {
     match kind {
         PreconditionerKind::Jacobi | PreconditionerKind::Ilu => PreconditionerKind::Ilu,
         PreconditionerKind::McIlu | PreconditionerKind::Auto => PreconditionerKind::McIlu,
+        PreconditionerKind::CusparseIlu => PreconditionerKind::CusparseIlu,
     }
 }
 

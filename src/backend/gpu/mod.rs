@@ -18,6 +18,7 @@
 pub mod arena;
 mod boundary;
 mod convective;
+mod cusparse_ilu;
 mod ilu;
 mod implicit_ops;
 mod jacobian;
