@@ -44,15 +44,27 @@ impl BlockKernels {
 pub(super) struct Kernels {
     b4: BlockKernels,
     b1: BlockKernels,
-    /// Level by level, one launch per level (`TURBOPT_ILU_LEVEL_LAUNCHES=1`, for measurements)
-    /// instead of one sync-free launch per factorization and sweep.
-    level_launches: bool,
+    /// `TURBOPT_ILU_LEVEL_LAUNCHES=1`: always one launch per level; `=0`: always one sync-free
+    /// launch per factorization and sweep; unset: [`Levels::sync_free`] decides per matrix.
+    level_launches: Option<bool>,
 }
+
+/// Below this many rows per level on average, ILU runs sync-free; above, one launch per level.
+/// Narrow levels leave the GPU idle between launches (LS89 medium, about 40 rows per level:
+/// 948 kernels per implicit iteration sync-free against 41,011 level by level, BENCHMARKS.md);
+/// wide ones fill it, and a sync-free launch then keeps thousands of warps spinning on their
+/// flags (1M-cell bench, about 470 rows per level: 414 ms per implicit iteration sync-free
+/// against 174 ms level by level).
+const SYNC_FREE_BELOW_ROWS_PER_LEVEL: usize = 256;
 
 impl Kernels {
     pub fn load(device: &GpuDevice) -> Result<Self> {
         let m = device.load_family("ilu")?;
-        let level_launches = std::env::var("TURBOPT_ILU_LEVEL_LAUNCHES").is_ok_and(|v| v == "1");
+        let level_launches = std::env::var("TURBOPT_ILU_LEVEL_LAUNCHES").ok().and_then(|v| match v.as_str() {
+            "1" => Some(true),
+            "0" => Some(false),
+            _ => None,
+        });
         Ok(Kernels { b4: BlockKernels::load(&m, "b4")?, b1: BlockKernels::load(&m, "b1")?, level_launches })
     }
 
@@ -114,6 +126,15 @@ impl Levels {
     pub(super) fn count(&self) -> usize {
         self.bounds.len() - 1
     }
+
+    /// Whether this matrix's factorization and sweeps run sync-free (one launch each) rather than
+    /// one launch per level (see [`SYNC_FREE_BELOW_ROWS_PER_LEVEL`]).
+    fn sync_free(&self, k: &Kernels) -> bool {
+        match k.level_launches {
+            Some(levels) => !levels,
+            None => self.bounds.last().copied().unwrap_or(0) < SYNC_FREE_BELOW_ROWS_PER_LEVEL * self.count(),
+        }
+    }
 }
 
 /// A factorized preconditioner of one system on the device.
@@ -174,7 +195,7 @@ impl SystemPreconditioner {
                     .map_err(gpu_err)?;
                 launches += 1;
             }
-            Factors::Ilu { lu, inv_diag, levels } if !k.level_launches => {
+            Factors::Ilu { lu, inv_diag, levels } if levels.sync_free(k) => {
                 cx.stream.memcpy_dtod(a.values, lu).map_err(gpu_err)?;
                 let epoch = levels.next_epoch();
                 unsafe {
@@ -235,7 +256,7 @@ impl SystemPreconditioner {
         let n = self.n_rows as i32;
         match &self.factors {
             Factors::Cusparse(c) => c.apply_scratch(cx, r, z)?,
-            Factors::Ilu { lu, inv_diag, levels } if !k.level_launches => {
+            Factors::Ilu { lu, inv_diag, levels } if levels.sync_free(k) => {
                 cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
                 // The flags are only read and written by these kernels, in stream order.
                 let flags = &levels.flags;
