@@ -2,18 +2,18 @@
 
 use turbopt::eval::analytic::{AnalyticEvaluator, AnalyticProblem};
 use turbopt::eval::Evaluator;
-use turbopt::optim::ego::{minimize, EgoSettings};
-use turbopt::optim::Selection;
+use turbopt::optim::ego::{EgoSettings, TwoLevel};
+use turbopt::optim::{minimize, EvaluatorProblem, Selection};
 
 /// Evaluations to reach `target` within `budget` for 10 seeds.
 fn runs(problem: AnalyticProblem, target: f64, budget: usize, seeds: u64) -> Vec<Option<usize>> {
     let e = AnalyticEvaluator::new(problem).unwrap();
-    let s = e.space().clone();
+    let dim = e.space().dim();
     (0..seeds)
         .map(|seed| {
-            let mut st = EgoSettings::for_dimension(s.dim(), budget, seed);
+            let mut st = EgoSettings::for_dimension(dim, budget, seed);
             st.target = Some(target);
-            let out = minimize(&e, &Selection::default(), &s.lower, &s.upper, &st).unwrap();
+            let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), TwoLevel::new(st)).unwrap();
             println!("seed {seed}: best {:.5} after {} evaluations", out.best.objective, out.evaluations);
             out.evaluations_to_target
         })
@@ -55,9 +55,8 @@ fn branin_one_seed() {
 /// Both constrained problems: the best feasible value found within `budget` evaluations.
 fn constrained(problem: AnalyticProblem, budget: usize, seed: u64) -> (f64, Vec<f64>, f64, Vec<f64>) {
     let e = AnalyticEvaluator::new(problem).unwrap();
-    let s = e.space().clone();
     let st = EgoSettings::for_dimension(2, budget, seed);
-    let out = minimize(&e, &Selection::default(), &s.lower, &s.upper, &st).unwrap();
+    let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), TwoLevel::new(st)).unwrap();
     assert!(out.best.is_feasible(), "no feasible design: {:?}", out.best);
     let opt = e.known_optimum();
     println!("{:?}: {} at {:?} (optimum {} at {:?}), {} evaluations", e.problem(), out.best.objective, out.best_design, opt.value, opt.design, out.evaluations);

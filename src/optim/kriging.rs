@@ -119,8 +119,22 @@ impl Kriging {
     /// Fit a model to samples `x` (in the box `[lower, upper]`) and outputs `y`, with
     /// hyperparameters by maximum likelihood.
     pub fn fit(x: &[Vec<f64>], y: &[f64], lower: &[f64], upper: &[f64], settings: &KrigingSettings) -> Result<Kriging> {
+        Kriging::fit_from(x, y, lower, upper, settings, None)
+    }
+
+    /// [`Kriging::fit`] with `start` (psi = log10(theta), e.g. the previous fit's) as an extra
+    /// first start of the likelihood search: refits after a few added samples move little.
+    pub fn fit_from(
+        x: &[Vec<f64>],
+        y: &[f64],
+        lower: &[f64],
+        upper: &[f64],
+        settings: &KrigingSettings,
+        start: Option<&[f64]>,
+    ) -> Result<Kriging> {
         let data = Data::new(x, y, lower, upper, settings)?;
-        let psi = data.maximize_likelihood()?;
+        let start = start.filter(|s| s.len() == data.d);
+        let psi = data.maximize_likelihood(start)?;
         data.into_model(psi)
     }
 
@@ -164,6 +178,16 @@ impl Kriging {
     /// Concentrated log-likelihood (eq. 7.5) at the fitted hyperparameters, standardized outputs.
     pub fn log_likelihood(&self) -> f64 {
         self.fit.log_likelihood
+    }
+    /// The concentrated log-likelihood of the outputs in their own units (not standardized):
+    /// comparable between models of differently transformed outputs once the transformation's
+    /// log-Jacobian is added (see [`transform`](super::transform)).
+    pub fn log_likelihood_of_outputs(&self) -> f64 {
+        self.fit.log_likelihood - self.n as f64 * self.y_std.ln()
+    }
+    /// The outputs the model was fitted to.
+    pub fn outputs(&self) -> &[f64] {
+        &self.y_raw
     }
     /// Process variance sigma^2 (eq. 7.3) in output units squared.
     pub fn process_variance(&self) -> f64 {
@@ -389,10 +413,11 @@ impl<'s> Data<'s> {
         (0..d).map(|k| LN_10 * theta[k] * per_row.iter().map(|g| g[k]).sum::<f64>()).collect()
     }
 
-    fn maximize_likelihood(&self) -> Result<Vec<f64>> {
+    fn maximize_likelihood(&self, first: Option<&[f64]>) -> Result<Vec<f64>> {
         let (lo, hi) = self.settings.log10_theta_range;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.settings.seed);
         let mut starts = vec![vec![0.0f64.clamp(lo, hi); self.d]];
+        starts.extend(first.map(|f| f.iter().map(|p| p.clamp(lo, hi)).collect()));
         for u in latin_hypercube(self.settings.starts.saturating_sub(1), self.d, &mut rng) {
             starts.push(u.iter().map(|v| lo + 0.25 * (hi - lo) + v * 0.6 * (hi - lo)).collect());
         }
