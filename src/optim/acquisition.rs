@@ -42,6 +42,10 @@ pub struct Acquisition<'a> {
     pub f_min: Option<f64>,
     pub infill: Infill,
     pub bounds: Bounds,
+    /// Designs whose neighbourhood (unit-cube distance below `radius`) the search must leave:
+    /// a point inside is infeasible by `radius - distance`, which points the search outwards.
+    pub keep_away: &'a [Vec<f64>],
+    pub radius: f64,
 }
 
 impl Bounded for Acquisition<'_> {
@@ -71,6 +75,10 @@ impl Acquisition<'_> {
 
     /// The criterion at `x` (smaller is better).
     pub fn value(&self, x: &[f64]) -> Scored {
+        let nearest = self.keep_away.iter().map(|d| self.bounds.unit_distance(x, d)).fold(f64::INFINITY, f64::min);
+        if nearest < self.radius {
+            return Scored::constrained(f64::MAX, vec![self.radius - nearest]);
+        }
         let p = self.models.objective.predict(x);
         match self.infill {
             Infill::ExpectedImprovement => {
@@ -140,6 +148,28 @@ pub fn ln_normal_cdf(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::optim::kriging::KrigingSettings;
+
+    #[test]
+    fn the_neighbourhood_of_kept_away_designs_is_infeasible_and_points_outwards() {
+        let x: Vec<Vec<f64>> = (0..6).map(|i| vec![i as f64 / 5.0]).collect();
+        let y: Vec<f64> = x.iter().map(|p| (p[0] - 0.4).powi(2)).collect();
+        let objective = Kriging::fit(&x, &y, &[0.0], &[1.0], &KrigingSettings::default()).unwrap();
+        let models = Surrogates { objective, transform: Fitted::Identity, constraints: vec![], failure: None };
+        let keep_away = [vec![0.4]];
+        let acq = Acquisition {
+            models: &models,
+            f_min: Some(0.0),
+            infill: Infill::ExpectedImprovement,
+            bounds: Bounds::cube(0.0, 1.0, 1).unwrap(),
+            keep_away: &keep_away,
+            radius: 0.01,
+        };
+        let (centre, edge, outside) = (acq.value(&[0.4]), acq.value(&[0.405]), acq.value(&[0.45]));
+        assert!(!centre.is_feasible() && !edge.is_feasible() && outside.is_feasible());
+        // Deb's rules prefer the point nearer the rim, so a search moves out of the ball.
+        assert!(edge.deb_cmp(&centre).is_lt());
+    }
 
     #[test]
     fn normal_cdf_values_and_tail() {

@@ -748,4 +748,25 @@ mod tests {
         assert!(build_evaluator(&EvaluatorConfig::Cfd(cfd_config)).is_err(), "missing blade file is an error");
         assert!(CampaignConfig::from_ron_str("(name: 1)", "bad").is_err());
     }
+
+    #[test]
+    fn de_variant_is_chosen_by_name() {
+        let mut summaries = Vec::new();
+        for variant in ["Jde", "LShade"] {
+            let text = format!(
+                r#"(name: "branin-{variant}", evaluator: Analytic(Branin), optimizer: DifferentialEvolution(variant: Some({variant})), budget: 1000, seed: 2)"#
+            );
+            let c = CampaignConfig::from_ron_str(&text, "inline").unwrap();
+            let dir = std::env::temp_dir().join(format!("turbopt-variant-{variant}-{}", std::process::id()));
+            let _ = fs::remove_dir_all(&dir);
+            let e = build_evaluator(&c.evaluator).unwrap();
+            let summary = run_campaign(&c, e.as_ref(), &dir, false, &mut SilentObserver).unwrap();
+            let _ = fs::remove_dir_all(&dir);
+            assert_eq!(summary.evaluations, 1000);
+            assert!(summary.best_objective < 0.3980, "{variant}: {}", summary.best_objective);
+            summaries.push(summary);
+        }
+        // Different algorithms, different runs.
+        assert_ne!(summaries[0].best_design, summaries[1].best_design);
+    }
 }

@@ -69,7 +69,8 @@ pub struct EgoSettings {
     /// best design locally (0: never).
     #[serde(default)]
     pub local_fraction: f64,
-    /// Minimum distance, in the unit cube, between a new design and the known ones.
+    /// Minimum distance, in the unit cube, between a new design and the known ones: a
+    /// criterion optimum closer than this to a known design is searched again outside.
     pub min_distance: f64,
     /// Stop once the best feasible objective is at or below this value.
     #[serde(default)]
@@ -83,7 +84,8 @@ pub struct EgoSettings {
 impl EgoSettings {
     /// Defaults: 2d initial samples (at least 4), one design per cycle, EI x PoF on an
     /// automatically transformed objective, constant liar for batches, Gaussian correlation,
-    /// 3000 + 500 d criterion evaluations per search, local refinement in the last 10 %.
+    /// 3000 + 500 d criterion evaluations per search, local refinement in the last 10 %, new
+    /// designs at least 1e-3 (unit cube) from the known ones.
     pub fn for_dimension(dim: usize, max_evaluations: usize, seed: u64) -> Self {
         EgoSettings {
             initial_samples: (2 * dim).max(4),
@@ -95,7 +97,7 @@ impl EgoSettings {
             kriging: KrigingSettings::default(),
             search_evaluations: 3000 + 500 * dim,
             local_fraction: 0.1,
-            min_distance: 1e-5,
+            min_distance: 1e-3,
             target: None,
             seed,
             initial: Vec::new(),
@@ -255,11 +257,16 @@ impl TwoLevel {
         for j in 0..k {
             let seed = self.settings.seed.wrapping_mul(1_000_003).wrapping_add(self.cycles * 1000 + j as u64);
             let mut x = match (local && j == 0, self.progress.best()) {
-                (true, Some(best)) => self.search(&models, f_min, Infill::LowerConfidenceBound { kappa: 0.0 }, self.trust_region(&best.x), seed)?,
-                _ => self.search(&models, f_min, self.settings.infill, self.bounds().clone(), seed)?,
+                (true, Some(best)) => {
+                    self.search(&models, f_min, Infill::LowerConfidenceBound { kappa: 0.0 }, self.trust_region(&best.x), &[], seed)?
+                }
+                _ => self.search(&models, f_min, self.settings.infill, self.bounds().clone(), &[], seed)?,
             };
             if self.too_close(&x, &chosen) {
-                x = self.search(&models, f_min, self.settings.infill, self.bounds().clone(), seed ^ 0x5eed)?;
+                // The criterion peaks on a known design (EI does once the model has converged
+                // there): search again outside the known designs' neighbourhoods.
+                let known: Vec<Vec<f64>> = self.designs.iter().chain(&chosen).cloned().collect();
+                x = self.search(&models, f_min, self.settings.infill, self.bounds().clone(), &known, seed ^ 0x5eed)?;
             }
             if self.too_close(&x, &chosen) {
                 x = self.most_uncertain(&models, &chosen);
@@ -290,13 +297,23 @@ impl TwoLevel {
 
     /// L-SHADE on the criterion from a Latin hypercube and the best known designs, then a
     /// compass search from its result.
-    fn search(&self, models: &Surrogates, f_min: Option<f64>, infill: Infill, region: Bounds, seed: u64) -> Result<Vec<f64>, OptimError> {
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        models: &Surrogates,
+        f_min: Option<f64>,
+        infill: Infill,
+        region: Bounds,
+        keep_away: &[Vec<f64>],
+        seed: u64,
+    ) -> Result<Vec<f64>, OptimError> {
         let mut st = DeSettings::for_dimension(region.dim(), self.settings.search_evaluations, seed);
         st.population = (10 * region.dim()).clamp(20, 80).min(st.max_evaluations / 10);
         let mut order: Vec<usize> = (0..self.designs.len()).filter(|&i| region.contains(&self.designs[i])).collect();
         order.sort_by(|&a, &b| self.scores[a].deb_cmp(&self.scores[b]));
         st.initial = order.iter().take(st.population / 4).map(|&i| self.designs[i].clone()).collect();
-        let acquisition = |bounds| Acquisition { models, f_min, infill, bounds };
+        let radius = self.settings.min_distance;
+        let acquisition = |bounds| Acquisition { models, f_min, infill, bounds, keep_away, radius };
         let de = Executor::new(acquisition(region.clone()), DifferentialEvolution::new(st)).timer(false).run();
         let de = de.map_err(super::run::from_argmin)?;
         let start = de.solver().progress().best().map(|m| m.x.clone()).ok_or_else(|| OptimError::Run("empty search".into()))?;
