@@ -3,18 +3,19 @@
 
 use turbopt::eval::analytic::{AnalyticEvaluator, AnalyticProblem};
 use turbopt::eval::Evaluator;
-use turbopt::optim::de::{minimize, DeSettings, EvaluatorProblem};
-use turbopt::optim::Selection;
+use turbopt::optim::de::{DeSettings, DifferentialEvolution};
+use turbopt::optim::{minimize, EvaluatorProblem, Selection};
 
 /// Evaluations needed to reach `target` for seeds 0..10 (None: not reached in the budget).
 fn evaluations_to_target(problem: AnalyticProblem, target: f64, budget: usize) -> Vec<Option<usize>> {
     let e = AnalyticEvaluator::new(problem).unwrap();
-    let s = e.space().clone();
+    let dim = e.space().dim();
     (0..10)
         .map(|seed| {
-            let mut st = DeSettings::for_dimension(s.dim(), budget, seed);
+            let mut st = DeSettings::for_dimension(dim, budget, seed);
             st.target = Some(target);
-            minimize(EvaluatorProblem::new(&e, Selection::default()), &s.lower, &s.upper, &st).unwrap().evaluations_to_target
+            let problem = EvaluatorProblem::new(&e, Selection::default()).unwrap();
+            minimize(problem, DifferentialEvolution::new(st)).unwrap().evaluations_to_target
         })
         .collect()
 }
@@ -48,10 +49,9 @@ fn rastrigin_10d_to_1e_3_on_most_seeds() {
 #[test]
 fn g06_constrained_optimum_by_feasibility_rules() {
     let e = AnalyticEvaluator::new(AnalyticProblem::G06).unwrap();
-    let s = e.space().clone();
     let opt = e.known_optimum();
     let st = DeSettings::for_dimension(2, 20_000, 11);
-    let out = minimize(EvaluatorProblem::new(&e, Selection::default()), &s.lower, &s.upper, &st).unwrap();
+    let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), DifferentialEvolution::new(st)).unwrap();
     println!("G06: f = {} at {:?} after {} evaluations", out.best.objective, out.best_design, out.evaluations);
     assert!(out.best.is_feasible());
     assert!((out.best.objective - opt.value).abs() < 1e-3 * opt.value.abs(), "{} vs {}", out.best.objective, opt.value);
@@ -63,9 +63,9 @@ fn g06_constrained_optimum_by_feasibility_rules() {
 #[test]
 fn gomez3_constrained_optimum_by_feasibility_rules() {
     let e = AnalyticEvaluator::new(AnalyticProblem::Gomez3).unwrap();
-    let s = e.space().clone();
     let opt = e.known_optimum();
-    let out = minimize(EvaluatorProblem::new(&e, Selection::default()), &s.lower, &s.upper, &DeSettings::for_dimension(2, 5_000, 2)).unwrap();
+    let st = DeSettings::for_dimension(2, 5_000, 2);
+    let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), DifferentialEvolution::new(st)).unwrap();
     println!("Gomez#3: f = {} at {:?}", out.best.objective, out.best_design);
     assert!(out.best.is_feasible());
     assert!((out.best.objective - opt.value).abs() < 1e-3, "{} vs {}", out.best.objective, opt.value);

@@ -76,23 +76,51 @@ fn timing_data(n: usize) -> (Vec<Vec<f64>>, Vec<f64>, Vec<Vec<f64>>, Vec<f64>) {
     (x, y, xt, yt)
 }
 
+/// Fit time and test RMSE of one fit.
+fn timed_fit(x: &[Vec<f64>], y: &[f64], xt: &[Vec<f64>], yt: &[f64], lower: &[f64], upper: &[f64], st: &KrigingSettings) -> (f64, f64, Kriging) {
+    let t = Instant::now();
+    let model = Kriging::fit(x, y, lower, upper, st).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let rmse = (xt.iter().zip(yt).map(|(p, v)| (model.predict(p).mean - v).powi(2)).sum::<f64>() / xt.len() as f64).sqrt();
+    (secs, rmse, model)
+}
+
 #[test]
-#[ignore = "benchmark: Kriging fit time on 200 and 500 samples in 9-D, ~15 s on 2 cores"]
+#[ignore = "benchmark: Kriging fit time on 200 and 500 samples in 9-D, with and without the subsample start, ~30 s on 2 cores"]
 fn fit_time_9d() {
     let (lower, upper) = (vec![-2.0; 9], vec![2.0; 9]);
     for n in [200, 500] {
         let (x, y, xt, yt) = timing_data(n);
         for correlation in [Correlation::Gaussian, Correlation::Matern52] {
+            // "full": the multi-start on all samples, as before the subsample start existed.
+            let full = KrigingSettings { correlation, subsample_above: usize::MAX, ..Default::default() };
+            let (full_s, full_rmse, _) = timed_fit(&x, &y, &xt, &yt, &lower, &upper, &full);
             let st = KrigingSettings { correlation, ..Default::default() };
-            let t = Instant::now();
-            let model = Kriging::fit(&x, &y, &lower, &upper, &st).unwrap();
-            let secs = t.elapsed().as_secs_f64();
-            let rmse = (xt.iter().zip(&yt).map(|(p, v)| (model.predict(p).mean - v).powi(2)).sum::<f64>() / xt.len() as f64).sqrt();
-            println!("KRIGING_FIT n={n} d=9 correlation={correlation:?} seconds={secs:.3} test_rmse={rmse:.4e} loglik={:.3}", model.log_likelihood());
+            let (secs, rmse, model) = timed_fit(&x, &y, &xt, &yt, &lower, &upper, &st);
+            println!(
+                "KRIGING_FIT n={n} d=9 correlation={correlation:?} seconds={secs:.3} test_rmse={rmse:.4e} loglik={:.3} full_multistart_seconds={full_s:.3} full_multistart_test_rmse={full_rmse:.4e}",
+                model.log_likelihood()
+            );
             // A fit that predicts worse than the mean of the test values is broken.
             let mean = yt.iter().sum::<f64>() / yt.len() as f64;
             let spread = (yt.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / yt.len() as f64).sqrt();
             assert!(rmse < spread, "n = {n}, {correlation:?}: test RMSE {rmse:e} not below the spread {spread:e} of the test values");
+            assert!(rmse <= 1.05 * full_rmse, "n = {n}, {correlation:?}: test RMSE {rmse:e} against {full_rmse:e} with the full multi-start");
         }
     }
+}
+
+#[test]
+fn subsample_start_predicts_as_well_as_the_full_multistart() {
+    // 300 samples of Hartmann-6: above the subsample threshold, small enough for a fast test.
+    let (lower, upper) = (vec![0.0; 6], vec![1.0; 6]);
+    let x = samples(300, &lower, &upper, 3);
+    let y: Vec<f64> = x.iter().map(|p| hartmann6(p)).collect();
+    let xt = samples(300, &lower, &upper, 4);
+    let yt: Vec<f64> = xt.iter().map(|p| hartmann6(p)).collect();
+    let full = KrigingSettings { subsample_above: usize::MAX, ..Default::default() };
+    let (full_s, full_rmse, _) = timed_fit(&x, &y, &xt, &yt, &lower, &upper, &full);
+    let (secs, rmse, _) = timed_fit(&x, &y, &xt, &yt, &lower, &upper, &KrigingSettings::default());
+    println!("Hartmann-6, 300 samples: subsample start {secs:.3} s, RMSE {rmse:.4e}; full multi-start {full_s:.3} s, RMSE {full_rmse:.4e}");
+    assert!(rmse <= 1.05 * full_rmse, "{rmse:e} against {full_rmse:e}");
 }

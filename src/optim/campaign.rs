@@ -22,9 +22,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::de::{self, BoundHandling, Control, DeSettings, EvaluatorProblem, Strategy};
-use super::ego::{self, EgoSettings, Infill};
+use super::acquisition::Infill;
+use super::de::{BoundHandling, Control, DeSettings, DifferentialEvolution, Strategy, Variant};
+use super::ego::{EgoSettings, TwoLevel};
 use super::kriging::Correlation;
+use super::problem::EvaluatorProblem;
 use super::{Scored, Selection};
 use crate::error::{Error, Result};
 use crate::eval::analytic::{AnalyticEvaluator, AnalyticProblem};
@@ -51,6 +53,9 @@ pub struct BoundOverride {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum OptimizerConfig {
     DifferentialEvolution {
+        /// The named variant whose settings the others override; L-SHADE when absent.
+        #[serde(default)]
+        variant: Option<Variant>,
         #[serde(default)]
         population: Option<usize>,
         #[serde(default)]
@@ -293,8 +298,10 @@ impl EvaluationRecord {
         }
     }
 
+    /// The score for Deb's comparison (objective, total violation, failure); the individual
+    /// constraint values are in `constraints`, all of the evaluator's, not only the selected.
     pub fn score(&self) -> Scored {
-        Scored { objective: self.objective, violation: self.violation, failure: self.failure.clone() }
+        Scored { objective: self.objective, constraints: Vec::new(), violation: self.violation, failure: self.failure.clone() }
     }
 }
 
@@ -653,14 +660,15 @@ fn run_optimizer(config: &CampaignConfig, recorder: &Recorder, selection: &Selec
     let budget = config.budget - 1;
     let dim = space.dim();
     match &config.optimizer {
-        OptimizerConfig::DifferentialEvolution { population, strategy, control, bounds } => {
-            let mut st = DeSettings::for_dimension(dim, budget, config.seed);
+        OptimizerConfig::DifferentialEvolution { variant, population, strategy, control, bounds } => {
+            let mut st = DeSettings::variant(variant.unwrap_or(Variant::LShade), dim, budget, config.seed);
             st.population = population.unwrap_or(st.population).min(budget);
+            st.final_population = st.final_population.map(|n| n.min(st.population));
             st.strategy = strategy.unwrap_or(st.strategy);
             st.control = control.unwrap_or(st.control);
             st.bounds = bounds.unwrap_or(st.bounds);
             st.target = config.target;
-            let out = de::minimize(EvaluatorProblem::new(recorder, selection.clone()), &space.lower, &space.upper, &st)?;
+            let out = super::minimize(EvaluatorProblem::new(recorder, selection.clone())?, DifferentialEvolution::new(st))?;
             Ok(out.termination)
         }
         OptimizerConfig::TwoLevel { initial_samples, batch_size, infill, correlation } => {
@@ -670,7 +678,7 @@ fn run_optimizer(config: &CampaignConfig, recorder: &Recorder, selection: &Selec
             st.infill = infill.unwrap_or(st.infill);
             st.kriging.correlation = correlation.unwrap_or(st.kriging.correlation);
             st.target = config.target;
-            let out = ego::minimize(recorder, selection, &space.lower, &space.upper, &st)?;
+            let out = super::minimize(EvaluatorProblem::new(recorder, selection.clone())?, TwoLevel::new(st))?;
             let reached = out.evaluations_to_target.is_some();
             Ok(if reached { "target reached".into() } else { "evaluation budget spent".into() })
         }
@@ -739,5 +747,26 @@ mod tests {
         cfd_config.objectives = vec![crate::eval::objectives::Objective::EntropyRise];
         assert!(build_evaluator(&EvaluatorConfig::Cfd(cfd_config)).is_err(), "missing blade file is an error");
         assert!(CampaignConfig::from_ron_str("(name: 1)", "bad").is_err());
+    }
+
+    #[test]
+    fn de_variant_is_chosen_by_name() {
+        let mut summaries = Vec::new();
+        for variant in ["Jde", "LShade"] {
+            let text = format!(
+                r#"(name: "branin-{variant}", evaluator: Analytic(Branin), optimizer: DifferentialEvolution(variant: Some({variant})), budget: 1000, seed: 2)"#
+            );
+            let c = CampaignConfig::from_ron_str(&text, "inline").unwrap();
+            let dir = std::env::temp_dir().join(format!("turbopt-variant-{variant}-{}", std::process::id()));
+            let _ = fs::remove_dir_all(&dir);
+            let e = build_evaluator(&c.evaluator).unwrap();
+            let summary = run_campaign(&c, e.as_ref(), &dir, false, &mut SilentObserver).unwrap();
+            let _ = fs::remove_dir_all(&dir);
+            assert_eq!(summary.evaluations, 1000);
+            assert!(summary.best_objective < 0.3980, "{variant}: {}", summary.best_objective);
+            summaries.push(summary);
+        }
+        // Different algorithms, different runs.
+        assert_ne!(summaries[0].best_design, summaries[1].best_design);
     }
 }

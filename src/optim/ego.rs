@@ -1,45 +1,51 @@
 //! Surrogate-assisted ("2-level") optimization, thesis section 7.2 (Jones, Schonlau & Welch
-//! 1998, "Efficient global optimization of expensive black-box functions").
+//! 1998, "Efficient global optimization of expensive black-box functions"), as an argmin solver.
 //!
 //! 1. An initial database from a maximin Latin hypercube, evaluated as one batch.
-//! 2. Every cycle: fit one Kriging model to the objective and one to each selected constraint
-//!    (hyperparameters by maximum likelihood), then search the infill criterion with
-//!    differential evolution on the models (the cheap level) and evaluate the chosen designs
-//!    with the real evaluator (the expensive level) as one batch.
-//! 3. Infill: expected improvement times the probability of feasibility of every constraint
-//!    (Schonlau, Welch & Jones 1998); while no feasible design is known, the probability of
-//!    feasibility alone (Sasena 2002). Lower confidence bound mu - kappa s as an option, with
-//!    the constraints' means as constraints.
-//! 4. Batches of k designs by the kriging believer (Ginsbourger, Le Riche & Carraro 2010): after
-//!    picking a design, its predicted values are added to the models as if observed (same
-//!    hyperparameters), which removes the variance there, and the search is repeated. A
-//!    candidate closer than `min_distance` (unit cube) to a known or pending design is replaced
-//!    by the most uncertain of a set of random points, so the k designs are distinct.
+//! 2. Every cycle: fit one Kriging model to the objective (through an output transformation
+//!    chosen by likelihood, [`transform`](super::transform)) and one to each constraint, then
+//!    search the infill criterion ([`acquisition`](super::acquisition)) on the models (the
+//!    cheap level) and evaluate the chosen designs with the real problem (the expensive level)
+//!    as one batch. Each cycle's hyperparameter search starts from the last cycle's optimum.
+//! 3. The search: L-SHADE on the criterion, started from the best known designs as well as a
+//!    Latin hypercube, then a compass search from its result (multi-level: global, then local).
+//! 4. Batches of k designs by the constant liar (Ginsbourger, Le Riche & Carraro 2010, "Kriging
+//!    is well-suited to parallelize optimization"): after picking a design, the objective model
+//!    takes the best observed value there as if observed (CL-min), the constraint models their
+//!    own prediction (kriging believer), same hyperparameters; then the search is repeated. A
+//!    lie at the minimum keeps EI away from the picked point and its neighbourhood without
+//!    pretending to know what lies there, so large batches (16 and more) spread out instead of
+//!    clustering. The kriging believer for the objective too is an option.
+//! 5. Local refinement: in the last `local_fraction` of the budget the first design of each
+//!    batch minimizes the predicted mean (subject to the constraint models) in a box of a tenth
+//!    of each range around the best design (the second, local level of thesis 7.2).
 //!
-//! Failed evaluations (status not `Ok`): they are left out of the objective and constraint
-//! models (their values are meaningless) and fed to a failure model instead, a Kriging model of
-//! an indicator (+1 failed, -1 ran) over all designs; its probability of being negative
-//! multiplies the infill like a constraint, steering the search away from regions that fail.
+//! Failed evaluations: they are left out of the objective and constraint models and fed to a
+//! failure model, a Kriging model of an indicator (+1 failed, -1 ran) over all designs whose
+//! probability of being negative multiplies the infill like a constraint.
 
-use argmin::core::{CostFunction, Error as ArgminError};
+use argmin::core::{CostFunction, Error as ArgminError, Executor, Problem, Solver, TerminationStatus, KV};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::de::{self, DeSettings};
+use super::acquisition::{Acquisition, Infill, Surrogates};
+use super::de::{DeSettings, DifferentialEvolution};
 use super::kriging::{Kriging, KrigingSettings};
-use super::lhs::{maximin_latin_hypercube, scale_to_box};
-use super::{Scored, Selection};
-use crate::error::{Error, Result};
-use crate::eval::{Evaluation, Evaluator};
+use super::lhs::maximin_latin_hypercube;
+use super::problem::{bounds_of, Bounded};
+use super::run::{Progress, Reports};
+use super::transform::{Fitted, OutputTransform};
+use super::{Bounds, Member, OptimError, OptimState, Scored};
 
-/// The infill criterion searched on the surrogate.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Infill {
-    /// Expected improvement times probability of feasibility.
-    ExpectedImprovement,
-    /// Minimize mu - kappa s subject to the constraint models' means being <= 0.
-    LowerConfidenceBound { kappa: f64 },
+/// How the designs after the first of a batch are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum BatchInfill {
+    /// The objective model takes the best observed value at a picked design (CL-min).
+    #[default]
+    ConstantLiar,
+    /// The objective model takes its own prediction at a picked design.
+    KrigingBeliever,
 }
 
 /// Settings of the 2-level optimizer.
@@ -52,11 +58,19 @@ pub struct EgoSettings {
     /// Evaluation budget, counting the initial database.
     pub max_evaluations: usize,
     pub infill: Infill,
+    #[serde(default)]
+    pub batch: BatchInfill,
+    #[serde(default)]
+    pub transform: OutputTransform,
     pub kriging: KrigingSettings,
-    /// DE population and generations for the infill search on the surrogate.
-    pub search_population: usize,
-    pub search_generations: usize,
-    /// Minimum distance, in the unit cube, between a new design and the known ones.
+    /// Criterion evaluations of the DE search on the surrogate, per design.
+    pub search_evaluations: usize,
+    /// Fraction of the budget, at its end, in which the first design of a batch refines the
+    /// best design locally (0: never).
+    #[serde(default)]
+    pub local_fraction: f64,
+    /// Minimum distance, in the unit cube, between a new design and the known ones: a
+    /// criterion optimum closer than this to a known design is searched again outside.
     pub min_distance: f64,
     /// Stop once the best feasible objective is at or below this value.
     #[serde(default)]
@@ -68,36 +82,47 @@ pub struct EgoSettings {
 }
 
 impl EgoSettings {
-    /// Defaults: 2d initial samples (at least 4), one design per cycle, EI x PoF, Gaussian
-    /// correlation (chosen on Branin and Hartmann-6, where it needed fewer evaluations than
-    /// Matern 5/2).
+    /// Defaults: 2d initial samples (at least 4), one design per cycle, EI x PoF on an
+    /// automatically transformed objective, constant liar for batches, Gaussian correlation,
+    /// 3000 + 500 d criterion evaluations per search, local refinement in the last 10 %, new
+    /// designs at least 1e-3 (unit cube) from the known ones.
     pub fn for_dimension(dim: usize, max_evaluations: usize, seed: u64) -> Self {
         EgoSettings {
             initial_samples: (2 * dim).max(4),
             batch_size: 1,
             max_evaluations,
             infill: Infill::ExpectedImprovement,
+            batch: BatchInfill::ConstantLiar,
+            transform: OutputTransform::Auto,
             kriging: KrigingSettings::default(),
-            search_population: (10 * dim).clamp(20, 80),
-            search_generations: 100,
-            min_distance: 1e-5,
+            search_evaluations: 3000 + 500 * dim,
+            local_fraction: 0.1,
+            min_distance: 1e-3,
             target: None,
             seed,
             initial: Vec::new(),
         }
     }
 
-    fn validate(&self, dim: usize) -> Result<()> {
-        let bad = |m: String| Err(Error::Other(format!("2-level optimizer: {m}")));
+    fn validate(&self, dim: usize) -> Result<(), OptimError> {
+        let bad = |reason: String| Err(OptimError::Settings { optimizer: "2-level optimizer", reason });
         if self.initial_samples < 2 || self.initial_samples > self.max_evaluations {
             return bad(format!("{} initial samples for a budget of {}", self.initial_samples, self.max_evaluations));
         }
-        if self.batch_size == 0 || self.search_population < 4 || self.search_generations == 0 {
-            return bad("batch size, search population and generations must be positive (population >= 4)".into());
+        if self.batch_size == 0 || self.search_evaluations < 100 {
+            return bad("the batch size must be positive and the search get at least 100 evaluations".into());
         }
-        if let Infill::LowerConfidenceBound { kappa } = self.infill {
+        if let super::acquisition::Infill::LowerConfidenceBound { kappa } = self.infill {
             if !(kappa >= 0.0) {
                 return bad(format!("kappa {kappa} must be >= 0"));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.local_fraction) {
+            return bad(format!("local fraction {} must be in [0, 1]", self.local_fraction));
+        }
+        if let OutputTransform::Log { relative_shift } = self.transform {
+            if !(relative_shift > 0.0) {
+                return bad(format!("log transform shift {relative_shift} must be > 0"));
             }
         }
         if let Some(d) = self.initial.iter().find(|d| d.len() != dim) {
@@ -107,199 +132,209 @@ impl EgoSettings {
     }
 }
 
-/// Result of a 2-level run.
-#[derive(Clone, Debug)]
-pub struct EgoOutcome {
-    pub best_design: Vec<f64>,
-    pub best: Scored,
-    pub evaluations: usize,
-    pub cycles: usize,
-    /// (evaluation number, best feasible objective) at every improvement.
-    pub history: Vec<(usize, f64)>,
-    pub evaluations_to_target: Option<usize>,
-    /// Every evaluated design and its score, in evaluation order.
-    pub designs: Vec<Vec<f64>>,
-    pub scores: Vec<Scored>,
-}
-
-/// Run the 2-level optimizer on `evaluator` within `[lower, upper]`.
-pub fn minimize(evaluator: &dyn Evaluator, selection: &Selection, lower: &[f64], upper: &[f64], settings: &EgoSettings) -> Result<EgoOutcome> {
-    let dim = lower.len();
-    if dim == 0 || upper.len() != dim || (0..dim).any(|k| !(lower[k] < upper[k])) {
-        return Err(Error::Other("2-level optimizer: bounds must be non-empty intervals of equal dimension".into()));
-    }
-    settings.validate(dim)?;
-    let mut run = Run { evaluator, selection, lower, upper, settings, db: Database::default(), history: Vec::new() };
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-
-    let mut doe: Vec<Vec<f64>> = maximin_latin_hypercube(settings.initial_samples, dim, 20, &mut rng)
-        .iter()
-        .map(|u| scale_to_box(u, lower, upper))
-        .collect();
-    for (slot, given) in doe.iter_mut().zip(&settings.initial) {
-        *slot = given.iter().zip(lower.iter().zip(upper)).map(|(v, (l, h))| v.clamp(*l, *h)).collect();
-    }
-    run.evaluate(doe);
-
-    let mut cycles = 0;
-    while run.db.len() < settings.max_evaluations && !run.target_reached() {
-        let k = settings.batch_size.min(settings.max_evaluations - run.db.len());
-        let candidates = run.propose(k, cycles as u64, &mut rng)?;
-        run.evaluate(candidates);
-        cycles += 1;
-    }
-    let best_index = (0..run.db.len())
-        .min_by(|&a, &b| run.db.scores[a].deb_cmp(&run.db.scores[b]))
-        .ok_or_else(|| Error::Other("2-level optimizer evaluated nothing".into()))?;
-    let evaluations_to_target = settings.target.and_then(|t| run.history.iter().find(|&&(_, v)| v <= t).map(|&(n, _)| n));
-    Ok(EgoOutcome {
-        best_design: run.db.designs[best_index].clone(),
-        best: run.db.scores[best_index].clone(),
-        evaluations: run.db.len(),
-        cycles,
-        history: run.history,
-        evaluations_to_target,
-        designs: run.db.designs,
-        scores: run.db.scores,
-    })
-}
-
-/// Everything evaluated so far.
-#[derive(Default)]
-struct Database {
+/// The 2-level optimizer as an argmin solver; run it with [`minimize`](super::minimize) or
+/// argmin's `Executor`. Serializable (the models are refitted from the database every cycle),
+/// so argmin can checkpoint it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TwoLevel {
+    settings: EgoSettings,
+    bounds: Option<Bounds>,
+    rng: ChaCha8Rng,
+    progress: Progress,
     designs: Vec<Vec<f64>>,
     scores: Vec<Scored>,
-    /// Selected constraint values of the designs that ran (empty for failures).
-    constraints: Vec<Vec<f64>>,
+    cycles: u64,
+    /// The objective model's last hyperparameters: the first start of the next fit.
+    last_log10_theta: Option<Vec<f64>>,
 }
 
-impl Database {
-    fn len(&self) -> usize {
-        self.designs.len()
-    }
-    fn best_feasible(&self) -> Option<f64> {
-        self.scores.iter().filter(|s| s.is_feasible()).map(|s| s.objective).min_by(f64::total_cmp)
+impl Reports for TwoLevel {
+    fn progress(&self) -> &Progress {
+        &self.progress
     }
 }
 
-struct Run<'a> {
-    evaluator: &'a dyn Evaluator,
-    selection: &'a Selection,
-    lower: &'a [f64],
-    upper: &'a [f64],
-    settings: &'a EgoSettings,
-    db: Database,
-    history: Vec<(usize, f64)>,
-}
+impl TwoLevel {
+    pub fn new(settings: EgoSettings) -> Self {
+        let rng = ChaCha8Rng::seed_from_u64(settings.seed);
+        let progress = Progress::new(settings.max_evaluations, settings.target);
+        TwoLevel { settings, bounds: None, rng, progress, designs: Vec::new(), scores: Vec::new(), cycles: 0, last_log10_theta: None }
+    }
 
-/// The surrogate models of one cycle.
-#[derive(Clone)]
-struct Surrogates {
-    objective: Kriging,
-    constraints: Vec<Kriging>,
-    /// Kriging of the failure indicator, present once some design failed.
-    failure: Option<Kriging>,
-}
+    /// Every evaluated design and its score, in evaluation order.
+    pub fn database(&self) -> (&[Vec<f64>], &[Scored]) {
+        (&self.designs, &self.scores)
+    }
 
-impl Run<'_> {
-    fn evaluate(&mut self, designs: Vec<Vec<f64>>) {
-        let evaluations: Vec<Evaluation> = self.evaluator.evaluate_batch(&designs);
-        for (i, x) in designs.into_iter().enumerate() {
-            let e = evaluations.get(i).cloned().unwrap_or_else(|| {
-                Evaluation::failed(crate::eval::Status::Failed("evaluator returned too few results".into()))
-            });
-            let score = self.selection.score(&e);
-            let constraints = if score.failure.is_none() { self.selection.constraint_values(&e).unwrap_or_default() } else { vec![] };
-            let best_before = self.db.best_feasible();
-            if score.is_feasible() && best_before.is_none_or(|b| score.objective < b) {
-                self.history.push((self.db.len() + 1, score.objective));
+    fn bounds(&self) -> &Bounds {
+        self.bounds.as_ref().expect("bounds are set in init")
+    }
+
+    fn record(&mut self, designs: Vec<Vec<f64>>, scores: Vec<Scored>) -> Result<(), ArgminError> {
+        if scores.len() != designs.len() {
+            return Err(ArgminError::msg(format!("{} scores for {} designs", scores.len(), designs.len())));
+        }
+        let members: Vec<Member> = designs.iter().cloned().zip(scores.iter().cloned()).map(|(x, score)| Member { x, score }).collect();
+        self.progress.account(&members);
+        self.designs.extend(designs);
+        self.scores.extend(scores);
+        Ok(())
+    }
+
+    fn publish(&self, state: OptimState) -> OptimState {
+        match self.progress.best() {
+            Some(best) => {
+                let cost = super::de::state_cost(best);
+                state.individual(best.clone()).cost(cost)
             }
-            self.db.designs.push(x);
-            self.db.scores.push(score);
-            self.db.constraints.push(constraints);
+            None => state,
         }
     }
 
-    fn target_reached(&self) -> bool {
-        matches!((self.settings.target, self.db.best_feasible()), (Some(t), Some(b)) if b <= t)
+    fn kriging_settings(&self) -> KrigingSettings {
+        let mut st = self.settings.kriging.clone();
+        st.seed = st.seed.wrapping_add(self.cycles);
+        st
     }
 
-    fn fit_surrogates(&self, cycle: u64) -> Result<Option<Surrogates>> {
-        let ran: Vec<usize> = (0..self.db.len()).filter(|&i| self.db.scores[i].failure.is_none()).collect();
+    /// The objective model through each candidate transformation; the one whose likelihood of
+    /// the untransformed outputs is largest wins.
+    fn fit_objective(&self, x: &[Vec<f64>], y: &[f64]) -> Result<(Kriging, Fitted), OptimError> {
+        let st = self.kriging_settings();
+        let b = self.bounds();
+        let mut best: Option<(f64, Kriging, Fitted)> = None;
+        for t in Fitted::candidates(self.settings.transform, y) {
+            let z: Vec<f64> = y.iter().map(|v| t.apply(*v)).collect();
+            let model = Kriging::fit_from(x, &z, b.lower(), b.upper(), &st, self.last_log10_theta.as_deref())
+                .map_err(|e| OptimError::Kriging(e.to_string()))?;
+            let score = model.log_likelihood_of_outputs() + t.log_jacobian(y);
+            if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+                best = Some((score, model, t));
+            }
+        }
+        best.map(|(_, m, t)| (m, t)).ok_or_else(|| OptimError::Kriging("no output transformation to fit".into()))
+    }
+
+    fn fit_surrogates(&self) -> Result<Option<Surrogates>, OptimError> {
+        let ran: Vec<usize> = (0..self.designs.len()).filter(|&i| self.scores[i].failure.is_none()).collect();
         if ran.len() < 2 {
             return Ok(None);
         }
-        let mut st = self.settings.kriging.clone();
-        st.seed = st.seed.wrapping_add(cycle);
-        let x: Vec<Vec<f64>> = ran.iter().map(|&i| self.db.designs[i].clone()).collect();
-        let fit = |y: Vec<f64>| Kriging::fit(&x, &y, self.lower, self.upper, &st);
-        let objective = fit(ran.iter().map(|&i| self.db.scores[i].objective).collect())?;
-        let n_constraints = self.db.constraints[ran[0]].len();
+        let st = self.kriging_settings();
+        let b = self.bounds();
+        let x: Vec<Vec<f64>> = ran.iter().map(|&i| self.designs[i].clone()).collect();
+        let fit = |y: Vec<f64>| Kriging::fit(&x, &y, b.lower(), b.upper(), &st).map_err(|e| OptimError::Kriging(e.to_string()));
+        let (objective, transform) = self.fit_objective(&x, &ran.iter().map(|&i| self.scores[i].objective).collect::<Vec<_>>())?;
+        let n_constraints = self.scores[ran[0]].constraints.len();
         let constraints = (0..n_constraints)
-            .map(|c| fit(ran.iter().map(|&i| self.db.constraints[i][c]).collect()))
-            .collect::<Result<Vec<_>>>()?;
-        let failure = if ran.len() < self.db.len() {
-            let y: Vec<f64> = self.db.scores.iter().map(|s| if s.failure.is_some() { 1.0 } else { -1.0 }).collect();
-            Some(Kriging::fit(&self.db.designs, &y, self.lower, self.upper, &st)?)
+            .map(|c| fit(ran.iter().map(|&i| self.scores[i].constraints.get(c).copied().unwrap_or(0.0)).collect()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let failure = if ran.len() < self.designs.len() {
+            let y: Vec<f64> = self.scores.iter().map(|s| if s.failure.is_some() { 1.0 } else { -1.0 }).collect();
+            Some(Kriging::fit(&self.designs, &y, b.lower(), b.upper(), &st).map_err(|e| OptimError::Kriging(e.to_string()))?)
         } else {
             None
         };
-        Ok(Some(Surrogates { objective, constraints, failure }))
+        Ok(Some(Surrogates { objective, transform, constraints, failure }))
     }
 
-    /// Pick `k` distinct designs by the kriging believer.
-    fn propose(&self, k: usize, cycle: u64, rng: &mut ChaCha8Rng) -> Result<Vec<Vec<f64>>> {
-        let Some(mut models) = self.fit_surrogates(cycle)? else {
+    fn in_local_phase(&self) -> bool {
+        let budget = self.settings.max_evaluations as f64;
+        self.progress.best_feasible().is_some() && (self.progress.remaining() as f64) <= self.settings.local_fraction * budget
+    }
+
+    /// Pick `k` distinct designs: the infill optimum, then one more per lie.
+    fn propose(&mut self, k: usize) -> Result<Vec<Vec<f64>>, OptimError> {
+        let Some(mut models) = self.fit_surrogates()? else {
             // Fewer than two designs ran: nothing to model yet, explore at random.
-            return Ok((0..k).map(|_| self.random_design(rng)).collect());
+            return Ok((0..k).map(|_| self.random_design()).collect());
         };
-        let f_min = self.db.best_feasible();
+        self.last_log10_theta = Some(models.objective.log10_theta().to_vec());
+        let f_min = self.progress.best_feasible().map(|f| models.transform.apply(f));
+        let lie = self.lie(&models);
+        let local = self.in_local_phase();
         let mut chosen: Vec<Vec<f64>> = Vec::with_capacity(k);
         for j in 0..k {
-            let seed = self.settings.seed.wrapping_mul(1_000_003).wrapping_add(cycle * 1000 + j as u64);
-            let mut x = self.search_infill(&models, f_min, seed)?;
+            let seed = self.settings.seed.wrapping_mul(1_000_003).wrapping_add(self.cycles * 1000 + j as u64);
+            let mut x = match (local && j == 0, self.progress.best()) {
+                (true, Some(best)) => {
+                    self.search(&models, f_min, Infill::LowerConfidenceBound { kappa: 0.0 }, self.trust_region(&best.x), &[], seed)?
+                }
+                _ => self.search(&models, f_min, self.settings.infill, self.bounds().clone(), &[], seed)?,
+            };
             if self.too_close(&x, &chosen) {
-                x = self.most_uncertain(&models, &chosen, rng);
+                // The criterion peaks on a known design (EI does once the model has converged
+                // there): search again outside the known designs' neighbourhoods.
+                let known: Vec<Vec<f64>> = self.designs.iter().chain(&chosen).cloned().collect();
+                x = self.search(&models, f_min, self.settings.infill, self.bounds().clone(), &known, seed ^ 0x5eed)?;
+            }
+            if self.too_close(&x, &chosen) {
+                x = self.most_uncertain(&models, &chosen);
             }
             if j + 1 < k {
-                models = believe(&models, &x)?;
+                models = pretend(&models, &x, lie).map_err(|e| OptimError::Kriging(e.to_string()))?;
             }
             chosen.push(x);
         }
         Ok(chosen)
     }
 
-    fn search_infill(&self, models: &Surrogates, f_min: Option<f64>, seed: u64) -> Result<Vec<f64>> {
-        let dim = self.lower.len();
-        let pop = self.settings.search_population;
-        let mut st = DeSettings::for_dimension(dim, pop * (self.settings.search_generations + 1), seed);
-        st.population = pop;
-        // Start the search from the best known designs as well as from a Latin hypercube.
-        let mut order: Vec<usize> = (0..self.db.len()).collect();
-        order.sort_by(|&a, &b| self.db.scores[a].deb_cmp(&self.db.scores[b]));
-        st.initial = order.iter().take(pop / 4).map(|&i| self.db.designs[i].clone()).collect();
-        let acquisition = Acquisition { models, f_min, infill: self.settings.infill };
-        Ok(de::minimize(acquisition, self.lower, self.upper, &st)?.best_design)
+    /// The value the objective model takes at a picked design: `None` believes the model.
+    fn lie(&self, models: &Surrogates) -> Option<f64> {
+        match self.settings.batch {
+            BatchInfill::KrigingBeliever => None,
+            BatchInfill::ConstantLiar => models.objective.outputs().iter().copied().reduce(f64::min),
+        }
     }
 
-    fn unit_distance(&self, a: &[f64], b: &[f64]) -> f64 {
-        (0..a.len()).map(|k| ((a[k] - b[k]) / (self.upper[k] - self.lower[k])).powi(2)).sum::<f64>().sqrt()
+    /// A box of a tenth of every range around `centre`, inside the design box.
+    fn trust_region(&self, centre: &[f64]) -> Bounds {
+        let b = self.bounds();
+        let lower: Vec<f64> = (0..b.dim()).map(|k| (centre[k] - 0.1 * b.width(k)).max(b.lower()[k])).collect();
+        let upper: Vec<f64> = (0..b.dim()).map(|k| (centre[k] + 0.1 * b.width(k)).min(b.upper()[k])).collect();
+        Bounds::new(lower, upper).unwrap_or_else(|_| b.clone())
+    }
+
+    /// L-SHADE on the criterion from a Latin hypercube and the best known designs, then a
+    /// compass search from its result.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        models: &Surrogates,
+        f_min: Option<f64>,
+        infill: Infill,
+        region: Bounds,
+        keep_away: &[Vec<f64>],
+        seed: u64,
+    ) -> Result<Vec<f64>, OptimError> {
+        let mut st = DeSettings::for_dimension(region.dim(), self.settings.search_evaluations, seed);
+        st.population = (10 * region.dim()).clamp(20, 80).min(st.max_evaluations / 10);
+        let mut order: Vec<usize> = (0..self.designs.len()).filter(|&i| region.contains(&self.designs[i])).collect();
+        order.sort_by(|&a, &b| self.scores[a].deb_cmp(&self.scores[b]));
+        st.initial = order.iter().take(st.population / 4).map(|&i| self.designs[i].clone()).collect();
+        let radius = self.settings.min_distance;
+        let acquisition = |bounds| Acquisition { models, f_min, infill, bounds, keep_away, radius };
+        let de = Executor::new(acquisition(region.clone()), DifferentialEvolution::new(st)).timer(false).run();
+        let de = de.map_err(super::run::from_argmin)?;
+        let start = de.solver().progress().best().map(|m| m.x.clone()).ok_or_else(|| OptimError::Run("empty search".into()))?;
+        Ok(compass_search(&acquisition(region), start))
     }
 
     fn too_close(&self, x: &[f64], pending: &[Vec<f64>]) -> bool {
-        self.db.designs.iter().chain(pending).any(|d| self.unit_distance(x, d) < self.settings.min_distance)
+        self.designs.iter().chain(pending).any(|d| self.bounds().unit_distance(x, d) < self.settings.min_distance)
     }
 
-    fn random_design(&self, rng: &mut ChaCha8Rng) -> Vec<f64> {
-        self.lower.iter().zip(self.upper).map(|(l, h)| l + rng.random::<f64>() * (h - l)).collect()
+    fn random_design(&mut self) -> Vec<f64> {
+        let u: Vec<f64> = (0..self.bounds().dim()).map(|_| self.rng.random::<f64>()).collect();
+        self.bounds().from_unit(&u)
     }
 
     /// The random design (of 1000) with the largest objective-model variance.
-    fn most_uncertain(&self, models: &Surrogates, pending: &[Vec<f64>], rng: &mut ChaCha8Rng) -> Vec<f64> {
-        let mut best = self.random_design(rng);
+    fn most_uncertain(&mut self, models: &Surrogates, pending: &[Vec<f64>]) -> Vec<f64> {
+        let mut best = self.random_design();
         let mut best_var = f64::NEG_INFINITY;
         for _ in 0..1000 {
-            let x = self.random_design(rng);
+            let x = self.random_design();
             let v = models.objective.predict(&x).variance;
             if v > best_var && !self.too_close(&x, pending) {
                 best = x;
@@ -310,131 +345,119 @@ impl Run<'_> {
     }
 }
 
-/// Kriging believer: add the models' own predictions at `x` as if they were observed.
-fn believe(models: &Surrogates, x: &[f64]) -> Result<Surrogates> {
-    let add = |m: &Kriging| m.with_added_samples(&[x.to_vec()], &[m.predict(x).mean]);
+/// Compass search (Kolda, Lewis & Torczon 2003, "Optimization by direct search", SIAM Review):
+/// polls +-step along every coordinate of the unit cube, moves on improvement, halves the step
+/// otherwise; polishes the DE result to the criterion's local optimum.
+fn compass_search(acq: &Acquisition, start: Vec<f64>) -> Vec<f64> {
+    let b = acq.bounds.clone();
+    let mut x = start;
+    let mut fx = acq.value(&x);
+    let mut step = 0.05;
+    let mut budget = 60 * b.dim();
+    while step > 1e-6 && budget > 0 {
+        let mut moved = false;
+        for k in 0..b.dim() {
+            for sign in [1.0, -1.0] {
+                let mut y = x.clone();
+                y[k] = (y[k] + sign * step * b.width(k)).clamp(b.lower()[k], b.upper()[k]);
+                budget = budget.saturating_sub(1);
+                let fy = acq.value(&y);
+                if fy.deb_cmp(&fx).is_lt() {
+                    (x, fx, moved) = (y, fy, true);
+                    break;
+                }
+            }
+        }
+        if !moved {
+            step *= 0.5;
+        }
+    }
+    x
+}
+
+/// The models with a picked design added as if observed: the objective at `lie` (or at its own
+/// prediction when `None`), the constraint and failure models at their predictions.
+fn pretend(models: &Surrogates, x: &[f64], lie: Option<f64>) -> crate::Result<Surrogates> {
+    let believe = |m: &Kriging| m.with_added_samples(&[x.to_vec()], &[m.predict(x).mean]);
+    let objective = match lie {
+        Some(v) => models.objective.with_added_samples(&[x.to_vec()], &[v])?,
+        None => believe(&models.objective)?,
+    };
     Ok(Surrogates {
-        objective: add(&models.objective)?,
-        constraints: models.constraints.iter().map(add).collect::<Result<Vec<_>>>()?,
-        failure: models.failure.as_ref().map(add).transpose()?,
+        objective,
+        transform: models.transform,
+        constraints: models.constraints.iter().map(believe).collect::<crate::Result<Vec<_>>>()?,
+        failure: models.failure.as_ref().map(believe).transpose()?,
     })
 }
 
-/// The infill criterion as a cost function for DE (minimized).
-struct Acquisition<'a> {
-    models: &'a Surrogates,
-    f_min: Option<f64>,
-    infill: Infill,
-}
+impl<O> Solver<O, OptimState> for TwoLevel
+where
+    O: CostFunction<Param = Vec<f64>, Output = Scored> + Bounded,
+{
+    fn name(&self) -> &str {
+        "2-level (Kriging-assisted)"
+    }
 
-impl Acquisition<'_> {
-    /// Sum of ln P(g(x) <= 0) over the constraint models and the failure model.
-    fn log_probability_of_feasibility(&self, x: &[f64]) -> f64 {
-        self.models
-            .constraints
+    fn init(&mut self, problem: &mut Problem<O>, state: OptimState) -> Result<(OptimState, Option<KV>), ArgminError> {
+        let bounds = bounds_of(problem)?;
+        self.settings.validate(bounds.dim()).map_err(ArgminError::new)?;
+        self.bounds = Some(bounds.clone());
+        let mut doe: Vec<Vec<f64>> = maximin_latin_hypercube(self.settings.initial_samples, bounds.dim(), 20, &mut self.rng)
             .iter()
-            .chain(self.models.failure.as_ref())
-            .map(|m| {
-                let p = m.predict(x);
-                let s = p.std_dev();
-                if s <= 1e-12 * p.mean.abs().max(1e-300) {
-                    if p.mean <= 0.0 { 0.0 } else { -1e3 }
-                } else {
-                    ln_normal_cdf(-p.mean / s)
-                }
-            })
-            .sum()
+            .map(|u| bounds.from_unit(u))
+            .collect();
+        for (slot, given) in doe.iter_mut().zip(&self.settings.initial) {
+            *slot = bounds.clamp(given);
+        }
+        let scores = problem.bulk_cost(&doe)?;
+        self.record(doe, scores)?;
+        Ok((self.publish(state), None))
+    }
+
+    fn next_iter(&mut self, problem: &mut Problem<O>, state: OptimState) -> Result<(OptimState, Option<KV>), ArgminError> {
+        let k = self.settings.batch_size.min(self.progress.remaining());
+        let candidates = self.propose(k).map_err(ArgminError::new)?;
+        let scores = problem.bulk_cost(&candidates)?;
+        self.record(candidates, scores)?;
+        self.cycles += 1;
+        Ok((self.publish(state), None))
+    }
+
+    fn terminate(&mut self, _state: &OptimState) -> TerminationStatus {
+        self.progress.termination()
     }
 }
 
-impl CostFunction for Acquisition<'_> {
-    type Param = Vec<f64>;
-    type Output = Scored;
-
-    fn cost(&self, x: &Vec<f64>) -> std::result::Result<Scored, ArgminError> {
-        let p = self.models.objective.predict(x);
-        Ok(match self.infill {
-            Infill::ExpectedImprovement => {
-                let ln_pof = self.log_probability_of_feasibility(x);
-                let ln_ei = self.f_min.map_or(0.0, |f_min| ln_expected_improvement(f_min, p.mean, p.std_dev()));
-                Scored::feasible(-(ln_ei + ln_pof))
-            }
-            Infill::LowerConfidenceBound { kappa } => {
-                let violation: f64 = self
-                    .models
-                    .constraints
-                    .iter()
-                    .chain(self.models.failure.as_ref())
-                    .map(|m| m.predict(x).mean.max(0.0))
-                    .sum();
-                Scored { objective: p.mean - kappa * p.std_dev(), violation, failure: None }
-            }
-        })
-    }
-}
-
-/// ln of the expected improvement below `f_min` of a normal prediction (mean `mu`, std `s`),
-/// accurate far into the tail so that the search sees a slope where EI underflows.
-pub fn ln_expected_improvement(f_min: f64, mu: f64, s: f64) -> f64 {
-    if !(s > 1e-14 * mu.abs().max(f_min.abs()).max(1e-300)) {
-        return (f_min - mu).max(1e-300).ln();
-    }
-    let z = (f_min - mu) / s;
-    if z > -10.0 {
-        // EI = s (z Phi(z) + phi(z)) (Jones et al. 1998, eq. 15).
-        let v = z * ln_normal_cdf(z).exp() + normal_pdf(z);
-        s.ln() + v.max(1e-300).ln()
-    } else {
-        // z Phi(z) + phi(z) = phi(z) / z^2 (1 - 3 / z^2 + 15 / z^4 - ...) for z -> -inf.
-        s.ln() - 0.5 * z * z - 0.5 * (2.0 * std::f64::consts::PI).ln() - 2.0 * (-z).ln() + (1.0 - 3.0 / (z * z) + 15.0 / z.powi(4)).ln()
-    }
-}
-
-fn normal_pdf(z: f64) -> f64 {
-    (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
-}
-
-/// ln Phi(z) with relative accuracy ~1e-7 for all z (Phi(z) = erfc(-z / sqrt 2) / 2, erfc by the
-/// Chebyshev fit of Numerical Recipes, 2nd ed., sec. 6.2, kept in log form so it never underflows).
-pub fn ln_normal_cdf(z: f64) -> f64 {
-    let x = -z / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.5 * x.abs());
-    let poly = -x * x - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let ln_erfc_abs = t.ln() + poly; // ln erfc(|x|)
-    if x >= 0.0 {
-        ln_erfc_abs - std::f64::consts::LN_2
-    } else {
-        // erfc(x) = 2 - erfc(|x|)
-        (1.0 - 0.5 * ln_erfc_abs.exp()).ln()
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::analytic::{AnalyticEvaluator, AnalyticProblem, BraninFailingRight};
+    use crate::eval::analytic::{branin, AnalyticEvaluator, AnalyticProblem, BraninFailingRight};
+    use crate::optim::{minimize, EvaluatorProblem, FnProblem, RonCheckpoint, Selection};
+
+    fn branin_problem() -> FnProblem {
+        FnProblem::new(|x| branin(x[0], x[1]), Bounds::new([-5.0, 0.0], [10.0, 15.0]).unwrap())
+    }
 
     #[test]
     fn failed_designs_feed_the_failure_model_and_the_run_goes_on() {
         let e = BraninFailingRight::new();
-        let s = e.space().clone();
         let mut st = EgoSettings::for_dimension(2, 40, 4);
         st.batch_size = 2;
-        let out = minimize(&e, &Selection::default(), &s.lower, &s.upper, &st).unwrap();
-        let failures = out.scores.iter().filter(|s| s.failure.is_some()).count();
+        let problem = EvaluatorProblem::new(&e, Selection::default()).unwrap();
+        let result = Executor::new(problem, TwoLevel::new(st)).timer(false).run().unwrap();
+        let (designs, scores) = result.solver().database();
+        let failures = scores.iter().filter(|s| s.failure.is_some()).count();
         assert!(failures > 0, "the initial design should hit the failing region");
-        assert_eq!(out.evaluations, 40);
-        assert!(out.best.is_feasible() && out.best_design[0] <= 5.0);
-        assert!(out.best.objective < 0.41, "{}", out.best.objective);
+        assert_eq!(designs.len(), 40);
+        let best = result.solver().progress().best().unwrap();
+        assert!(best.score.is_feasible() && best.x[0] <= 5.0);
+        assert!(best.score.objective < 0.41, "{}", best.score.objective);
         // Distinct designs: the batches never repeat a design.
-        for i in 0..out.designs.len() {
+        for i in 0..designs.len() {
             for j in 0..i {
-                assert_ne!(out.designs[i], out.designs[j]);
+                assert_ne!(designs[i], designs[j]);
             }
         }
     }
@@ -442,28 +465,91 @@ mod tests {
     #[test]
     fn lower_confidence_bound_option_finds_branin_minimum() {
         let e = AnalyticEvaluator::new(AnalyticProblem::Branin).unwrap();
-        let s = e.space().clone();
         let mut st = EgoSettings::for_dimension(2, 40, 2);
         st.infill = Infill::LowerConfidenceBound { kappa: 2.0 };
-        let out = minimize(&e, &Selection::default(), &s.lower, &s.upper, &st).unwrap();
+        let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), TwoLevel::new(st)).unwrap();
         assert!(out.best.objective < 0.41, "{}", out.best.objective);
     }
 
     #[test]
-    fn normal_cdf_values_and_tail() {
-        assert!((ln_normal_cdf(0.0).exp() - 0.5).abs() < 1e-7);
-        assert!((ln_normal_cdf(1.959_963_985).exp() - 0.975).abs() < 1e-7);
-        assert!((ln_normal_cdf(-1.959_963_985).exp() - 0.025).abs() < 1e-8);
-        // ln Phi(-30) = -454.3212439563 (Python: log(0.5 * erfc(30 / sqrt(2)))).
-        assert!((ln_normal_cdf(-30.0) - (-454.321_243_956_3)).abs() < 1e-6, "{}", ln_normal_cdf(-30.0));
+    fn constant_liar_batches_spread_out() {
+        // One cycle of 16 after 8 initial designs: the batch must not cluster on one point.
+        let mut st = EgoSettings::for_dimension(2, 24, 3);
+        st.initial_samples = 8;
+        st.batch_size = 16;
+        let result = Executor::new(branin_problem(), TwoLevel::new(st)).timer(false).run().unwrap();
+        let (designs, _) = result.solver().database();
+        let bounds = Bounds::new([-5.0, 0.0], [10.0, 15.0]).unwrap();
+        let batch = &designs[8..];
+        let closest = (0..batch.len())
+            .flat_map(|i| (0..i).map(move |j| (i, j)))
+            .map(|(i, j)| bounds.unit_distance(&batch[i], &batch[j]))
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(batch.len(), 16);
+        assert!(closest > 0.01, "two designs of the batch are {closest} apart in the unit square");
     }
 
     #[test]
-    fn expected_improvement_is_continuous_across_the_tail_switch() {
-        let a = ln_expected_improvement(0.0, 10.0 - 1e-9, 1.0);
-        let b = ln_expected_improvement(0.0, 10.0 + 1e-9, 1.0);
-        assert!((a - b).abs() < 1e-3, "{a} {b}");
-        // At z = 0, EI = s phi(0).
-        assert!((ln_expected_improvement(1.0, 1.0, 2.0) - (2.0 * normal_pdf(0.0)).ln()).abs() < 1e-7);
+    fn log_transform_is_chosen_for_a_steep_objective_and_not_for_a_quadratic() {
+        let lower = [-2.0, -2.0];
+        let upper = [2.0, 2.0];
+        let x: Vec<Vec<f64>> = crate::optim::lhs::latin_hypercube(30, 2, &mut ChaCha8Rng::seed_from_u64(1))
+            .iter()
+            .map(|u| vec![-2.0 + 4.0 * u[0], -2.0 + 4.0 * u[1]])
+            .collect();
+        let mut solver = TwoLevel::new(EgoSettings::for_dimension(2, 50, 1));
+        solver.bounds = Some(Bounds::new(lower, upper).unwrap());
+        let steep: Vec<f64> = x.iter().map(|p| (10.0 * (p[0] * p[0] + p[1] * p[1])).exp()).collect();
+        let smooth: Vec<f64> = x.iter().map(|p| p[0] * p[0] + 0.5 * p[1] * p[1] + 0.3 * p[0]).collect();
+        assert!(matches!(solver.fit_objective(&x, &steep).unwrap().1, Fitted::Log { .. }));
+        assert_eq!(solver.fit_objective(&x, &smooth).unwrap().1, Fitted::Identity);
+    }
+
+    /// Branin that fails (an error, as a crashed evaluation would) from evaluation `crash_at` on.
+    struct Crashing {
+        inner: FnProblem,
+        evaluations: std::sync::atomic::AtomicUsize,
+        crash_at: usize,
+    }
+    impl Bounded for Crashing {
+        fn bounds(&self) -> &Bounds {
+            self.inner.bounds()
+        }
+    }
+    impl CostFunction for Crashing {
+        type Param = Vec<f64>;
+        type Output = Scored;
+        fn cost(&self, x: &Vec<f64>) -> Result<Scored, ArgminError> {
+            if self.evaluations.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= self.crash_at {
+                return Err(ArgminError::msg("the machine went down"));
+            }
+            self.inner.cost(x)
+        }
+    }
+
+    #[test]
+    fn a_checkpointed_run_continues_where_it_stopped() {
+        let path = std::env::temp_dir().join(format!("turbopt-ego-checkpoint-{}.ron", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let settings = EgoSettings::for_dimension(2, 16, 5);
+        let whole = minimize(branin_problem(), TwoLevel::new(settings.clone())).unwrap();
+        // 4 initial designs and 5 cycles of one, then the evaluations fail.
+        let crashing = Crashing { inner: branin_problem(), evaluations: 0.into(), crash_at: 4 + 5 };
+        let first = Executor::new(crashing, TwoLevel::new(settings.clone())).checkpointing(RonCheckpoint::new(&path)).timer(false).run();
+        assert!(first.is_err());
+        let second = Executor::new(branin_problem(), TwoLevel::new(settings)).checkpointing(RonCheckpoint::new(&path)).timer(false).run().unwrap();
+        let resumed = crate::optim::Outcome::from_result(&second).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(resumed.evaluations, 16);
+        assert_eq!(resumed.best_design, whole.best_design);
+        assert_eq!(resumed.history, whole.history);
+    }
+
+    #[test]
+    fn bad_settings_are_typed_errors() {
+        let mut st = EgoSettings::for_dimension(2, 30, 1);
+        st.local_fraction = 2.0;
+        let err = minimize(branin_problem(), TwoLevel::new(st)).unwrap_err();
+        assert!(matches!(err, OptimError::Settings { .. }), "{err}");
     }
 }

@@ -20,6 +20,7 @@
 use argmin::core::{CostFunction, Error as ArgminError, Executor, Gradient, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
+use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -52,8 +53,28 @@ pub struct KrigingSettings {
     pub max_iterations: u64,
     /// Range of psi = log10(theta) for the unit-cube inputs.
     pub log10_theta_range: (f64, f64),
-    /// Seeds the multi-start points.
+    /// Seeds the multi-start points (and the subsample).
     pub seed: u64,
+    /// Above this many samples, the multi-start search runs on a random subsample of
+    /// `subsample_size` samples, and only its optimum is refined on all of them
+    /// (`refine_evaluations` likelihood evaluations). One factorization costs n^3 / 3, so
+    /// multi-starting on 150 of 500 samples costs 1/37 of multi-starting on all.
+    #[serde(default = "default_subsample_above")]
+    pub subsample_above: usize,
+    #[serde(default = "default_subsample_size")]
+    pub subsample_size: usize,
+    #[serde(default = "default_refine_evaluations")]
+    pub refine_evaluations: u64,
+}
+
+fn default_subsample_above() -> usize {
+    250
+}
+fn default_subsample_size() -> usize {
+    150
+}
+fn default_refine_evaluations() -> u64 {
+    20
 }
 
 impl Default for KrigingSettings {
@@ -65,6 +86,9 @@ impl Default for KrigingSettings {
             max_iterations: 60,
             log10_theta_range: (-3.0, 2.5),
             seed: 0,
+            subsample_above: default_subsample_above(),
+            subsample_size: default_subsample_size(),
+            refine_evaluations: default_refine_evaluations(),
         }
     }
 }
@@ -119,8 +143,22 @@ impl Kriging {
     /// Fit a model to samples `x` (in the box `[lower, upper]`) and outputs `y`, with
     /// hyperparameters by maximum likelihood.
     pub fn fit(x: &[Vec<f64>], y: &[f64], lower: &[f64], upper: &[f64], settings: &KrigingSettings) -> Result<Kriging> {
+        Kriging::fit_from(x, y, lower, upper, settings, None)
+    }
+
+    /// [`Kriging::fit`] with `start` (psi = log10(theta), e.g. the previous fit's) as an extra
+    /// first start of the likelihood search: refits after a few added samples move little.
+    pub fn fit_from(
+        x: &[Vec<f64>],
+        y: &[f64],
+        lower: &[f64],
+        upper: &[f64],
+        settings: &KrigingSettings,
+        start: Option<&[f64]>,
+    ) -> Result<Kriging> {
         let data = Data::new(x, y, lower, upper, settings)?;
-        let psi = data.maximize_likelihood()?;
+        let start = start.filter(|s| s.len() == data.d);
+        let psi = data.maximize_likelihood(start)?;
         data.into_model(psi)
     }
 
@@ -164,6 +202,16 @@ impl Kriging {
     /// Concentrated log-likelihood (eq. 7.5) at the fitted hyperparameters, standardized outputs.
     pub fn log_likelihood(&self) -> f64 {
         self.fit.log_likelihood
+    }
+    /// The concentrated log-likelihood of the outputs in their own units (not standardized):
+    /// comparable between models of differently transformed outputs once the transformation's
+    /// log-Jacobian is added (see [`transform`](super::transform)).
+    pub fn log_likelihood_of_outputs(&self) -> f64 {
+        self.fit.log_likelihood - self.n as f64 * self.y_std.ln()
+    }
+    /// The outputs the model was fitted to.
+    pub fn outputs(&self) -> &[f64] {
+        &self.y_raw
     }
     /// Process variance sigma^2 (eq. 7.3) in output units squared.
     pub fn process_variance(&self) -> f64 {
@@ -389,10 +437,14 @@ impl<'s> Data<'s> {
         (0..d).map(|k| LN_10 * theta[k] * per_row.iter().map(|g| g[k]).sum::<f64>()).collect()
     }
 
-    fn maximize_likelihood(&self) -> Result<Vec<f64>> {
+    fn maximize_likelihood(&self, first: Option<&[f64]>) -> Result<Vec<f64>> {
+        if self.n > self.settings.subsample_above && self.settings.subsample_size >= 2 {
+            return self.maximize_likelihood_by_subsample(first);
+        }
         let (lo, hi) = self.settings.log10_theta_range;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.settings.seed);
         let mut starts = vec![vec![0.0f64.clamp(lo, hi); self.d]];
+        starts.extend(first.map(|f| f.iter().map(|p| p.clamp(lo, hi)).collect()));
         for u in latin_hypercube(self.settings.starts.saturating_sub(1), self.d, &mut rng) {
             starts.push(u.iter().map(|v| lo + 0.25 * (hi - lo) + v * 0.6 * (hi - lo)).collect());
         }
@@ -408,14 +460,41 @@ impl<'s> Data<'s> {
             .ok_or_else(|| Error::Other("Kriging: correlation matrix not positive definite at any start".into()))
     }
 
+    /// Multi-start on a random subsample, then L-BFGS on all samples from its optimum (and
+    /// from `first`, when given).
+    fn maximize_likelihood_by_subsample(&self, first: Option<&[f64]>) -> Result<Vec<f64>> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.settings.seed ^ 0x5b5a_3b1e);
+        let mut picked: Vec<usize> = (0..self.n).collect();
+        picked.shuffle(&mut rng);
+        picked.truncate(self.settings.subsample_size.min(self.n));
+        let x: Vec<Vec<f64>> = picked.iter().map(|&i| self.x[i * self.d..(i + 1) * self.d].to_vec()).collect();
+        let y: Vec<f64> = picked.iter().map(|&i| self.y_raw[i]).collect();
+        // The samples are already in the unit cube, where psi is defined.
+        let sub = Data::new(&x, &y, &vec![0.0; self.d], &vec![1.0; self.d], self.settings)?;
+        let mut starts = vec![sub.maximize_likelihood(first)?];
+        starts.extend(first.map(|f| f.to_vec()));
+        let limit = self.settings.refine_evaluations;
+        let refined: Vec<(f64, Vec<f64>)> = starts.iter().filter_map(|s| self.local_search_limited(s, limit)).collect();
+        refined
+            .into_iter()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, psi)| psi)
+            .ok_or_else(|| Error::Other("Kriging: correlation matrix not positive definite at the subsample's optimum".into()))
+    }
+
     /// One L-BFGS run from `psi0`; returns the best (log-likelihood, psi) it evaluated.
     fn local_search(&self, psi0: &[f64]) -> Option<(f64, Vec<f64>)> {
+        self.local_search_limited(psi0, self.settings.max_iterations)
+    }
+
+    /// [`Data::local_search`] with at most `max_evaluations` likelihood evaluations.
+    fn local_search_limited(&self, psi0: &[f64], max_evaluations: u64) -> Option<(f64, Vec<f64>)> {
         let problem = LikelihoodProblem {
             data: self,
             memo: Mutex::new(None),
             best: Mutex::new(None),
             evaluations: AtomicU64::new(0),
-            max_evaluations: self.settings.max_iterations,
+            max_evaluations,
         };
         let z0 = problem.to_z(psi0);
         let solver = LBFGS::new(MoreThuenteLineSearch::new(), 7)
@@ -424,7 +503,7 @@ impl<'s> Data<'s> {
         if let Ok(solver) = solver {
             // A failed line search ends this start; the best point seen so far is kept.
             let _ = Executor::new(&problem, solver)
-                .configure(|s| s.param(z0.clone()).max_iters(self.settings.max_iterations))
+                .configure(|s| s.param(z0.clone()).max_iters(max_evaluations))
                 .timer(false)
                 .run()
                 .map(|r| r.state().get_iter());

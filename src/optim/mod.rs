@@ -5,27 +5,85 @@
 //! - [`kriging`]: ordinary Kriging (thesis eq. 7.1-7.5) with maximum-likelihood hyperparameters.
 //! - [`ego`]: the surrogate-assisted (2-level) optimizer of thesis 7.2.
 //! - [`campaign`]: RON-configured campaigns with a JSON-lines log, checkpoints and resume.
+//! - [`problem`]: the one way in: [`Bounds`] declared once, a closure or an [`Evaluator`] as
+//!   an argmin cost function that carries its bounds.
+//! - [`run`]: [`minimize`] for either optimizer, [`Outcome`], a JSON checkpoint for argmin.
+//! - [`prelude`]: what a user needs for `use turbopt::optim::prelude::*`.
 //!
 //! All optimizers minimize one objective subject to constraints `c <= 0`; [`Selection`] picks
 //! which objective and constraints of an [`Evaluation`] they see, and [`Scored`] is the result.
+//! Both optimizers are argmin [`Solver`](argmin::core::Solver)s over the same state
+//! ([`OptimState`]) and take their bounds from the problem, so they are called the same way.
+//!
+//! [`Evaluator`]: crate::eval::Evaluator
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 use crate::eval::Evaluation;
 
+pub mod acquisition;
 pub mod campaign;
 pub mod de;
 pub mod ego;
 pub mod kriging;
 pub mod lhs;
 mod plots;
+pub mod prelude;
+pub mod problem;
+pub mod run;
+mod shade;
+pub mod transform;
+
+pub use problem::{Bounded, Bounds, BoundsError, EvaluatorProblem, FnProblem};
+pub use run::{minimize, Outcome, Progress, Reports, RonCheckpoint};
+
+/// Errors of the optimizers' public entry points.
+#[derive(Debug, thiserror::Error)]
+pub enum OptimError {
+    #[error("bounds: {0}")]
+    Bounds(#[from] BoundsError),
+    #[error("{optimizer}: {reason}")]
+    Settings { optimizer: &'static str, reason: String },
+    #[error("Kriging: {0}")]
+    Kriging(String),
+    #[error("the optimizer stopped: {0}")]
+    Run(String),
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint { path: String, reason: String },
+}
+
+impl From<OptimError> for crate::Error {
+    fn from(e: OptimError) -> Self {
+        crate::Error::Other(e.to_string())
+    }
+}
+
+impl From<BoundsError> for crate::Error {
+    fn from(e: BoundsError) -> Self {
+        OptimError::from(e).into()
+    }
+}
+
+/// One evaluated design: what both optimizers keep in their argmin state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Member {
+    pub x: Vec<f64>,
+    pub score: Scored,
+}
+
+/// The argmin state both optimizers run on: the best member as the individual (its cost is the
+/// best feasible objective, `+inf` while none is feasible); DE keeps its population in it.
+pub type OptimState = argmin::core::PopulationState<Member, f64>;
 
 /// What an optimizer sees of one evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scored {
     /// Objective to minimize (`+inf` for failed evaluations).
     pub objective: f64,
+    /// The constraint values the optimizer sees (`c <= 0` is feasible); empty for failures.
+    #[serde(default)]
+    pub constraints: Vec<f64>,
     /// Sum of positive constraint values; 0 when feasible, `+inf` when the evaluation failed.
     pub violation: f64,
     /// Why the evaluation failed (status other than `Ok`, or a non-finite value).
@@ -35,11 +93,19 @@ pub struct Scored {
 impl Scored {
     /// A design that ran and meets every constraint.
     pub fn feasible(objective: f64) -> Self {
-        Scored { objective, violation: 0.0, failure: None }
+        Scored { objective, constraints: Vec::new(), violation: 0.0, failure: None }
+    }
+    /// A design that ran, with its constraint values (`c <= 0` is feasible).
+    pub fn constrained(objective: f64, constraints: Vec<f64>) -> Self {
+        if !objective.is_finite() || constraints.iter().any(|c| !c.is_finite()) {
+            return Scored::failed("non-finite objective or constraint");
+        }
+        let violation = constraints.iter().map(|c| c.max(0.0)).sum();
+        Scored { objective, constraints, violation, failure: None }
     }
     /// A design whose evaluation failed (infinite objective and violation).
     pub fn failed(reason: impl Into<String>) -> Self {
-        Scored { objective: f64::INFINITY, violation: f64::INFINITY, failure: Some(reason.into()) }
+        Scored { objective: f64::INFINITY, constraints: Vec::new(), violation: f64::INFINITY, failure: Some(reason.into()) }
     }
     /// Ran, and no constraint is violated.
     pub fn is_feasible(&self) -> bool {
@@ -99,10 +165,7 @@ impl Selection {
             Ok(c) => c,
             Err(reason) => return Scored::failed(reason),
         };
-        if !objective.is_finite() || constraints.iter().any(|c| !c.is_finite()) {
-            return Scored::failed("non-finite objective or constraint");
-        }
-        Scored { objective, violation: constraints.iter().map(|c| c.max(0.0)).sum(), failure: None }
+        Scored::constrained(objective, constraints)
     }
 }
 
@@ -129,8 +192,8 @@ mod tests {
     fn deb_rules_order() {
         let feas_good = Scored::feasible(1.0);
         let feas_bad = Scored::feasible(2.0);
-        let infeas_small = Scored { objective: -10.0, violation: 0.1, failure: None };
-        let infeas_big = Scored { objective: -20.0, violation: 5.0, failure: None };
+        let infeas_small = Scored::constrained(-10.0, vec![0.1, -1.0]);
+        let infeas_big = Scored::constrained(-20.0, vec![5.0]);
         let failed = Scored::failed("diverged");
         let order = [&feas_good, &feas_bad, &infeas_small, &infeas_big, &failed];
         for w in order.windows(2) {
