@@ -64,7 +64,8 @@ pub struct SolverSettings {
     pub backend: BackendChoice,
     /// Iteration budget per operating point (multigrid cycles with multigrid).
     pub max_iterations: usize,
-    /// Converged when the density residual dropped this many orders (thesis: 6).
+    /// Converged when the density residual dropped this many orders (thesis: 6; default 7, a
+    /// backstop behind `figures`).
     pub convergence_orders: f64,
     /// Converged as well when the figures the run reports have stopped changing
     /// ([`FigureConvergence`]); `None`: residual orders only.
@@ -137,7 +138,9 @@ impl Default for SolverSettings {
             scheme: Scheme::Implicit,
             backend: BackendChoice::default(),
             max_iterations: Scheme::Implicit.default_max_iterations(),
-            convergence_orders: 6.0,
+            // A backstop: the figures are steady first in practice (6.5 orders on LS89), see
+            // `FigureConvergence`; at the thesis's 6 orders they are still up to 5.5e-4 off.
+            convergence_orders: 7.0,
             figures: Some(FigureConvergence::default()),
             accept_orders: None,
             recovery: Remedy::default_chain(),
