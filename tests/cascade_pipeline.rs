@@ -103,6 +103,7 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
 
     let explicit = SolverSettings { scheme: Scheme::Explicit, ..SolverSettings::default() }.solver_config();
     let warm = Plan::as_configured(explicit, false);
+    assert_eq!(Remedy::default_chain()[0], Remedy::GentleCfl, "cheapest first: no new start");
     assert!(warm.with(Remedy::ColdStart).is_some_and(|p| p.cold));
     assert!(warm.with(Remedy::ExplicitStart).is_none());
 }
