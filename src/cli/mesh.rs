@@ -2,9 +2,8 @@
 
 use super::MeshArgs;
 use crate::geometry::blade_file::load_blade_file;
-use crate::mesh::generate::generate_cascade_mesh;
+use crate::cascade::{BladeChoice, CascadeSetup, PreparedCascade};
 use crate::mesh::metrics::MeshMetrics;
-use crate::mesh::passage::passage_spec;
 use crate::mesh::picture::{write_mesh_picture, PictureOptions};
 use crate::mesh::plot3d::{write_plot3d, Plot3dFormat};
 use crate::mesh::quality::QualityReport;
@@ -17,9 +16,10 @@ pub fn run(args: &MeshArgs) -> Result<()> {
     let start = Instant::now();
     let blade = load_blade_file(&args.blade)?;
     let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
-    let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
-    let spec = passage_spec(&blade, &blade.cascade, &outline, &op, args.density)?;
-    let mesh = generate_cascade_mesh(&outline, &spec)?;
+    // The passage and mesh that `turbopt solve` and the evaluator build (`crate::cascade`).
+    let setup = CascadeSetup::new(&blade, vec![op.clone()], args.density);
+    let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+    let outline = section.outline;
     let generated_s = start.elapsed().as_secs_f64();
     let metrics = MeshMetrics::new(&mesh)?;
     let mut report = QualityReport::new(&mesh, &metrics)?;

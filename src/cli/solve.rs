@@ -2,28 +2,29 @@
 //! solution (VTK), convergence history (CSV + PNG), blade Mis (CSV + PNG, optionally against
 //! measured taps with their RMS difference) and the cascade's performance figures.
 //!
+//! The solve runs the cascade pipeline of the evaluator (`crate::cascade`: the same mesh,
+//! start, stopping tests, recovery chain and post-processing), so `turbopt solve` and
+//! `turbopt evaluate` give one blade the same figures.
+//!
 //! `--backend gpu [--device N]` runs the explicit scheme on CUDA device N (default 0); the
 //! implicit scheme, a build without the `cuda` feature or a machine without a GPU end the
 //! command with one error naming the cause, before the mesh is generated.
 
 use super::SolveArgs;
 use crate::backend::cpu::CpuBackend;
-use crate::cascade::{cascade_planes, quasi_1d_start, Planes, EXIT_PLANE_AXIAL_CHORDS};
-use crate::backend::Backend;
-use crate::eval::cfd::BackendChoice;
+use crate::cascade::{
+    default_rans_config, solve_point, BackendChoice, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, SolvesCases,
+    Start,
+};
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::flow::solution::Solution;
 use crate::geometry::blade_file::{load_blade_file, BladeFile};
-use crate::geometry::Outline;
-use crate::mesh::generate::generate_cascade_mesh;
-use crate::mesh::passage::passage_spec;
 use crate::mesh::vtk::write_vtk;
 use crate::mesh::Mesh;
-use crate::post::{blade_surface, cascade_performance, read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
+use crate::post::{read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
 use crate::report::plots::{plot_isentropic_mach, plot_semilog};
-use crate::mesh::passage::trailing_edge_camber_angle_deg;
-use crate::solver::{read_restart, solve_case, write_restart, Case, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
+use crate::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
 use crate::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -34,30 +35,63 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
     let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
-    let mut config = match &args.config {
-        Some(path) => read_solver_config(path)?,
-        None => default_cascade_config(),
-    };
-    apply_overrides(args, &mut config)?;
-    match super::backend_choice(args.backend, args.threads, args.device)? {
+    let settings = solver_settings(args)?;
+    let ending = match settings.backend {
         BackendChoice::Cpu { threads } => {
             let backend = CpuBackend::new(threads)?;
-            let name = backend.name();
-            let (outline, mesh) = cascade_mesh(args, &blade, &op)?;
-            let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| solve_case(&backend, &mesh, case, initial, observer);
-            solve_and_report(run, &name, args, &blade, &outline, &mesh, &op, config)
+            let prepared = prepare(args, &blade, &op)?;
+            solve_and_report(&backend, args, &blade, &prepared, &op, &settings)?
         }
-        BackendChoice::Gpu { device } => solve_on_gpu(device, args, &blade, &op, config),
+        BackendChoice::Gpu { device } => solve_on_gpu(device, args, &blade, &op, &settings)?,
+    };
+    match ending {
+        Ending::Converged => Ok(()),
+        Ending::NotConverged { iterations, orders } => {
+            let why = if super::interrupt::requested() { "stopped by a signal after" } else { "not converged within" };
+            Err(Error::Other(format!("{why} {iterations} iterations ({orders:.2} orders dropped); results written")))
+        }
     }
 }
 
+/// How a solve that wrote its results ended.
+enum Ending {
+    Converged,
+    NotConverged { iterations: usize, orders: f64 },
+}
+
+/// The solver settings of the command line: `--config` (or the cascade default, RANS-SA) with
+/// the flags on top, the budget of `--max-iterations` or the scheme's default.
+pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
+    use super::SchemeArg;
+    let scheme = match args.scheme {
+        SchemeArg::Explicit => crate::cascade::Scheme::Explicit,
+        SchemeArg::Implicit => crate::cascade::Scheme::Implicit,
+    };
+    let backend = super::backend_choice(args.backend, args.threads, args.device)?;
+    let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
+    settings.config = match &args.config {
+        Some(path) => {
+            let file = read_solver_config(path)?;
+            (settings.max_iterations, settings.convergence_orders) = (file.max_iterations, file.convergence_orders);
+            file
+        }
+        None => default_rans_config(),
+    };
+    apply_overrides(args, &mut settings.config)?;
+    if let Some(n) = args.max_iterations {
+        settings.max_iterations = n;
+    }
+    settings.validate().map_err(Error::Other)?;
+    Ok(settings)
+}
+
 /// The blade's passage mesh at `--density`, announced on stdout.
-fn cascade_mesh(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<(Outline, Mesh)> {
-    let outline = blade.outline().map_err(|e| Error::Geometry(e.to_string()))?;
-    let spec = passage_spec(blade, &blade.cascade, &outline, op, args.density)?;
-    let mesh = generate_cascade_mesh(&outline, &spec)?;
+fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<PreparedCascade> {
+    let setup = CascadeSetup::new(blade, vec![op.clone()], args.density);
+    let prepared = PreparedCascade::new(blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+    let mesh = &prepared.mesh;
     println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
-    Ok((outline, mesh))
+    Ok(prepared)
 }
 
 /// Command-line settings on top of the configuration (file or default).
@@ -101,56 +135,27 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             }
         }
     }
-    if let Some(n) = args.max_iterations {
-        config.max_iterations = n;
-    }
     Ok(())
 }
 
 /// Either scheme on CUDA device `device`, opened (kernels compiled) before the mesh is made.
 #[cfg(feature = "cuda")]
-fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, config: SolverConfig) -> Result<()> {
+fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
     let backend = crate::backend::gpu::GpuBackend::new(device)?;
-    let name = backend.name();
-    let (outline, mesh) = cascade_mesh(args, blade, op)?;
-    let iterations = std::cell::Cell::new(0);
-    let run = |case: Case, initial: &Solution, observer: &mut dyn Observer| {
-        let solved = solve_case(&backend, &mesh, case, initial, observer)?;
-        iterations.set(solved.0.iterations);
-        Ok(solved)
-    };
-    let result = solve_and_report(run, &name, args, blade, &outline, &mesh, op, config);
+    let prepared = prepare(args, blade, op)?;
+    let result = solve_and_report(&backend, args, blade, &prepared, op, settings);
     // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).
     let c = backend.counters();
     eprintln!(
-        "GPU: {} kernels ({:.0} per iteration), {} CUDA graph launches, {} residual-norm read-backs, {} field transfers",
-        c.launches,
-        c.launches as f64 / iterations.get().max(1) as f64,
-        c.graph_launches,
-        c.norm_readbacks,
-        c.field_transfers
+        "GPU: {} kernels, {} CUDA graph launches, {} residual-norm read-backs, {} field transfers",
+        c.launches, c.graph_launches, c.norm_readbacks, c.field_transfers
     );
     result
 }
 
 #[cfg(not(feature = "cuda"))]
-fn solve_on_gpu(_device: usize, _: &SolveArgs, _: &BladeFile, _: &OperatingPoint, _: SolverConfig) -> Result<()> {
+fn solve_on_gpu(_device: usize, _: &SolveArgs, _: &BladeFile, _: &OperatingPoint, _: &SolverSettings) -> Result<Ending> {
     Err(crate::gpu::not_compiled())
-}
-
-/// RANS-SA, second order; for the explicit scheme 5-stage Runge-Kutta at CFL 1 with a 3-level
-/// W-cycle whose coarse-grid corrections start after 150 single-grid iterations (started at
-/// once, the W-cycle is NaN at cycle 2 of the LS89 cascade start-up; the V-cycle stalls near
-/// 2.8 orders on LS89 medium; residual smoothing at CFL 2 diverges: BENCHMARKS.md);
-/// `--scheme implicit` (the default) replaces the time integration by the implicit defaults.
-pub fn default_cascade_config() -> SolverConfig {
-    use crate::solver::{Cycle, FlowModel, Multigrid};
-    SolverConfig {
-        model: FlowModel::SpalartAllmaras,
-        cfl: 1.0,
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::W, correction_smoothing: 1.0, delay: 150 }),
-        ..SolverConfig::default()
-    }
 }
 
 fn read_solver_config(path: &Path) -> Result<SolverConfig> {
@@ -158,69 +163,147 @@ fn read_solver_config(path: &Path) -> Result<SolverConfig> {
     ron::from_str(&text).map_err(|e| Error::Input { path: path.display().to_string(), reason: e.to_string() })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn solve_and_report(
-    run: impl FnOnce(Case, &Solution, &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)>,
-    backend: &str,
-    args: &SolveArgs,
-    blade: &BladeFile,
-    outline: &Outline,
-    mesh: &Mesh,
-    op: &OperatingPoint,
-    config: SolverConfig,
-) -> Result<()> {
-    // Read the measured data before the solve: a bad --compare file must not cost a solution.
-    let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
-    let restart = args.restart.as_deref().map(read_restart).transpose()?;
-    let mut config = config;
-    let gas = blade.gas;
-    let initial = match &restart {
-        Some(r) => {
-            r.check_fits(mesh)?;
-            config.residual_reference = Some(r.residual_reference);
-            println!("restarting from {} iterations of {} at {} (density residual {:.2e}, reference {:.2e})", r.iterations, r.blade, r.case, r.history.last().map_or(f64::NAN, |h| h.residuals[0]), r.residual_reference);
-            r.solution.clone()
-        }
-        None => quasi_1d_start(mesh, &gas, op, &cascade_planes(mesh, outline), trailing_edge_camber_angle_deg(outline), 0.2),
-    };
-    let start = Instant::now();
-    let max_iterations = config.max_iterations;
-    let case = Case { gas, operating_point: op.clone(), solver: config };
-    let bar = progress_bar(max_iterations, args.json);
-    let mut first = restart.as_ref().map(|r| r.residual_reference);
-    // Where the bar cannot draw (--json, output to a file or pipe), a plain line on stderr every
-    // PLAIN_PROGRESS_PERIOD keeps long unattended runs observable.
-    let plain_progress = bar.is_hidden();
-    let mut last_line = Instant::now();
-    let mut observer = |r: &IterationRecord| {
-        let r0 = *first.get_or_insert(r.residuals[0]);
+/// A progress bar (or, where it cannot draw, a plain line on stderr every
+/// [`PLAIN_PROGRESS_PERIOD`]) that stops the solve on Ctrl-C or SIGTERM.
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    last_line: Instant,
+    /// Density residual the orders shown count from.
+    first: Option<f64>,
+}
+
+impl Observer for Progress {
+    fn on_iteration(&mut self, r: &IterationRecord) -> Control {
+        let r0 = *self.first.get_or_insert(r.residuals[0]);
         let orders = (r0 / r.residuals[0]).log10();
-        bar.set_position(r.iteration as u64);
-        bar.set_message(format!("density residual {:.2e} ({orders:.2} orders)", r.residuals[0]));
-        if plain_progress && last_line.elapsed() >= PLAIN_PROGRESS_PERIOD {
-            last_line = Instant::now();
-            eprintln!("[{:.0} s] iteration {}: density residual {:.3e} ({orders:.2} orders)", start.elapsed().as_secs_f64(), r.iteration, r.residuals[0]);
+        self.bar.set_position(r.iteration as u64);
+        self.bar.set_message(format!("density residual {:.2e} ({orders:.2} orders)", r.residuals[0]));
+        if self.bar.is_hidden() && self.last_line.elapsed() >= PLAIN_PROGRESS_PERIOD {
+            self.last_line = Instant::now();
+            eprintln!("[{:.0} s] iteration {}: density residual {:.3e} ({orders:.2} orders)", self.start.elapsed().as_secs_f64(), r.iteration, r.residuals[0]);
         }
         if super::interrupt::requested() {
             Control::Stop
         } else {
             Control::Continue
         }
+    }
+}
+
+/// Solves the prepared cascade (from `--restart` or cold) and writes and prints the results.
+fn solve_and_report<B: SolvesCases>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
+    // Read the measured data before the solve: a bad --compare file must not cost a solution.
+    let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
+    let restart = args.restart.as_deref().map(read_restart).transpose()?;
+    let start = match &restart {
+        Some(r) => {
+            r.check_fits(&prepared.mesh)?;
+            println!("restarting from {} iterations of {} at {} (density residual {:.2e}, reference {:.2e})", r.iterations, r.blade, r.case, r.history.last().map_or(f64::NAN, |h| h.residuals[0]), r.residual_reference);
+            Start::Given { solution: &r.solution, residual_reference: r.residual_reference }
+        }
+        None => Start::Cold,
     };
-    let result = run(case, &initial, &mut observer);
-    bar.finish_and_clear();
-    let (outcome, implicit) = result?;
-    let wall_s = restart.as_ref().map_or(0.0, |r| r.wall_s) + start.elapsed().as_secs_f64();
-    if let Some(rep) = &implicit {
+    let clock = Instant::now();
+    let mut progress = Progress { bar: progress_bar(settings.max_iterations, args.json), start: clock, last_line: clock, first: restart.as_ref().map(|r| r.residual_reference) };
+    let run = PointRun { prepared, op, settings, extras: &|_| Vec::new() };
+    let result = solve_point(backend, &run, start, &mut progress);
+    progress.bar.finish_and_clear();
+    let solved = result.map_err(|failure| {
+        print_attempts(&failure.attempts);
+        Error::Other(failure.error.to_string())
+    })?;
+    let wall_s = restart.as_ref().map_or(0.0, |r| r.wall_s) + clock.elapsed().as_secs_f64();
+    if let Some(rep) = &solved.implicit {
         print_implicit_report(rep);
+    }
+    if solved.attempts.len() > 1 {
+        print_attempts(&solved.attempts);
     }
     // The restart state carries the history and iteration count of every run so far; the
     // report shows the whole solve.
+    let outcome = &solved.outcome;
     let state = Restart::after(&blade.name, &op.name, restart.as_ref(), &outcome.history, &outcome.solution);
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
     write_restart(&args.out.join("restart.ron"), &state)?;
-    let whole = SolveOutcome { history: state.convergence_history(), iterations: state.iterations, ..outcome };
-    report(args, blade, outline, mesh, op, &gas, &whole, measured.as_deref(), wall_s, backend)
+    let whole = SolveOutcome { history: state.convergence_history(), iterations: state.iterations, ..outcome.clone() };
+    report(args, blade, prepared, &solved, &whole, measured.as_deref(), wall_s, &backend.name())?;
+    Ok(if solved.stop.converged() { Ending::Converged } else { Ending::NotConverged { iterations: whole.iterations, orders: whole.history.orders_dropped() } })
+}
+
+/// The recovery chain's attempts, one line each.
+fn print_attempts(attempts: &[crate::cascade::Attempt]) {
+    for (k, a) in attempts.iter().enumerate() {
+        let remedies: Vec<&str> = a.remedies.iter().map(|r| r.label()).collect();
+        let with = if remedies.is_empty() { "as configured".to_string() } else { remedies.join(" + ") };
+        println!("attempt {} ({with}): {} iterations, {}", k + 1, a.iterations, a.result);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    args: &SolveArgs,
+    blade: &BladeFile,
+    prepared: &PreparedCascade,
+    solved: &PointSolve,
+    whole: &SolveOutcome,
+    measured: Option<&[MeasuredMis]>,
+    wall_s: f64,
+    backend: &str,
+) -> Result<()> {
+    let (mesh, planes, gas) = (&prepared.mesh, &prepared.planes, &prepared.gas);
+    let (perf, surface) = (&solved.figures.performance, &solved.figures.surface);
+    let comparison = measured.map(|taps| rms_against_measured(surface, taps));
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
+    write_solution_vtk(&args.out.join("solution.vtm"), mesh, &whole.solution, gas)?;
+    write_history(&args.out, whole)?;
+    write_mis(&args.out, blade, planes, surface, comparison.as_ref(), measured)?;
+
+    let drop = whole.history.orders_dropped();
+    println!("{} after {} iterations ({drop:.2} orders of density residual) in {wall_s:.1} s on {backend}", solved.stop.describe(), whole.iterations);
+    print_performance(perf, planes);
+    if let Some(c) = &comparison {
+        println!("Mis vs measured: RMS {:.4} over {} taps (max |diff| {:.4})", c.rms, c.taps.len(), c.max_abs);
+    }
+    println!("wrote {}", args.out.display());
+    if args.json {
+        let mut v = serde_json::json!({
+            "converged": solved.stop.converged(),
+            "stop": solved.stop.describe(),
+            "iterations": whole.iterations,
+            "residual_drop_orders": drop,
+            "wall_s": wall_s,
+            "backend": backend,
+            "cells": mesh.n_cells(),
+            "entropy_rise": perf.entropy_rise,
+            "exit_angle_deg": perf.exit_angle_deg,
+            "loss_coefficient": perf.loss_coefficient,
+            "mass_flow": perf.mass_flow,
+            "exit_isentropic_mach": perf.exit_isentropic_mach,
+        });
+        if let Some(c) = &comparison {
+            v["mis_rms"] = c.rms.into();
+            v["mis_max_abs"] = c.max_abs.into();
+        }
+        if solved.attempts.len() > 1 {
+            v["attempts"] = serde_json::to_value(&solved.attempts).map_err(|e| Error::Other(e.to_string()))?;
+        }
+        println!("{v}");
+    }
+    Ok(())
+}
+
+fn print_performance(perf: &CascadePerformance, planes: &Planes) {
+    println!("  entropy rise (s2 - s1)/s_ref   {:.6e}", perf.entropy_rise);
+    println!("  exit flow angle                {:.3} deg", perf.exit_angle_deg);
+    println!("  total-pressure loss coefficient {:.5}", perf.loss_coefficient);
+    println!("  mass flow                      {:.4} kg/(s m)", perf.mass_flow);
+    println!(
+        "  exit isentropic Mach           {:.4} (pitch-averaged at {:.3} axial chords, x = {:.2} mm)",
+        perf.exit_isentropic_mach,
+        (planes.x_exit_measurement - planes.x_le) / planes.axial_chord,
+        planes.x_exit_measurement * 1e3
+    );
 }
 
 fn print_implicit_report(r: &ImplicitReport) {
@@ -260,79 +343,6 @@ fn progress_bar(max: usize, quiet: bool) -> ProgressBar {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
-}
-
-#[allow(clippy::too_many_arguments)]
-fn report(
-    args: &SolveArgs,
-    blade: &BladeFile,
-    outline: &Outline,
-    mesh: &Mesh,
-    op: &OperatingPoint,
-    gas: &Gas,
-    outcome: &SolveOutcome,
-    measured: Option<&[MeasuredMis]>,
-    wall_s: f64,
-    backend: &str,
-) -> Result<()> {
-    let planes = cascade_planes(mesh, outline);
-    let perf = cascade_performance(mesh, &outcome.solution, gas, op, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
-    let surface = blade_surface(mesh, &outcome.solution, gas.gamma, op.p01);
-    let comparison = measured.map(|taps| rms_against_measured(&surface, taps));
-    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
-    write_solution_vtk(&args.out.join("solution.vtm"), mesh, &outcome.solution, gas)?;
-    write_history(&args.out, outcome)?;
-    write_mis(&args.out, blade, &planes, &surface, comparison.as_ref(), measured)?;
-
-    let drop = outcome.history.orders_dropped();
-    println!(
-        "{} after {} iterations ({drop:.2} orders of density residual) in {wall_s:.1} s on {backend}",
-        if outcome.converged { "converged" } else { "NOT converged" },
-        outcome.iterations
-    );
-    print_performance(&perf, &planes);
-    if let Some(c) = &comparison {
-        println!("Mis vs measured: RMS {:.4} over {} taps (max |diff| {:.4})", c.rms, c.taps.len(), c.max_abs);
-    }
-    println!("wrote {}", args.out.display());
-    if args.json {
-        let mut v = serde_json::json!({
-            "converged": outcome.converged,
-            "iterations": outcome.iterations,
-            "residual_drop_orders": drop,
-            "wall_s": wall_s,
-            "backend": backend,
-            "cells": mesh.n_cells(),
-            "entropy_rise": perf.entropy_rise,
-            "exit_angle_deg": perf.exit_angle_deg,
-            "loss_coefficient": perf.loss_coefficient,
-            "mass_flow": perf.mass_flow,
-            "exit_isentropic_mach": perf.exit_isentropic_mach,
-        });
-        if let Some(c) = &comparison {
-            v["mis_rms"] = c.rms.into();
-            v["mis_max_abs"] = c.max_abs.into();
-        }
-        println!("{v}");
-    }
-    if !outcome.converged {
-        let why = if super::interrupt::requested() { "stopped by a signal after" } else { "not converged within" };
-        return Err(Error::Other(format!("{why} {} iterations ({drop:.2} orders dropped); results written", outcome.iterations)));
-    }
-    Ok(())
-}
-
-fn print_performance(perf: &CascadePerformance, planes: &Planes) {
-    println!("  entropy rise (s2 - s1)/s_ref   {:.6e}", perf.entropy_rise);
-    println!("  exit flow angle                {:.3} deg", perf.exit_angle_deg);
-    println!("  total-pressure loss coefficient {:.5}", perf.loss_coefficient);
-    println!("  mass flow                      {:.4} kg/(s m)", perf.mass_flow);
-    println!(
-        "  exit isentropic Mach           {:.4} (pitch-averaged at {:.3} axial chords, x = {:.2} mm)",
-        perf.exit_isentropic_mach,
-        EXIT_PLANE_AXIAL_CHORDS,
-        planes.x_exit_measurement * 1e3
-    );
 }
 
 /// Primitive fields (rho, u, v, p, Mach, nu_tilde) per cell for ParaView.

@@ -1,15 +1,19 @@
-//! The CFD evaluator: design vector -> blade (the blade file's design parameterization) ->
-//! O-H mesh -> RANS solve at every operating point -> post-processing -> objectives and
-//! constraints ([`crate::eval::objectives`]).
+//! The CFD evaluator: design vector -> the cascade pipeline ([`crate::cascade`]: checked blade,
+//! passage, O-C mesh, planes, start, solve with the recovery chain and the steady-figures stop,
+//! post-processing) at every operating point -> objectives and constraints
+//! ([`crate::eval::objectives`]). `turbopt solve` runs the same pipeline, so a blade gets the
+//! same figures from both.
 //!
 //! Failures are statuses with their reason, never panics: a design the geometry rejects
-//! (out of bounds, crossing sides, non-positive thickness, overlapping neighbours) is
-//! `InvalidGeometry`, a mesher error `MeshFailure`, a blow-up `Diverged`, an exhausted
-//! iteration budget `NotConverged` (objectives still reported), anything else `Failed`.
+//! (out of bounds, crossing sides, non-positive thickness, overlapping neighbours, a wall the
+//! mesher cannot mesh) is `InvalidGeometry`, answered before any mesh is made; a mesher error
+//! `MeshFailure`, a blow-up that the recovery chain could not cure `Diverged` (every attempt in
+//! `diagnostics.attempts`), an exhausted iteration budget `NotConverged` (objectives still
+//! reported), anything else `Failed`.
 //!
-//! Warm start: the baseline design is solved once (cold) and cached; a later design whose mesh
-//! has the baseline's block sizes starts from the baseline solution (same topology, cell by
-//! cell), which saves most of the start-up transient of an explicit solve.
+//! Warm start: the baseline design is solved once (cold) and cached; a later design starts from
+//! the baseline solution, resampled onto its blocks where their sizes differ, which saves most
+//! of the start-up transient.
 //!
 //! Batches ([`Evaluator::evaluate_batch`]) fill the CPU: by default one design per core, each
 //! with a single-threaded backend (see [`BatchMode`]). Why that default: the CPU backend cuts
@@ -22,12 +26,12 @@
 //! GPU (`backend: Gpu(device: N)`, a build with the `cuda` feature, explicit scheme only): the
 //! evaluator opens the device once, on first use (opening compiles the CUDA kernels), and keeps
 //! it; the designs of a batch take turns on it, one solve at a time (a rayon fan-out onto one
-//! device would only interleave their kernels). The pipeline (blade, mesh, warm start, solve,
-//! post-processing) is the CPU's: only the solve runs on the device (`SolvesCases`). A missing
-//! device, driver or `cuda` feature fails every evaluation with a status naming the cause, and
-//! [`CfdEvaluator::check_backend`] reports it once, before a campaign starts. A later step
-//! stacks a generation's meshes as blocks of one device problem (the solver is block-structured
-//! already, and interfaces are lookup tables, so designs never mix) to fill the GPU.
+//! device would only interleave their kernels). The pipeline is the CPU's: only the solve runs
+//! on the device (`cascade::SolvesCases`). A missing device, driver or `cuda` feature fails
+//! every evaluation with a status naming the cause, and [`CfdEvaluator::check_backend`] reports
+//! it once, before a campaign starts. A later step stacks a generation's meshes as blocks of
+//! one device problem (the solver is block-structured already, and interfaces are lookup
+//! tables, so designs never mix) to fill the GPU.
 
 pub use super::cfd_config::{
     default_rans_config, BackendChoice, BatchMode, BatchSettings, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
@@ -35,26 +39,23 @@ pub use super::cfd_config::{
 use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 use crate::backend::cpu::CpuBackend;
-use crate::backend::Backend;
+use crate::cascade::{
+    solve_point, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, PointFailure, PointFigures, PointRun, PointSolve, PreparedCascade, SolvesCases,
+    Start,
+};
 use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
 use crate::flow::solution::Solution;
-use crate::geometry::{load_blade_file, throat, BladeFile, Cascade, Outline};
-use crate::mesh::generate::{generate_cascade_mesh, PassageSpec};
-use crate::mesh::yplus::first_cell_height;
+use crate::geometry::{load_blade_file, BladeFile, Outline};
 use crate::mesh::Mesh;
-use crate::post::{blade_surface, cascade_performance, read_measured_mis, CascadePerformance, SurfacePoint};
-use crate::solver::{Case, Silent, SolveOutcome};
+use crate::post::{read_measured_mis, SurfacePoint};
+use crate::solver::Silent;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::OnceLock;
+use std::time::Instant;
 #[cfg(feature = "cuda")]
 use {super::gpu_pool::GpuPool, crate::backend::gpu::GpuBackend};
-use std::time::Instant;
-
-/// Inlet and outlet averaging planes sit this fraction of the axial chord inside the domain
-/// boundaries (a cut exactly on the boundary line would hit cell edges).
-const PLANE_INSET_AXIAL_CHORDS: f64 = 0.01;
 
 /// Scores designs of one blade file with the RANS solver (see the module notes).
 ///
@@ -92,33 +93,14 @@ pub struct CfdEvaluator {
     config: EvaluatorConfig,
     blade: BladeFile,
     space: DesignSpace,
-    points: Vec<OperatingPoint>,
+    /// Gas, operating points, density, mesh settings and exit plane of every run.
+    setup: CascadeSetup,
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
     /// The GPU backends of `backend: Gpu` (one per design in flight), opened on first use, or
     /// why the device could not be (the message of the `Error::Gpu`).
     #[cfg(feature = "cuda")]
     gpu: OnceLock<std::result::Result<GpuPool, String>>,
-}
-
-/// A backend the evaluator solves an operating point on.
-trait SolvesCases: Backend {
-    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome>;
-}
-
-impl SolvesCases for CpuBackend {
-    /// Either scheme (`solver::solve_case`).
-    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome> {
-        crate::solver::solve_case(self, mesh, case, initial, &mut Silent).map(|(outcome, _)| outcome)
-    }
-}
-
-#[cfg(feature = "cuda")]
-impl SolvesCases for GpuBackend {
-    /// Either scheme (`solver::solve_case`).
-    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution) -> Result<SolveOutcome> {
-        crate::solver::solve_case(self, mesh, case, initial, &mut Silent).map(|(outcome, _)| outcome)
-    }
 }
 
 /// The converged flows of one design, one entry per operating point.
@@ -139,27 +121,11 @@ struct Baseline {
     evaluation: Evaluation,
 }
 
-/// Which blade to build.
-#[derive(Clone, Copy)]
-enum Blade<'a> {
-    /// A design vector of the blade file's design parameterization (empty when it has none).
-    Design(&'a [f64]),
-    /// The blade file's main definition (for LS89 the published Bezier curves).
-    Main,
-}
-
-/// The flow of one design at one operating point, post-processed.
-struct PointResult {
-    performance: CascadePerformance,
-    surface: Vec<SurfacePoint>,
-    outcome: SolveOutcome,
-}
-
 /// A design solved at every operating point.
 struct SolvedDesign {
     outline: Outline,
     block_sizes: Vec<(usize, usize)>,
-    results: Vec<PointResult>,
+    points: Vec<PointSolve>,
     start: FlowStart,
     /// `Backend::name` of the backend that solved it.
     backend: String,
@@ -198,6 +164,29 @@ impl FlowStart {
 /// A failed stage of the pipeline.
 type Stage<T> = std::result::Result<T, Status>;
 
+/// The status of a blade that did not get as far as a solve.
+fn cascade_status(e: CascadeError) -> Status {
+    match e {
+        CascadeError::Geometry(_) | CascadeError::Unmeshable(_) => Status::InvalidGeometry(e.to_string()),
+        CascadeError::Mesh(_) => Status::MeshFailure(e.to_string()),
+        CascadeError::Planes(_) | CascadeError::NonFiniteFigures { .. } => Status::Failed(e.to_string()),
+    }
+}
+
+/// The status of a point that could not be solved (`op`: its name).
+fn point_status(op: &str, failure: &PointFailure) -> Status {
+    let tried = match failure.attempts.len() {
+        0 | 1 => String::new(),
+        n => format!(" ({n} attempts, each in diagnostics.attempts)"),
+    };
+    let reason = format!("{op}: {}{tried}", failure.error);
+    match failure.error.solver_error() {
+        Some(Error::Diverged { .. }) => Status::Diverged(reason),
+        Some(Error::Mesh(_)) => Status::MeshFailure(reason),
+        _ => Status::Failed(reason),
+    }
+}
+
 impl CfdEvaluator {
     /// Loads the blade file and the objective data, and checks the operating points.
     pub fn new(config: EvaluatorConfig) -> Result<Self> {
@@ -209,12 +198,17 @@ impl CfdEvaluator {
         } else {
             config.operating_points.iter().map(|n| blade.operating_point(n).cloned()).collect::<Result<Vec<_>>>()?
         };
+        let setup = CascadeSetup {
+            mesh: config.mesh.clone(),
+            exit_plane_axial_chords: config.exit_plane_axial_chords,
+            ..CascadeSetup::new(&blade, points, config.density)
+        };
         let objectives = config.objectives.iter().map(resolve_objective).collect::<Result<Vec<_>>>()?;
         Ok(CfdEvaluator {
             config,
             blade,
             space,
-            points,
+            setup,
             objectives,
             baseline: OnceLock::new(),
             #[cfg(feature = "cuda")]
@@ -236,31 +230,51 @@ impl CfdEvaluator {
     }
 
     pub fn operating_points(&self) -> &[OperatingPoint] {
-        &self.points
+        &self.setup.points
+    }
+
+    /// Gas, operating points, density, mesh settings and exit plane of every run.
+    pub fn setup(&self) -> &CascadeSetup {
+        &self.setup
     }
 
     /// Evaluates the blade file's main definition (not the design parameterization): for LS89
     /// the published Bezier profile. Cold start, all cores of the configured backend.
     pub fn evaluate_main_blade(&self) -> Evaluation {
-        self.guarded(|| self.run(Blade::Main, None, self.cpu_threads()))
+        self.guarded(|| match self.check(BladeChoice::Main) {
+            Ok(blade) => self.run(blade, None, self.cpu_threads()),
+            Err(status) => Evaluation::failed(status),
+        })
     }
 
     /// The mesh a design gets (for inspection and pictures); errors carry the failed status.
     pub fn design_mesh(&self, design: &[f64]) -> std::result::Result<Mesh, Status> {
-        let (outline, cascade, hint) = self.build_blade(Blade::Design(design))?;
-        self.build_mesh(&outline, &cascade, hint)
+        Ok(self.prepare(self.check(BladeChoice::Design(design))?)?.mesh)
     }
 
     /// The mesh of the blade file's main definition.
     pub fn main_blade_mesh(&self) -> std::result::Result<Mesh, Status> {
-        let (outline, cascade, hint) = self.build_blade(Blade::Main)?;
-        self.build_mesh(&outline, &cascade, hint)
+        Ok(self.prepare(self.check(BladeChoice::Main)?)?.mesh)
+    }
+
+    /// Stages 1-2 of the pipeline: the checked blade and its passage (no mesh yet).
+    fn check(&self, choice: BladeChoice) -> Stage<CheckedBlade> {
+        CheckedBlade::new(&self.blade, choice, &self.setup).map_err(cascade_status)
+    }
+
+    /// Stages 3-4: mesh and planes.
+    fn prepare(&self, blade: CheckedBlade) -> Stage<PreparedCascade> {
+        blade.mesh(&self.setup).map_err(cascade_status)
     }
 
     /// Solves the baseline (cold) once; later calls return the cached result.
     fn baseline(&self) -> &std::result::Result<Baseline, String> {
         self.baseline.get_or_init(|| {
-            let (result, flows) = self.run_with_flows(Blade::Design(&self.space.baseline), None, self.cpu_threads());
+            let checked = match self.check(BladeChoice::Design(&self.space.baseline)) {
+                Ok(c) => c,
+                Err(status) => return Err(format!("baseline design failed: {status:?}")),
+            };
+            let (result, flows) = self.run_with_flows(checked, None, self.cpu_threads());
             match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
                 (true, Some(flows)) => Ok(Baseline { flows, evaluation: result }),
                 _ => Err(format!("baseline design failed: {:?}", result.status)),
@@ -285,12 +299,13 @@ impl CfdEvaluator {
             if let Err(status) = self.backend_ready() {
                 return Evaluation::failed(status);
             }
-            // A bad blade is answered before the (expensive) baseline solve.
-            if let Err(status) = self.build_blade(Blade::Design(design)) {
-                return Evaluation::failed(status);
-            }
+            // A bad blade is answered before the (expensive) baseline solve and any mesh.
+            let checked = match self.check(BladeChoice::Design(design)) {
+                Ok(c) => c,
+                Err(status) => return Evaluation::failed(status),
+            };
             if !self.needs_baseline() {
-                return self.run(Blade::Design(design), None, threads);
+                return self.run(checked, None, threads);
             }
             match self.baseline() {
                 Ok(b) if design == self.space.baseline.as_slice() => {
@@ -298,7 +313,7 @@ impl CfdEvaluator {
                     e.diagnostics.cached = true;
                     e
                 }
-                Ok(b) => self.run(Blade::Design(design), Some(b), threads),
+                Ok(b) => self.run(checked, Some(b), threads),
                 Err(reason) => Evaluation::failed(Status::Failed(reason.clone())),
             }
         })
@@ -358,24 +373,24 @@ impl CfdEvaluator {
         opened.as_ref().map_err(|reason| Error::Gpu(reason.clone()))
     }
 
-    fn run(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> Evaluation {
+    fn run(&self, blade: CheckedBlade, baseline: Option<&Baseline>, threads: Option<usize>) -> Evaluation {
         self.run_with_flows(blade, baseline, threads).0
     }
 
     /// The whole pipeline; also returns the converged flows when every point was solved (the
     /// baseline keeps them).
-    fn run_with_flows(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>) -> (Evaluation, Option<SolvedFlows>) {
+    fn run_with_flows(&self, blade: CheckedBlade, baseline: Option<&Baseline>, threads: Option<usize>) -> (Evaluation, Option<SolvedFlows>) {
         let start = Instant::now();
         let solved = match self.solve_design(blade, baseline, threads, start) {
             Ok(s) => s,
             Err(e) => return (e, None),
         };
         let reference_flows = baseline.map(|b| b.flows.mass_flows.as_slice());
-        let evaluation = self.score(&solved.results, reference_flows, solved.start, &solved.backend, start);
+        let evaluation = self.score(&solved, reference_flows, start);
         let flows = SolvedFlows {
-            mass_flows: solved.results.iter().map(|r| r.performance.mass_flow).collect(),
-            residual_references: solved.results.iter().map(|r| r.outcome.history.density_reference()).collect(),
-            solutions: solved.results.into_iter().map(|r| r.outcome.solution).collect(),
+            mass_flows: solved.points.iter().map(|r| r.figures.performance.mass_flow).collect(),
+            residual_references: solved.points.iter().map(|r| r.outcome.history.density_reference()).collect(),
+            solutions: solved.points.into_iter().map(|r| r.outcome.solution).collect(),
             block_sizes: solved.block_sizes,
         };
         (evaluation, Some(flows))
@@ -383,7 +398,7 @@ impl CfdEvaluator {
 
     /// [`CfdEvaluator::solve_points`] on the configured backend: a CPU backend of `threads`
     /// threads, or the evaluator's GPU (held for the whole design).
-    fn solve_design(&self, blade: Blade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+    fn solve_design(&self, blade: CheckedBlade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
         match self.config.solver.backend {
             BackendChoice::Cpu { .. } => {
                 let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
@@ -394,7 +409,7 @@ impl CfdEvaluator {
     }
 
     #[cfg(feature = "cuda")]
-    fn solve_design_on_gpu(&self, device: usize, blade: Blade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+    fn solve_design_on_gpu(&self, device: usize, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
         let failed = |e: Error| Evaluation::failed(Status::Failed(e.to_string()));
         let pool = self.gpu_backend(device).map_err(failed)?;
         let backend: GpuBackend = pool.take().map_err(failed)?;
@@ -428,44 +443,38 @@ impl CfdEvaluator {
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn solve_design_on_gpu(&self, _device: usize, _: Blade, _: Option<&Baseline>, _: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+    fn solve_design_on_gpu(&self, _device: usize, _: CheckedBlade, _: Option<&Baseline>, _: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
         Err(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string())))
     }
 
-    /// Blade -> mesh -> a solve on `backend` at every operating point, warm-started from
-    /// `baseline` (resampled onto the design's blocks where their sizes differ). A failure comes
-    /// back as the failed evaluation.
-    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: Blade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        let prepared = self.build_blade(blade).and_then(|(outline, cascade, hint)| {
-            let mesh = self.build_mesh(&outline, &cascade, hint)?;
-            Ok((outline, mesh))
-        });
-        let (outline, mesh) = prepared.map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
+    /// Mesh -> a solve on `backend` at every operating point, warm-started from `baseline`
+    /// (resampled onto the design's blocks where their sizes differ). A failure comes back as
+    /// the failed evaluation.
+    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
+        let prepared = self.prepare(blade).map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
         let backend_name = backend.name();
-        let block_sizes: Vec<(usize, usize)> = mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect();
+        let block_sizes = prepared.block_sizes();
         let (flow_start, warm) = self.warm_starts(baseline, &block_sizes);
-        let mut results = Vec::with_capacity(self.points.len());
-        for (k, op) in self.points.iter().enumerate() {
-            let cold;
-            let (initial, reference) = match &warm {
-                Some(w) => (&w.solutions[k], Some(w.references[k])),
-                None => {
-                    cold = self.cold_start(&mesh, &outline, op);
-                    (&cold, None)
-                }
+        let extras = |f: &PointFigures| self.objective_values(f);
+        let mut points = Vec::with_capacity(self.setup.points.len());
+        for (k, op) in self.setup.points.iter().enumerate() {
+            let from = match &warm {
+                Some(w) => Start::Given { solution: &w.solutions[k], residual_reference: w.references[k] },
+                None => Start::Cold,
             };
-            match self.solve_point(backend, &mesh, &outline, op, initial, reference) {
-                Ok(r) => results.push(r),
-                Err((status, failed_at)) => {
-                    let mut e = Evaluation::failed(status);
-                    e.diagnostics = self.diagnostics(&results, &backend_name, start);
-                    e.diagnostics.iterations += failed_at;
-                    e.diagnostics.scheme.push_str(flow_start.label());
+            let run = PointRun { prepared: &prepared, op, settings: &self.config.solver, extras: &extras };
+            match solve_point(backend, &run, from, &mut Silent) {
+                Ok(p) => points.push(p),
+                Err(failure) => {
+                    let mut e = Evaluation::failed(point_status(&op.name, &failure));
+                    e.diagnostics = self.diagnostics(&points, &backend_name, flow_start, start);
+                    e.diagnostics.iterations += failure.iterations;
+                    e.diagnostics.attempts.extend(failure.attempts);
                     return Err(e);
                 }
             }
         }
-        Ok(SolvedDesign { outline, block_sizes, results, start: flow_start, backend: backend_name })
+        Ok(SolvedDesign { outline: prepared.section.outline, block_sizes, points, start: flow_start, backend: backend_name })
     }
 
     /// The start of a design whose mesh has `block_sizes`: the baseline's flows and residual
@@ -489,167 +498,47 @@ impl CfdEvaluator {
     /// pictures: a campaign's best design against its baseline). Warm-started like evaluations.
     pub fn design_surfaces(&self, design: &[f64]) -> std::result::Result<(Outline, Vec<Vec<SurfacePoint>>), Status> {
         let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
-        let solved = self.solve_design(Blade::Design(design), baseline, self.cpu_threads(), Instant::now()).map_err(|e| e.status)?;
-        Ok((solved.outline, solved.results.into_iter().map(|r| r.surface).collect()))
+        let checked = self.check(BladeChoice::Design(design))?;
+        let solved = self.solve_design(checked, baseline, self.cpu_threads(), Instant::now()).map_err(|e| e.status)?;
+        Ok((solved.outline, solved.points.into_iter().map(|r| r.figures.surface).collect()))
     }
 
-    /// Outline, cascade and the outlet-angle hint of the mesher.
-    fn build_blade(&self, blade: Blade) -> Stage<(Outline, Cascade, f64)> {
-        let invalid = |e: crate::geometry::GeometryError| Status::InvalidGeometry(e.to_string());
-        match blade {
-            Blade::Main => {
-                let outline = self.blade.outline().map_err(invalid)?;
-                let cascade = self.blade.cascade.clone();
-                let hint = self.config.mesh.outlet_angle_deg.unwrap_or_else(|| throat_angle_deg(&outline, &cascade));
-                Ok((outline, cascade, hint))
-            }
-            Blade::Design(x) if self.blade.design.is_none() => {
-                if !x.is_empty() {
-                    return Err(Status::InvalidGeometry(format!(
-                        "blade file `{}` has no design parameterization, so the design vector must be empty (got {} values)",
-                        self.blade.name,
-                        x.len()
-                    )));
-                }
-                self.build_blade(Blade::Main)
-            }
-            Blade::Design(x) => {
-                if let Some(k) = x.iter().position(|v| !v.is_finite()) {
-                    return Err(Status::InvalidGeometry(format!("design variable {k} is {}", x[k])));
-                }
-                let outline = self.blade.design_outline(x).map_err(invalid)?;
-                let cascade = self.blade.design_cascade(x).map_err(invalid)?;
-                let hint = match (self.config.mesh.outlet_angle_deg, &self.blade.design) {
-                    (Some(h), _) => h,
-                    (None, Some(d)) => d.from_vector(x).map_err(invalid)?.exit_metal_angle_deg.value,
-                    (None, None) => throat_angle_deg(&outline, &cascade),
-                };
-                Ok((outline, cascade, hint))
-            }
-        }
-    }
-
-    fn build_mesh(&self, outline: &Outline, cascade: &Cascade, outlet_hint_deg: f64) -> Stage<Mesh> {
-        let ([x_le, x_te], _) = outline.bounding_box();
-        let gas = &self.blade.gas;
-        let mut height = f64::INFINITY;
-        for op in &self.points {
-            let h = first_cell_height(self.config.mesh.target_yplus, op, gas, cascade.chord)
-                .map_err(|e| Status::MeshFailure(format!("first-cell height: {e}")))?;
-            height = height.min(h);
-        }
-        let inlet_hint = self
-            .config
-            .mesh
-            .inlet_angle_deg
-            .unwrap_or_else(|| self.points.iter().map(|p| p.alpha1_deg).sum::<f64>() / self.points.len() as f64);
-        let spec = PassageSpec {
-            pitch: cascade.pitch,
-            inlet_x: x_le - cascade.inlet_length,
-            outlet_x: x_te + cascade.outlet_length,
-            first_cell_height: height,
-            density: self.config.density,
-            inlet_angle_deg: inlet_hint,
-            outlet_angle_deg: outlet_hint_deg,
-        };
-        generate_cascade_mesh(outline, &spec).map_err(|e| Status::MeshFailure(e.to_string()))
-    }
-
-    /// The quasi-one-dimensional cascade start (`cascade::quasi_1d_start`): a uniform outlet
-    /// state thrown at the blade diverged on LS89.
-    fn cold_start(&self, mesh: &Mesh, outline: &Outline, op: &OperatingPoint) -> Solution {
-        let planes = crate::cascade::cascade_planes(mesh, outline);
-        let exit_angle = crate::mesh::passage::trailing_edge_camber_angle_deg(outline);
-        crate::cascade::quasi_1d_start(mesh, &self.blade.gas, op, &planes, exit_angle, 0.2)
-    }
-
-    fn solve_point<B: SolvesCases>(
-        &self,
-        backend: &B,
-        mesh: &Mesh,
-        outline: &Outline,
-        op: &OperatingPoint,
-        initial: &Solution,
-        residual_reference: Option<f64>,
-    ) -> std::result::Result<PointResult, (Status, usize)> {
-        let s = &self.config.solver;
-        let mut solver_config = s.config.clone();
-        solver_config.max_iterations = s.max_iterations;
-        solver_config.convergence_orders = s.convergence_orders;
-        solver_config.residual_reference = residual_reference;
-        if s.scheme == Scheme::Implicit && matches!(solver_config.scheme, crate::solver::Scheme::Explicit) {
-            solver_config.scheme = crate::solver::Scheme::Implicit(crate::solver::ImplicitConfig::default());
-        }
-        let case = Case { gas: self.blade.gas.clone(), operating_point: op.clone(), solver: solver_config };
-        let outcome = backend.solve_case(mesh, case, initial).map_err(|e| match e {
-            Error::Diverged { iteration, .. } => (Status::Diverged(format!("{}: {e}", op.name)), iteration),
-            Error::Mesh(_) => (Status::MeshFailure(format!("{}: {e}", op.name)), 0),
-            other => (Status::Failed(format!("{}: {other}", op.name)), 0),
-        })?;
-        let (performance, surface) =
-            self.post_process(mesh, outline, op, &outcome.solution).map_err(|status| (status, outcome.iterations))?;
-        Ok(PointResult { performance, surface, outcome })
-    }
-
-    fn post_process(
-        &self,
-        mesh: &Mesh,
-        outline: &Outline,
-        op: &OperatingPoint,
-        solution: &Solution,
-    ) -> Stage<(CascadePerformance, Vec<SurfacePoint>)> {
-        let gas = &self.blade.gas;
-        let ([x_le, x_te], _) = outline.bounding_box();
-        let axial_chord = x_te - x_le;
-        let (x_in, x_out) = domain_x_range(mesh);
-        let inset = PLANE_INSET_AXIAL_CHORDS * axial_chord;
-        let x_exit = x_le + self.config.exit_plane_axial_chords * axial_chord;
-        if x_exit >= x_out - inset {
-            return Err(Status::Failed(format!(
-                "exit measurement plane x = {x_exit:.4} m lies outside the domain (outlet at {x_out:.4} m)"
-            )));
-        }
-        let perf = cascade_performance(mesh, solution, gas, op, x_in + inset, x_out - inset, x_exit);
-        let figures = [perf.entropy_rise, perf.exit_angle_deg, perf.loss_coefficient, perf.mass_flow, perf.exit_isentropic_mach];
-        if figures.iter().any(|v| !v.is_finite()) {
-            return Err(Status::Failed(format!("{}: post-processing gave non-finite figures {figures:?}", op.name)));
-        }
-        Ok((perf, blade_surface(mesh, solution, gas.gamma, op.p01)))
+    /// The configured objectives at one point.
+    fn objective_values(&self, figures: &PointFigures) -> Vec<f64> {
+        let flow = PointFlow { performance: &figures.performance, surface: &figures.surface };
+        self.objectives.iter().map(|o| o.value(&flow)).collect()
     }
 
     /// Objectives (averaged over points), constraints (one per point) and the status.
     /// `reference_flows`: the baseline's mass flow per point (None while the baseline itself is
     /// solved: then its own mass flow is the reference).
-    fn score(&self, results: &[PointResult], reference_flows: Option<&[f64]>, flow_start: FlowStart, backend: &str, start: Instant) -> Evaluation {
-        let n = results.len() as f64;
-        let flows: Vec<PointFlow> = results.iter().map(|r| PointFlow { performance: &r.performance, surface: &r.surface }).collect();
-        let objectives = self.objectives.iter().map(|o| flows.iter().map(|f| o.value(f)).sum::<f64>() / n).collect();
+    fn score(&self, solved: &SolvedDesign, reference_flows: Option<&[f64]>, start: Instant) -> Evaluation {
+        let n = solved.points.len() as f64;
+        let per_point: Vec<Vec<f64>> = solved.points.iter().map(|p| self.objective_values(&p.figures)).collect();
+        let objectives = (0..self.objectives.len()).map(|k| per_point.iter().map(|v| v[k]).sum::<f64>() / n).collect();
         let mut constraints = Vec::new();
-        for (k, f) in flows.iter().enumerate() {
-            let m0 = reference_flows.map_or(f.performance.mass_flow, |m| m[k]);
-            constraints.extend(self.config.constraints.iter().map(|c| constraint_value(c, f, Some(m0))));
+        for (k, p) in solved.points.iter().enumerate() {
+            let flow = PointFlow { performance: &p.figures.performance, surface: &p.figures.surface };
+            let m0 = reference_flows.map_or(p.figures.performance.mass_flow, |m| m[k]);
+            constraints.extend(self.config.constraints.iter().map(|c| constraint_value(c, &flow, Some(m0))));
         }
-        let mut diagnostics = self.diagnostics(results, backend, start);
-        diagnostics.scheme.push_str(flow_start.label());
-        let status = self.convergence_status(results);
+        let diagnostics = self.diagnostics(&solved.points, &solved.backend, solved.start, start);
+        let status = self.convergence_status(&solved.points);
         Evaluation { objectives, constraints, status, diagnostics }
     }
 
-    fn convergence_status(&self, results: &[PointResult]) -> Status {
+    fn convergence_status(&self, points: &[PointSolve]) -> Status {
         let s = &self.config.solver;
-        let short: Vec<String> = results
+        let short: Vec<String> = points
             .iter()
-            .zip(&self.points)
-            .filter(|(r, _)| {
-                let dropped = r.outcome.history.orders_dropped();
-                !(r.outcome.converged || s.accept_orders.is_some_and(|a| dropped >= a))
-            })
-            .map(|(r, op)| {
+            .zip(&self.setup.points)
+            .filter(|(p, _)| !(p.stop.converged() || s.accept_orders.is_some_and(|a| p.outcome.history.orders_dropped() >= a)))
+            .map(|(p, op)| {
                 format!(
-                    "{}: {} iterations, density residual dropped {:.2} of {} orders",
+                    "{}: {} iterations, density residual dropped {:.2} of {} orders, figures not steady",
                     op.name,
-                    r.outcome.iterations,
-                    r.outcome.history.orders_dropped(),
+                    p.iterations,
+                    p.outcome.history.orders_dropped(),
                     s.convergence_orders
                 )
             })
@@ -661,14 +550,16 @@ impl CfdEvaluator {
         }
     }
 
-    fn diagnostics(&self, results: &[PointResult], backend: &str, start: Instant) -> Diagnostics {
+    fn diagnostics(&self, points: &[PointSolve], backend: &str, flow_start: FlowStart, start: Instant) -> Diagnostics {
         Diagnostics {
-            iterations: results.iter().map(|r| r.outcome.iterations).sum(),
-            residual_drop_orders: results.iter().map(|r| r.outcome.history.orders_dropped()).fold(f64::INFINITY, f64::min),
+            iterations: points.iter().map(|p| p.iterations).sum(),
+            residual_drop_orders: points.iter().map(|p| p.outcome.history.orders_dropped()).fold(f64::INFINITY, f64::min),
             wall_s: start.elapsed().as_secs_f64(),
             backend: backend.to_string(),
-            scheme: self.config.solver.scheme.name().into(),
+            scheme: format!("{}{}", self.config.solver.scheme.name(), flow_start.label()),
             cached: false,
+            stops: points.iter().zip(&self.setup.points).map(|(p, op)| format!("{}: {}", op.name, p.stop.describe())).collect(),
+            attempts: points.iter().filter(|p| p.attempts.len() > 1).flat_map(|p| p.attempts.iter().cloned()).collect(),
         }
         .finite_drop()
     }
@@ -689,24 +580,6 @@ fn with_wall_time(mut e: Evaluation, start: Instant) -> Evaluation {
     e
 }
 
-/// Exit angle from the throat, -acos(o/s) (the project's blades turn towards -y); -60 deg when
-/// the cascade has no throat figure and the outline gives none.
-fn throat_angle_deg(outline: &Outline, cascade: &Cascade) -> f64 {
-    let o = cascade.throat.unwrap_or_else(|| throat(outline, cascade.pitch).0);
-    let ratio = o / cascade.pitch;
-    if ratio.is_finite() && ratio > 0.0 && ratio < 1.0 {
-        -ratio.acos().to_degrees()
-    } else {
-        -60.0
-    }
-}
-
-/// Smallest and largest node x of the mesh: the inlet and outlet planes.
-fn domain_x_range(mesh: &Mesh) -> (f64, f64) {
-    let xs = mesh.blocks.iter().flat_map(|b| b.x.iter().copied());
-    xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
-}
-
 fn resolve_objective(o: &Objective) -> Result<ResolvedObjective> {
     match o {
         Objective::MisRms { target } => Ok(ResolvedObjective::MisRms { name: o.name(), target: read_measured_mis(target)? }),
@@ -725,7 +598,8 @@ impl Evaluator for CfdEvaluator {
 
     /// One name per constraint and operating point (`name@point`), point-major.
     fn constraint_names(&self) -> Vec<String> {
-        self.points
+        self.setup
+            .points
             .iter()
             .flat_map(|op| self.config.constraints.iter().map(move |c| format!("{}@{}", c.name(), op.name)))
             .collect()

@@ -12,7 +12,8 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvaluateOptions {
     pub density: Density,
-    /// Iteration budget per operating point (None: the evaluator's default).
+    /// Iteration budget per operating point (None: the scheme's default,
+    /// `cascade::Scheme::default_max_iterations`, as for `turbopt solve`).
     pub max_iterations: Option<usize>,
     /// Accept a run that dropped this many orders when the budget runs out.
     pub accept_orders: Option<f64>,
@@ -47,9 +48,8 @@ pub fn evaluate_command(blade: &Path, case: Option<&str>, design: Option<&[f64]>
     config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient, Objective::ExitAngle, Objective::MassFlow];
     // One evaluation: no baseline to warm-start from.
     config.warm_start = false;
-    if let Some(n) = options.max_iterations {
-        config.solver.max_iterations = n;
-    }
+    // The budget `turbopt solve` gives the scheme, so that both commands solve alike.
+    config.solver.max_iterations = options.max_iterations.unwrap_or(options.scheme.default_max_iterations());
     config.solver.accept_orders = options.accept_orders;
     config.solver.backend = options.backend;
     config.solver.scheme = options.scheme;

@@ -18,95 +18,10 @@
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
 use crate::mesh::Density;
-use crate::solver::{FlowModel, SolverConfig};
+pub use crate::cascade::settings::{default_rans_config, BackendChoice, Scheme, SolverSettings};
+pub use crate::mesh::passage::MeshSettings;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-
-/// Time-integration scheme. `Implicit` (the default) uses the solver config's own implicit
-/// settings when it has them (`config.scheme`), else the implicit defaults
-/// (`solver::ImplicitConfig`), with Spalart-Allmaras as a segregated system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Scheme {
-    Explicit,
-    #[default]
-    Implicit,
-}
-
-/// Where the solver runs. `Gpu` runs the explicit scheme only (see [`EvaluatorConfig::validate`]);
-/// without a device, a driver or the `cuda` feature every evaluation fails with a status naming
-/// the cause (`CfdEvaluator::check_backend` reports it once, up front).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BackendChoice {
-    /// Rayon backend; `threads: None` = one per core (single evaluations; batches decide their
-    /// own split, see [`BatchMode`]).
-    Cpu { threads: Option<usize> },
-    /// CUDA device by ordinal. The evaluator opens it once (compiling the kernels) and runs the
-    /// designs of a batch on it one after another.
-    Gpu { device: usize },
-}
-
-impl Default for BackendChoice {
-    fn default() -> Self {
-        BackendChoice::Cpu { threads: None }
-    }
-}
-
-impl Scheme {
-    pub fn name(self) -> &'static str {
-        match self {
-            Scheme::Explicit => "explicit",
-            Scheme::Implicit => "implicit",
-        }
-    }
-}
-
-/// Solver settings of the evaluator: scheme and backend choice plus the solver's own config.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct SolverSettings {
-    pub scheme: Scheme,
-    pub backend: BackendChoice,
-    /// Iteration budget per operating point (multigrid cycles with multigrid).
-    pub max_iterations: usize,
-    /// Converged when the density residual dropped this many orders (thesis: 6).
-    pub convergence_orders: f64,
-    /// When the budget runs out before `convergence_orders`, accept the result as converged if
-    /// the density residual dropped at least this many orders (None: never; the evaluation is
-    /// then `NotConverged`, with its objectives still reported for inspection).
-    pub accept_orders: Option<f64>,
-    /// Everything else of the explicit solver (model, CFL, smoothing, multigrid...);
-    /// its `max_iterations` and `convergence_orders` are overridden by the two above.
-    pub config: SolverConfig,
-}
-
-impl SolverSettings {
-    /// Whether the solves run the implicit scheme: `scheme: Implicit`, or an implicit section
-    /// in the solver's own `config` (which wins over `scheme: Explicit`).
-    pub fn runs_implicit(&self) -> bool {
-        self.scheme == Scheme::Implicit || matches!(self.config.scheme, crate::solver::Scheme::Implicit(_))
-    }
-}
-
-impl Default for SolverSettings {
-    fn default() -> Self {
-        SolverSettings {
-            scheme: Scheme::Implicit,
-            backend: BackendChoice::default(),
-            max_iterations: 3000,
-            convergence_orders: 6.0,
-            accept_orders: None,
-            config: default_rans_config(),
-        }
-    }
-}
-
-/// RANS-SA, second order. With the (default) implicit scheme the time integration comes from
-/// `solver::ImplicitConfig`; the explicit fields are for `scheme: Explicit`: 5-stage RK at CFL 1
-/// on a single grid, no residual smoothing, the setting that ran stably on the LS89 cascade
-/// start-up (it converges slowly; BENCHMARKS.md has the explicit figures).
-pub fn default_rans_config() -> SolverConfig {
-    SolverConfig { model: FlowModel::SpalartAllmaras, cfl: 1.0, smoothing: None, multigrid: None, ..SolverConfig::default() }
-}
 
 /// How [`crate::eval::Evaluator::evaluate_batch`] spreads designs over the CPU cores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -125,26 +40,6 @@ pub struct BatchSettings {
     pub mode: BatchMode,
     /// Worker threads (None: one per core).
     pub workers: Option<usize>,
-}
-
-/// Mesh settings beyond the density preset.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct MeshSettings {
-    /// First-cell height from this y+ (flat-plate estimate at the exit isentropic state; the
-    /// smallest height over the operating points is used).
-    pub target_yplus: f64,
-    /// Direction hint of the inlet periodic lines [deg]; None: mean inlet angle of the points.
-    pub inlet_angle_deg: Option<f64>,
-    /// Direction hint of the outlet periodic lines [deg]; None: the design's exit metal angle,
-    /// or for a blade without design the throat estimate -acos(throat / pitch).
-    pub outlet_angle_deg: Option<f64>,
-}
-
-impl Default for MeshSettings {
-    fn default() -> Self {
-        MeshSettings { target_yplus: 1.0, inlet_angle_deg: None, outlet_angle_deg: None }
-    }
 }
 
 fn default_true() -> bool {
@@ -243,21 +138,7 @@ impl EvaluatorConfig {
         for c in &self.constraints {
             c.validate().map_err(|e| e.to_string())?;
         }
-        let s = &self.solver;
-        if s.max_iterations == 0 {
-            return Err("solver.max_iterations must be at least 1".into());
-        }
-        if !(s.convergence_orders.is_finite() && s.convergence_orders > 0.0) {
-            return Err(format!("solver.convergence_orders = {} must be positive", s.convergence_orders));
-        }
-        if let Some(a) = s.accept_orders {
-            if !(a.is_finite() && a > 0.0) {
-                return Err(format!("solver.accept_orders = {a} must be positive"));
-            }
-        }
-        if let BackendChoice::Cpu { threads: Some(0) } = s.backend {
-            return Err("solver.backend: Cpu needs at least one thread".into());
-        }
+        self.solver.validate()?;
         if self.batch.workers == Some(0) {
             return Err("batch.workers must be at least 1".into());
         }

@@ -55,6 +55,13 @@ pub struct Diagnostics {
     pub scheme: String,
     /// True when the result came from the evaluation cache.
     pub cached: bool,
+    /// Why each operating point's solve stopped (`point: converged (steady figures)`...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stops: Vec<String>,
+    /// Every attempt of the recovery chain at the points that needed more than one (all of them
+    /// for a failed point), with its remedies, iterations and result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<crate::cascade::Attempt>,
 }
 
 /// Objectives (minimized) and constraints (feasible when every `c <= 0`).

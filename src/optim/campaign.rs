@@ -258,6 +258,12 @@ pub struct EvaluationRecord {
     pub failure: Option<String>,
     /// Seconds since the campaign started (all sessions).
     pub elapsed_s: f64,
+    /// Why each operating point's solve stopped (CFD evaluations).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stops: Vec<String>,
+    /// The recovery chain's attempts at points that needed more than one (`cascade::recovery`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<crate::cascade::Attempt>,
 }
 
 impl EvaluationRecord {
@@ -278,6 +284,8 @@ impl EvaluationRecord {
             feasible: s.is_feasible(),
             failure: s.failure.clone(),
             elapsed_s,
+            stops: e.diagnostics.stops.clone(),
+            attempts: e.diagnostics.attempts.clone(),
         }
     }
 
@@ -294,6 +302,8 @@ impl EvaluationRecord {
                 backend: self.backend.clone(),
                 scheme: self.scheme.clone(),
                 cached: true,
+                stops: self.stops.clone(),
+                attempts: self.attempts.clone(),
             },
         }
     }

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
-use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
+use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW};
 use crate::flow::solution::Solution;
 use crate::mesh::coarsen::coarsen;
@@ -129,6 +129,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let mut time = 0.0;
         let mut converged = false;
         let mut iterations = 0;
+        let mut last_look = 0;
 
         for iteration in 1..=config.max_iterations {
             iterations = iteration;
@@ -166,6 +167,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
                     TimeStepping::Global { final_time } => time >= final_time,
                 };
             }
+            let fine = &self.levels[0];
+            stop |= show_state(observer, iterations, &mut last_look, || backend.download_state(&fine.geometry, &fine.w)) == Control::Stop;
             if converged || stop {
                 break;
             }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Case;
 use super::explicit::SolveOutcome;
-use super::monitor::{Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
+use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
 use super::krylov::{fgmres, FgmresSettings, FgmresStats, StageSystem};
 use crate::backend::{BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::flow::solution::Solution;
@@ -325,6 +325,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let (mut last_linear, mut since_factorization, mut rejections_in_row) = (0usize, 0usize, 0usize);
         let (mut factorized_cfl, mut after_rejection) = (cfl, false);
         let mut converged = false;
+        let mut last_look = 0;
 
         for iteration in 1..=solver.max_iterations {
             report.iterations = iteration;
@@ -422,10 +423,11 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             }
 
             let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time: 0.0 };
-            let control = observer.on_iteration(&record);
+            let mut stop = observer.on_iteration(&record) == Control::Stop;
             history.records.push(record);
+            stop |= show_state(observer, iteration, &mut last_look, || backend.download_state(g, &w)) == Control::Stop;
             converged = steady;
-            if converged || control == Control::Stop {
+            if converged || stop {
                 break;
             }
         }

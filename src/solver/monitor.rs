@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::backend::NVAR;
+use crate::flow::solution::Solution;
 use crate::{Error, Result};
 
 /// Figures of one iteration.
@@ -61,6 +62,32 @@ pub enum Control {
 /// Hook called after every iteration (progress bars, logging, early stopping).
 pub trait Observer {
     fn on_iteration(&mut self, record: &IterationRecord) -> Control;
+
+    /// Iterations between looks at the flow state through [`Observer::on_state`]; `None` (the
+    /// default): never, and the solver hands no state over.
+    fn state_interval(&self) -> Option<usize> {
+        None
+    }
+
+    /// The flow state after `iteration`, at most every [`Observer::state_interval`] iterations:
+    /// how an observer stops a solve on figures computed from the flow itself (a cascade's
+    /// objectives, `cascade::FigureWatch`) rather than on residuals.
+    fn on_state(&mut self, _iteration: usize, _state: &Solution) -> Control {
+        Control::Continue
+    }
+}
+
+/// Hands the observer the flow state (`download` makes it) when at least its
+/// [`Observer::state_interval`] iterations have passed since `last_look`; the solver loops call
+/// it after each batch of residual records.
+pub(crate) fn show_state(observer: &mut dyn Observer, iteration: usize, last_look: &mut usize, download: impl FnOnce() -> Solution) -> Control {
+    match observer.state_interval() {
+        Some(n) if iteration >= *last_look + n.max(1) => {
+            *last_look = iteration;
+            observer.on_state(iteration, &download())
+        }
+        _ => Control::Continue,
+    }
 }
 
 /// Observer that does nothing.

@@ -78,6 +78,18 @@ impl Wall {
         left_normal(unit(sub(self.at(s + h), self.at(s - h))))
     }
 
+    /// The smallest radius of curvature of the concave stretches of the wall (measured as
+    /// [`Wall::radius_at`]) and where it is; infinite for a convex blade.
+    pub fn tightest_concave_stretch(&self) -> (f64, P2) {
+        let w = WINDOW_OF_PERIMETER * self.perimeter();
+        // Clockwise walk: a left turn (positive) is a concave stretch.
+        let tightest = windowed_turns(&self.curve).into_iter().filter(|&(_, turn)| turn > 1e-12).map(|(s, turn)| (w / turn, s));
+        match tightest.min_by(|a, b| a.0.total_cmp(&b.0)) {
+            Some((radius, s)) => (radius, self.at(s)),
+            None => (f64::INFINITY, self.at(0.0)),
+        }
+    }
+
     /// Smoothed radius of curvature at arc length `s` (piecewise constant between vertices).
     pub fn radius_at(&self, s: f64) -> f64 {
         let s = s.rem_euclid(self.perimeter());
@@ -86,15 +98,14 @@ impl Wall {
     }
 }
 
-/// Radius of curvature at each vertex from the turning angle between the chords to the
-/// points one window back and one window ahead along the wall (a fixed arc length, 1/1000 of
-/// the perimeter, so that unevenly spaced outline points do not fake sharp corners); returned
-/// with the vertex arc lengths.
-fn curvature_radius(curve: &Polyline) -> Vec<(f64, f64)> {
+/// Arc lengths of the polyline vertices and the turning angle of the wall over a window of
+/// 1/1000 of the perimeter either side of each vertex (signed: negative where a clockwise walk
+/// turns right, round the convex parts of the blade; positive over concave stretches).
+fn windowed_turns(curve: &Polyline) -> Vec<(f64, f64)> {
     let p = curve.points();
     let n = p.len() - 1; // closed: last = first
     let len = curve.length();
-    let w = 1e-3 * len;
+    let w = WINDOW_OF_PERIMETER * len;
     let mut s = vec![0.0; n];
     for k in 1..n {
         s[k] = s[k - 1] + dist(p[k - 1], p[k]);
@@ -105,9 +116,23 @@ fn curvature_radius(curve: &Polyline) -> Vec<(f64, f64)> {
             let (a, b, c) = (at(s[k] - w), p[k], at(s[k] + w));
             let t1 = unit(sub(b, a));
             let t2 = unit(sub(c, b));
-            let turn = super::distribution::cross(t1, t2).atan2(super::distribution::dot(t1, t2)).abs();
-            (s[k], if turn > 1e-12 { (w / turn).max(1e-9) } else { f64::INFINITY })
+            (s[k], super::distribution::cross(t1, t2).atan2(super::distribution::dot(t1, t2)))
         })
+        .collect()
+}
+
+/// The window of [`windowed_turns`], as a share of the perimeter.
+const WINDOW_OF_PERIMETER: f64 = 1e-3;
+
+/// Radius of curvature at each vertex from the turning angle between the chords to the
+/// points one window back and one window ahead along the wall (a fixed arc length, 1/1000 of
+/// the perimeter, so that unevenly spaced outline points do not fake sharp corners); returned
+/// with the vertex arc lengths.
+fn curvature_radius(curve: &Polyline) -> Vec<(f64, f64)> {
+    let w = WINDOW_OF_PERIMETER * curve.length();
+    windowed_turns(curve)
+        .into_iter()
+        .map(|(s, turn)| (s, if turn.abs() > 1e-12 { (w / turn.abs()).max(1e-9) } else { f64::INFINITY }))
         .collect()
 }
 

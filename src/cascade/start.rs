@@ -1,48 +1,11 @@
-//! Running a cascade: the planes its performance is measured on and the initial flow field a
-//! solve starts from.
+//! Stage 5: the flow a cold solve starts from.
 
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::flow::solution::{BlockSolution, Solution};
 use crate::flow::state::conservative_from_primitive;
-use crate::geometry::Outline;
+use super::planes::Planes;
 use crate::mesh::Mesh;
-
-/// Axial position of the exit measurement plane of the LS89 experiments, in axial chords
-/// downstream of the leading edge (where the exit isentropic Mach number is reported).
-pub const EXIT_PLANE_AXIAL_CHORDS: f64 = 1.433;
-
-/// Where a cascade is cut for its performance figures.
-#[derive(Clone, Copy, Debug)]
-pub struct Planes {
-    pub x_inlet: f64,
-    pub x_outlet: f64,
-    pub x_exit_measurement: f64,
-    pub x_le: f64,
-    pub x_te: f64,
-    pub axial_chord: f64,
-}
-
-/// Inlet/outlet planes just inside the domain (a cut on the boundary line would run along cell
-/// edges) and the exit measurement plane.
-pub fn cascade_planes(mesh: &Mesh, outline: &Outline) -> Planes {
-    let ([x_le, x_te], _) = outline.bounding_box();
-    let axial_chord = x_te - x_le;
-    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
-    for &x in mesh.blocks.iter().flat_map(|b| b.x.iter()) {
-        x0 = x0.min(x);
-        x1 = x1.max(x);
-    }
-    let inset = 0.01 * axial_chord;
-    Planes {
-        x_inlet: x0 + inset,
-        x_outlet: x1 - inset,
-        x_exit_measurement: x_le + EXIT_PLANE_AXIAL_CHORDS * axial_chord,
-        x_le,
-        x_te,
-        axial_chord,
-    }
-}
 
 /// The usual quasi-one-dimensional start of a cascade run: isentropic flow from the inlet total
 /// conditions whose static pressure falls from an inlet value (Mach `inlet_mach`) upstream of

@@ -1,0 +1,140 @@
+//! Stages 1-4 and 7: a checked blade section, its passage spec, its mesh and measurement planes
+//! (everything a solve needs besides the flow), and the post-processing of a flow on them.
+
+use super::planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
+use super::section::{BladeChoice, Section};
+use super::start::quasi_1d_start;
+use crate::flow::case::OperatingPoint;
+use crate::flow::gas::Gas;
+use crate::flow::solution::Solution;
+use crate::geometry::validity::GeometryError;
+use crate::geometry::BladeFile;
+use crate::mesh::generate::{check_meshable, generate_cascade_mesh, PassageSpec, Unmeshable};
+use crate::mesh::passage::{passage_spec_for, trailing_edge_camber_angle_deg, MeshSettings};
+use crate::mesh::{Density, Mesh};
+use crate::post::{blade_surface, cascade_performance, CascadePerformance, SurfacePoint};
+
+/// Why a blade did not get as far as a flow to solve, or a flow gave no figures.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CascadeError {
+    /// The section itself is not a blade (bounds, thickness, crossing sides, pitch overlap...).
+    #[error("{0}")]
+    Geometry(#[from] GeometryError),
+    /// A valid section whose passage the mesher cannot mesh, found before any mesh is made.
+    #[error("{0}")]
+    Unmeshable(#[from] Unmeshable),
+    /// The passage spec or the mesher failed (settings such as the y+ target, or a mesher fault
+    /// the checks did not foresee).
+    #[error("{0}")]
+    Mesh(String),
+    /// The measurement planes do not fit the domain.
+    #[error("{0}")]
+    Planes(String),
+    /// Post-processing gave a non-finite figure (a flow that is not physical somewhere).
+    #[error("{point}: post-processing gave non-finite figures {figures:?} (entropy rise, exit angle, loss, mass flow, exit Mis)")]
+    NonFiniteFigures { point: String, figures: [f64; 5] },
+}
+
+/// What a cascade run needs besides the blade section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CascadeSetup {
+    pub gas: Gas,
+    /// The operating points the mesh must serve (its first cell meets the y+ target at all).
+    pub points: Vec<OperatingPoint>,
+    pub density: Density,
+    pub mesh: MeshSettings,
+    /// Exit measurement plane, in axial chords downstream of the leading edge.
+    pub exit_plane_axial_chords: f64,
+}
+
+impl CascadeSetup {
+    /// The blade file's gas at `points`, default mesh settings, the LS89 exit plane.
+    pub fn new(file: &BladeFile, points: Vec<OperatingPoint>, density: Density) -> Self {
+        CascadeSetup { gas: file.gas, points, density, mesh: MeshSettings::default(), exit_plane_axial_chords: EXIT_PLANE_AXIAL_CHORDS }
+    }
+}
+
+/// A blade section that passed the geometry and meshability checks, with its passage spec:
+/// what is known before any mesh is made (milliseconds).
+#[derive(Clone, Debug)]
+pub struct CheckedBlade {
+    pub section: Section,
+    pub spec: PassageSpec,
+}
+
+impl CheckedBlade {
+    /// The section `choice` names in `file`, checked, and its passage for `setup`.
+    pub fn new(file: &BladeFile, choice: BladeChoice, setup: &CascadeSetup) -> Result<Self, CascadeError> {
+        let section = Section::of(file, choice)?;
+        let spec = passage_spec_for(&setup.gas, &section.cascade, &section.outline, &setup.points, setup.density, &setup.mesh)
+            .map_err(|e| CascadeError::Mesh(e.to_string()))?;
+        check_meshable(&section.outline, &spec)?;
+        Ok(CheckedBlade { section, spec })
+    }
+
+    /// Meshes the passage and places the measurement planes.
+    pub fn mesh(self, setup: &CascadeSetup) -> Result<PreparedCascade, CascadeError> {
+        let mesh = generate_cascade_mesh(&self.section.outline, &self.spec).map_err(|e| CascadeError::Mesh(e.to_string()))?;
+        let planes = Planes::new(&mesh, &self.section.outline, setup.exit_plane_axial_chords)?;
+        Ok(PreparedCascade { section: self.section, spec: self.spec, mesh, planes, gas: setup.gas })
+    }
+}
+
+/// A meshed cascade ready to solve: section, passage, mesh, measurement planes and gas.
+#[derive(Clone, Debug)]
+pub struct PreparedCascade {
+    pub section: Section,
+    pub spec: PassageSpec,
+    pub mesh: Mesh,
+    pub planes: Planes,
+    pub gas: Gas,
+}
+
+/// The post-processed flow of one operating point.
+#[derive(Clone, Debug)]
+pub struct PointFigures {
+    pub performance: CascadePerformance,
+    /// Blade-surface isentropic Mach number.
+    pub surface: Vec<SurfacePoint>,
+}
+
+impl PointFigures {
+    /// The figures a cascade run reports and watches for convergence, in this order: entropy
+    /// rise, exit angle [deg], loss coefficient, mass flow, exit isentropic Mach number.
+    pub fn headline(&self) -> [f64; 5] {
+        let p = &self.performance;
+        [p.entropy_rise, p.exit_angle_deg, p.loss_coefficient, p.mass_flow, p.exit_isentropic_mach]
+    }
+}
+
+impl PreparedCascade {
+    /// Stages 1-4 in one call: check the blade, build its passage, mesh it, place the planes.
+    pub fn new(file: &BladeFile, choice: BladeChoice, setup: &CascadeSetup) -> Result<Self, CascadeError> {
+        CheckedBlade::new(file, choice, setup)?.mesh(setup)
+    }
+
+    /// (ni, nj) of every block (a warm start needs a solution of these sizes).
+    pub fn block_sizes(&self) -> Vec<(usize, usize)> {
+        self.mesh.blocks.iter().map(|b| (b.ni, b.nj)).collect()
+    }
+
+    /// The quasi-one-dimensional cold start at `op` (`start::quasi_1d_start`), turning towards
+    /// the blade's trailing-edge camber direction, from inlet Mach 0.2.
+    pub fn cold_start(&self, op: &OperatingPoint) -> Solution {
+        let exit_angle = trailing_edge_camber_angle_deg(&self.section.outline);
+        quasi_1d_start(&self.mesh, &self.gas, op, &self.planes, exit_angle, 0.2)
+    }
+
+    /// Performance on the planes and the blade-surface Mis of `solution` at `op`; non-finite
+    /// figures are an error.
+    pub fn figures(&self, op: &OperatingPoint, solution: &Solution) -> Result<PointFigures, CascadeError> {
+        let p = &self.planes;
+        let performance = cascade_performance(&self.mesh, solution, &self.gas, op, p.x_inlet, p.x_outlet, p.x_exit_measurement);
+        let figures = PointFigures { performance, surface: blade_surface(&self.mesh, solution, self.gas.gamma, op.p01) };
+        let headline = figures.headline();
+        if headline.iter().any(|v| !v.is_finite()) {
+            return Err(CascadeError::NonFiniteFigures { point: op.name.clone(), figures: headline });
+        }
+        Ok(figures)
+    }
+}

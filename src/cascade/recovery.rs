@@ -1,0 +1,142 @@
+//! The recovery chain: what a point's solve tries when it goes non-physical or diverges, so that
+//! a campaign does not lose a design to the start-up transient of the implicit scheme (issue 17:
+//! "20 non-physical implicit steps in a row at the CFL floor" in 4-5 % of the LS89 TC1 designs).
+//!
+//! Attempt 1 runs as configured. Each later attempt adds the next applicable remedy of the chain
+//! to those already in force (a remedy that does not apply, such as a cold start for a solve
+//! that started cold, is skipped), so the last attempt is the most cautious one. Every attempt,
+//! with its remedies, iterations and result, is recorded in the evaluation's diagnostics.
+
+use crate::backend::Reconstruction;
+use crate::solver::{CflRamp, ImplicitConfig, Scheme, SolverConfig};
+use serde::{Deserialize, Serialize};
+
+/// One remedy of the chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Remedy {
+    /// Start from the cold quasi-one-dimensional flow instead of the given flow (a warm start
+    /// from another design or a restart).
+    ColdStart,
+    /// A gentler time step: the implicit CFL ramp from 1, x1.1 per iteration up to 50, updates
+    /// that change density and pressure by at most 10 %, 40 rejected steps in a row allowed;
+    /// the explicit scheme at half its CFL.
+    GentleCfl,
+    /// First-order convective fluxes until the density residual dropped 2 orders (at most 300
+    /// iterations), then the configured second-order scheme from that flow: the first-order
+    /// scheme is dissipative enough to pass the start-up transient that non-physical states
+    /// (negative pressure behind a strong expansion) come from.
+    FirstOrderStart,
+    /// 500 explicit Runge-Kutta iterations (5 stages, CFL 1, single grid) before the implicit
+    /// scheme: the explicit scheme is robust through the start-up transient where the implicit
+    /// one takes non-physical steps.
+    ExplicitStart,
+}
+
+/// First-order phase of [`Remedy::FirstOrderStart`]: its residual target and budget.
+const FIRST_ORDER_ORDERS: f64 = 2.0;
+const FIRST_ORDER_ITERATIONS: usize = 300;
+/// Explicit phase of [`Remedy::ExplicitStart`].
+const EXPLICIT_ITERATIONS: usize = 500;
+
+impl Remedy {
+    /// The default chain. The gentle CFL comes first: the default campaign's lost design
+    /// (tests/cascade_recovery_long.rs) went non-physical from its warm start and from the cold
+    /// start alike, and converged with the gentle CFL.
+    pub fn default_chain() -> Vec<Remedy> {
+        vec![Remedy::GentleCfl, Remedy::ColdStart, Remedy::FirstOrderStart, Remedy::ExplicitStart]
+    }
+
+    /// What the diagnostics call it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Remedy::ColdStart => "cold start",
+            Remedy::GentleCfl => "gentle CFL",
+            Remedy::FirstOrderStart => "first-order start",
+            Remedy::ExplicitStart => "explicit start",
+        }
+    }
+}
+
+/// One attempt at a point: the remedies in force, its iterations (all phases) and what came of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    pub point: String,
+    pub remedies: Vec<Remedy>,
+    pub iterations: usize,
+    /// "converged ...", "not converged ..." or the reason it failed.
+    pub result: String,
+}
+
+/// A phase run before the main solve: its configuration (budget and residual target included).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prelude {
+    pub config: SolverConfig,
+    pub remedy: Remedy,
+}
+
+/// How one attempt runs: from the cold start or the given flow, an optional prelude, then the
+/// main solve with `config`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub remedies: Vec<Remedy>,
+    pub cold: bool,
+    pub prelude: Option<Prelude>,
+    pub config: SolverConfig,
+}
+
+impl Plan {
+    /// Attempt 1: as configured.
+    pub fn as_configured(config: SolverConfig, cold: bool) -> Plan {
+        Plan { remedies: vec![], cold, prelude: None, config }
+    }
+
+    /// This plan with `remedy` added, or `None` when it does not apply.
+    pub fn with(&self, remedy: Remedy) -> Option<Plan> {
+        let mut next = self.clone();
+        next.remedies.push(remedy);
+        match remedy {
+            Remedy::ColdStart if self.cold => return None,
+            Remedy::ColdStart => next.cold = true,
+            Remedy::GentleCfl => gentle(&mut next.config),
+            Remedy::FirstOrderStart => next.prelude = Some(Prelude { config: first_order(&next.config), remedy }),
+            Remedy::ExplicitStart => next.prelude = Some(Prelude { config: explicit(&next.config)?, remedy }),
+        }
+        Some(next)
+    }
+}
+
+/// [`Remedy::GentleCfl`] applied to `config`.
+fn gentle(config: &mut SolverConfig) {
+    match &mut config.scheme {
+        Scheme::Implicit(imp) => {
+            imp.cfl = CflRamp { start: 1.0, target: imp.cfl.target.min(50.0), growth: 1.1, ..imp.cfl };
+            imp.max_relative_change = Some(imp.max_relative_change.map_or(0.1, |m| m.min(0.1)));
+            imp.max_rejections = imp.max_rejections.max(40);
+        }
+        Scheme::Explicit => config.cfl *= 0.5,
+    }
+}
+
+/// The first-order phase of [`Remedy::FirstOrderStart`].
+fn first_order(config: &SolverConfig) -> SolverConfig {
+    SolverConfig {
+        reconstruction: Reconstruction::FirstOrder,
+        max_iterations: FIRST_ORDER_ITERATIONS.min(config.max_iterations),
+        convergence_orders: FIRST_ORDER_ORDERS,
+        ..config.clone()
+    }
+}
+
+/// The explicit phase of [`Remedy::ExplicitStart`]; `None` for an explicit solve.
+fn explicit(config: &SolverConfig) -> Option<SolverConfig> {
+    let Scheme::Implicit(ImplicitConfig { .. }) = config.scheme else { return None };
+    Some(SolverConfig {
+        scheme: Scheme::Explicit,
+        cfl: 1.0,
+        rk: crate::solver::RkScheme::Blazek5Upwind,
+        smoothing: None,
+        multigrid: None,
+        max_iterations: EXPLICIT_ITERATIONS.min(config.max_iterations),
+        ..config.clone()
+    })
+}

@@ -1,0 +1,158 @@
+//! How a cascade point is solved: scheme, backend, iteration budget, the two convergence tests
+//! (residual orders and steady figures) and the recovery chain. The `solver` section of an
+//! evaluator config (RON); `turbopt solve` and `turbopt evaluate` fill the same struct from
+//! their flags, so that every command solves a blade the same way.
+
+use super::figures::FigureConvergence;
+use super::recovery::Remedy;
+use crate::solver::{Cycle, FlowModel, Multigrid, SolverConfig};
+use serde::{Deserialize, Serialize};
+
+/// Time-integration scheme. `Implicit` (the default) uses the solver config's own implicit
+/// settings when it has them (`config.scheme`), else the implicit defaults
+/// (`solver::ImplicitConfig`), with Spalart-Allmaras as a segregated system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Scheme {
+    Explicit,
+    #[default]
+    Implicit,
+}
+
+impl Scheme {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Explicit => "explicit",
+            Scheme::Implicit => "implicit",
+        }
+    }
+
+    /// Iteration budget of a command-line solve: the implicit scheme converges LS89 in about
+    /// 400 iterations, the explicit W-cycle needs about 4,000 cycles on the coarse mesh.
+    pub fn default_max_iterations(self) -> usize {
+        match self {
+            Scheme::Explicit => 20_000,
+            Scheme::Implicit => 3000,
+        }
+    }
+}
+
+/// Where the solver runs. `Gpu` runs the explicit scheme only; without a device, a driver or
+/// the `cuda` feature every evaluation fails with a status naming the cause
+/// (`CfdEvaluator::check_backend` reports it once, up front).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BackendChoice {
+    /// Rayon backend; `threads: None` = one per core (single evaluations; batches decide their
+    /// own split, see `eval::cfd::BatchMode`).
+    Cpu { threads: Option<usize> },
+    /// CUDA device by ordinal. The evaluator opens it once (compiling the kernels) and runs the
+    /// designs of a batch on it one after another.
+    Gpu { device: usize },
+}
+
+impl Default for BackendChoice {
+    fn default() -> Self {
+        BackendChoice::Cpu { threads: None }
+    }
+}
+
+/// Solver settings of a cascade run: scheme and backend choice, convergence tests, recovery
+/// chain, plus the solver's own config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolverSettings {
+    pub scheme: Scheme,
+    pub backend: BackendChoice,
+    /// Iteration budget per operating point (multigrid cycles with multigrid).
+    pub max_iterations: usize,
+    /// Converged when the density residual dropped this many orders (thesis: 6; default 7, a
+    /// backstop behind `figures`).
+    pub convergence_orders: f64,
+    /// Converged as well when the figures the run reports have stopped changing
+    /// ([`FigureConvergence`]); `None`: residual orders only.
+    pub figures: Option<FigureConvergence>,
+    /// When the budget runs out before either test passes, accept the result as converged if
+    /// the density residual dropped at least this many orders (None: never; the evaluation is
+    /// then `NotConverged`, with its objectives still reported for inspection).
+    pub accept_orders: Option<f64>,
+    /// What to try, in this order, when a solve goes non-physical or diverges (each attempt is
+    /// recorded); empty: give up at the first failure.
+    pub recovery: Vec<Remedy>,
+    /// Everything else of the solver (model, CFL, smoothing, multigrid, implicit section...);
+    /// its `max_iterations` and `convergence_orders` are overridden by the two above.
+    pub config: SolverConfig,
+}
+
+impl SolverSettings {
+    /// Whether the solves run the implicit scheme: `scheme: Implicit`, or an implicit section
+    /// in the solver's own `config` (which wins over `scheme: Explicit`).
+    pub fn runs_implicit(&self) -> bool {
+        self.scheme == Scheme::Implicit || matches!(self.config.scheme, crate::solver::Scheme::Implicit(_))
+    }
+
+    /// The solver configuration of one point: `config` with the budget, the residual target and
+    /// (for `scheme: Implicit` over a config without an implicit section) the implicit defaults.
+    pub fn solver_config(&self) -> SolverConfig {
+        let mut config = self.config.clone();
+        config.max_iterations = self.max_iterations;
+        config.convergence_orders = self.convergence_orders;
+        if self.scheme == Scheme::Implicit && matches!(config.scheme, crate::solver::Scheme::Explicit) {
+            config.scheme = crate::solver::Scheme::Implicit(crate::solver::ImplicitConfig::default());
+        }
+        config
+    }
+
+    /// Checks of the numbers the settings add to the solver's own.
+    pub fn validate(&self) -> std::result::Result<(), String> {
+        if self.max_iterations == 0 {
+            return Err("solver.max_iterations must be at least 1".into());
+        }
+        if !(self.convergence_orders.is_finite() && self.convergence_orders > 0.0) {
+            return Err(format!("solver.convergence_orders = {} must be positive", self.convergence_orders));
+        }
+        if let Some(a) = self.accept_orders {
+            if !(a.is_finite() && a > 0.0) {
+                return Err(format!("solver.accept_orders = {a} must be positive"));
+            }
+        }
+        if let Some(f) = &self.figures {
+            f.validate().map_err(|e| format!("solver.figures: {e}"))?;
+        }
+        if let BackendChoice::Cpu { threads: Some(0) } = self.backend {
+            return Err("solver.backend: Cpu needs at least one thread".into());
+        }
+        Ok(())
+    }
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        SolverSettings {
+            scheme: Scheme::Implicit,
+            backend: BackendChoice::default(),
+            max_iterations: Scheme::Implicit.default_max_iterations(),
+            // A backstop: the figures are steady first in practice (6.5 orders on LS89), see
+            // `FigureConvergence`; at the thesis's 6 orders they are still up to 5.5e-4 off.
+            convergence_orders: 7.0,
+            figures: Some(FigureConvergence::default()),
+            accept_orders: None,
+            recovery: Remedy::default_chain(),
+            config: default_rans_config(),
+        }
+    }
+}
+
+/// RANS-SA, second order. With the (default) implicit scheme the time integration comes from
+/// `solver::ImplicitConfig`; the explicit fields are for `scheme: Explicit`: 5-stage
+/// Runge-Kutta at CFL 1 with a 3-level W-cycle whose coarse-grid corrections start after 150
+/// single-grid iterations (started at once, the W-cycle is NaN at cycle 2 of the LS89 cascade
+/// start-up; the V-cycle stalls near 2.8 orders on LS89 medium; residual smoothing at CFL 2
+/// diverges: BENCHMARKS.md).
+pub fn default_rans_config() -> SolverConfig {
+    SolverConfig {
+        model: FlowModel::SpalartAllmaras,
+        cfl: 1.0,
+        smoothing: None,
+        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::W, correction_smoothing: 1.0, delay: 150 }),
+        ..SolverConfig::default()
+    }
+}

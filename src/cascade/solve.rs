@@ -1,0 +1,236 @@
+//! Stages 5-7 for one operating point: start, solve (through the recovery chain, stopping on
+//! residual orders or steady figures) and post-processing.
+
+use super::figures::{FigureWatch, WatchedExtras};
+use super::prepare::{CascadeError, PointFigures, PreparedCascade};
+use super::recovery::{Attempt, Plan};
+use super::settings::SolverSettings;
+use crate::backend::cpu::CpuBackend;
+use crate::backend::Backend;
+use crate::error::{Error, Result};
+use crate::flow::case::OperatingPoint;
+use crate::flow::solution::Solution;
+use crate::mesh::Mesh;
+use crate::solver::{Case, ImplicitReport, Observer, SolveOutcome, SolverConfig};
+
+/// A backend a cascade point is solved on.
+pub trait SolvesCases: Backend {
+    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution, observer: &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)>;
+}
+
+impl SolvesCases for CpuBackend {
+    /// Either scheme (`solver::solve_case`).
+    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution, observer: &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)> {
+        crate::solver::solve_case(self, mesh, case, initial, observer)
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl SolvesCases for crate::backend::gpu::GpuBackend {
+    /// Either scheme (`solver::solve_case`).
+    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution, observer: &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)> {
+        crate::solver::solve_case(self, mesh, case, initial, observer)
+    }
+}
+
+/// Where a point's solve starts.
+#[derive(Clone, Copy, Debug)]
+pub enum Start<'a> {
+    /// The quasi-one-dimensional cold start (`PreparedCascade::cold_start`).
+    Cold,
+    /// A given flow on this mesh (a warm start from another design, a restart) and the density
+    /// residual its orders count from: it converges to that absolute level, not N orders below
+    /// its own, already small, first residual.
+    Given { solution: &'a Solution, residual_reference: f64 },
+}
+
+/// Why a solve stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The density residual dropped the configured orders.
+    ResidualOrders,
+    /// The figures stopped changing (`FigureConvergence`).
+    SteadyFigures,
+    /// The iteration budget ran out.
+    Budget,
+    /// The caller's observer stopped it (Ctrl-C).
+    Interrupted,
+}
+
+impl Stop {
+    pub fn converged(self) -> bool {
+        matches!(self, Stop::ResidualOrders | Stop::SteadyFigures)
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stop::ResidualOrders => "converged (residual orders)",
+            Stop::SteadyFigures => "converged (steady figures)",
+            Stop::Budget => "not converged (iteration budget)",
+            Stop::Interrupted => "stopped by the caller",
+        }
+    }
+}
+
+/// A solved and post-processed point.
+#[derive(Clone, Debug)]
+pub struct PointSolve {
+    /// The last solve of the successful attempt (its history counts from its own start).
+    pub outcome: SolveOutcome,
+    pub implicit: Option<ImplicitReport>,
+    pub figures: PointFigures,
+    pub stop: Stop,
+    /// Iterations of every attempt and phase.
+    pub iterations: usize,
+    pub attempts: Vec<Attempt>,
+}
+
+/// A point that could not be solved: the last error, the iterations spent, every attempt.
+#[derive(Clone, Debug)]
+pub struct PointFailure {
+    pub error: PointError,
+    pub iterations: usize,
+    pub attempts: Vec<Attempt>,
+}
+
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum PointError {
+    /// The solver failed (diverged, non-physical, bad case...).
+    #[error("{0}")]
+    Solver(String, #[source] std::sync::Arc<Error>),
+    /// The flow gave no figures.
+    #[error("{0}")]
+    Figures(#[from] CascadeError),
+}
+
+impl PointError {
+    /// Whether the solver diverged (blow-up, NaN, non-physical steps).
+    pub fn diverged(&self) -> bool {
+        matches!(self, PointError::Solver(_, e) if matches!(**e, Error::Diverged { .. }))
+    }
+
+    /// The solver's error, when it was one.
+    pub fn solver_error(&self) -> Option<&Error> {
+        match self {
+            PointError::Solver(_, e) => Some(e),
+            PointError::Figures(_) => None,
+        }
+    }
+}
+
+impl From<Error> for PointError {
+    fn from(e: Error) -> Self {
+        PointError::Solver(e.to_string(), std::sync::Arc::new(e))
+    }
+}
+
+/// What one point's solve is given.
+pub struct PointRun<'a> {
+    pub prepared: &'a PreparedCascade,
+    pub op: &'a OperatingPoint,
+    pub settings: &'a SolverSettings,
+    /// Figures watched for convergence besides the headline ones (the evaluator's objectives).
+    pub extras: WatchedExtras<'a>,
+}
+
+/// Solves one point from `start` on `backend`, through the recovery chain: attempt 1 as
+/// configured; after a divergence the next applicable remedy is added and the point solved
+/// again. `progress` sees every iteration of every attempt (a stop from it ends the solve).
+pub fn solve_point<B: SolvesCases>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
+    let mut plan = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
+    let mut remedies = run.settings.recovery.iter().copied();
+    let (mut attempts, mut iterations) = (Vec::new(), 0);
+    loop {
+        let (result, spent) = attempt(backend, run, &plan, start, progress);
+        iterations += spent;
+        let outcome_text = match &result {
+            Ok(p) => format!("{} after {spent} iterations", p.stop.describe()),
+            Err(e) => e.to_string(),
+        };
+        attempts.push(super::recovery::Attempt { point: run.op.name.clone(), remedies: plan.remedies.clone(), iterations: spent, result: outcome_text });
+        match result {
+            Ok(solved) => return Ok(PointSolve { iterations, attempts, ..solved }),
+            Err(error) if error.diverged() => match remedies.by_ref().find_map(|r| plan.with(r)) {
+                Some(next) => plan = next,
+                None => return Err(PointFailure { error, iterations, attempts }),
+            },
+            Err(error) => return Err(PointFailure { error, iterations, attempts }),
+        }
+    }
+}
+
+/// One attempt of `plan`: its prelude, the main solve with the figure watch, post-processing.
+/// Returns the result and the iterations it spent.
+fn attempt<B: SolvesCases>(
+    backend: &B,
+    run: &PointRun,
+    plan: &Plan,
+    start: Start,
+    progress: &mut dyn Observer,
+) -> (std::result::Result<PointSolve, PointError>, usize) {
+    let cold;
+    let (mut initial, mut reference) = match start {
+        Start::Given { solution, residual_reference } if !plan.cold => (solution, Some(residual_reference)),
+        _ => {
+            cold = run.prepared.cold_start(run.op);
+            (&cold, None)
+        }
+    };
+    let mut spent = 0;
+    let prelude_flow;
+    if let Some(prelude) = &plan.prelude {
+        let config = SolverConfig { residual_reference: reference, ..prelude.config.clone() };
+        match backend.solve_case(&run.prepared.mesh, case(run, config), initial, progress) {
+            Ok((outcome, _)) => {
+                spent += outcome.iterations;
+                // The main solve counts its orders from where the prelude started.
+                reference = Some(outcome.history.density_reference());
+                prelude_flow = outcome.solution;
+                initial = &prelude_flow;
+            }
+            Err(e) => return failed(e, spent),
+        }
+    }
+    let config = SolverConfig { residual_reference: reference, ..plan.config.clone() };
+    let max_iterations = config.max_iterations;
+    let mut watch = FigureWatch::new(run.prepared, run.op, run.settings.figures, run.extras, reference, progress);
+    let (outcome, implicit) = match backend.solve_case(&run.prepared.mesh, case(run, config), initial, &mut watch) {
+        Ok(solved) => solved,
+        Err(e) => return failed(e, spent),
+    };
+    spent += outcome.iterations;
+    let stop = if outcome.converged {
+        Stop::ResidualOrders
+    } else if watch.steady_at.is_some() {
+        Stop::SteadyFigures
+    } else if outcome.iterations >= max_iterations {
+        Stop::Budget
+    } else {
+        Stop::Interrupted
+    };
+    let figures = match run.prepared.figures(run.op, &outcome.solution) {
+        Ok(f) => f,
+        Err(e) => return (Err(e.into()), spent),
+    };
+    let solved = PointSolve { iterations: spent, outcome, implicit, figures, stop, attempts: vec![] };
+    (Ok(solved), spent)
+}
+
+/// The case of `run` with `config`.
+fn case(run: &PointRun, config: SolverConfig) -> Case {
+    Case { gas: run.prepared.gas, operating_point: run.op.clone(), solver: config }
+}
+
+/// A failed attempt: the error and the iterations spent, those of the failed solve included.
+fn failed(e: Error, spent: usize) -> (std::result::Result<PointSolve, PointError>, usize) {
+    let n = spent + failed_at(&e);
+    (Err(e.into()), n)
+}
+
+/// Iterations a failed solve spent (the iteration it diverged at).
+fn failed_at(e: &Error) -> usize {
+    match e {
+        Error::Diverged { iteration, .. } => *iteration,
+        _ => 0,
+    }
+}
