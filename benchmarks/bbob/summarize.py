@@ -4,7 +4,10 @@ COCO's .info files (each run's final f - f_opt), for the issue-16 criteria: per 
 all 24 functions, and per function. Targets 10^2 ... 10^-8 in steps of 10^0.2 (51 targets, as in
 cocopp's runtime ECDFs).
 
-  python3 summarize.py exdata/turbopt-LSHADE_budget10000 exdata/scipy-DE_budget10000 ...
+  python3 summarize.py [--plot out.png] [--instances 1-5] exdata/turbopt-LSHADE_budget10000 exdata/scipy-DE_budget10000 ...
+
+--instances keeps the runs on those instance numbers only (to compare folders run on different
+instance sets on the ones they share).
 """
 import glob
 import os
@@ -15,8 +18,8 @@ from collections import defaultdict
 TARGETS = [10 ** (2 - 0.2 * k) for k in range(51)]
 
 
-def read(folder):
-    """{dim: {function: [final delta f of each instance]}}"""
+def read(folder, keep):
+    """{dim: {function: [final delta f of each instance]}}, instances in `keep` (None: all)"""
     runs = defaultdict(lambda: defaultdict(list))
     for info in glob.glob(os.path.join(folder, "*.info")):
         header = None
@@ -26,8 +29,9 @@ def read(folder):
                 header = (int(m.group(2)), int(m.group(1)))
             elif header and line.startswith("data_"):
                 for run in line.strip().split(", ")[1:]:
-                    delta = float(run.split("|")[1])
-                    runs[header[0]][header[1]].append(delta)
+                    instance = int(run.split(":")[0])
+                    if keep is None or instance in keep:
+                        runs[header[0]][header[1]].append(float(run.split("|")[1]))
     return runs
 
 
@@ -35,8 +39,37 @@ def fraction(deltas):
     return sum(d <= t for d in deltas for t in TARGETS) / (len(deltas) * len(TARGETS))
 
 
+def plot(data, names, dims, path):
+    """Bars of the fraction solved per function, one panel per dimension."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(dims), 1, figsize=(12, 3.2 * len(dims)), squeeze=False)
+    width = 0.8 / len(names)
+    for ax, dim in zip(axes[:, 0], dims):
+        for k, n in enumerate(names):
+            values = [fraction(data[n][dim][f]) if data[n].get(dim, {}).get(f) else 0.0 for f in range(1, 25)]
+            ax.bar([f + (k - len(names) / 2 + 0.5) * width for f in range(1, 25)], values, width, label=n)
+        ax.set_title(f"BBOB {dim}-D: fraction of (instance, target) pairs solved per function")
+        ax.set_xticks(range(1, 25))
+        ax.set_ylim(0, 1.05)
+    axes[0, 0].legend(fontsize=8, ncol=len(names))
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
 def main():
-    data = {os.path.basename(f.rstrip("/")): read(f) for f in sys.argv[1:]}
+    args = sys.argv[1:]
+    png = None
+    if args[:1] == ["--plot"]:
+        png, args = args[1], args[2:]
+    keep = None
+    if args[:1] == ["--instances"]:
+        lo, hi = (int(v) for v in args[1].split("-"))
+        keep, args = set(range(lo, hi + 1)), args[2:]
+    data = {os.path.basename(f.rstrip("/")): read(f, keep) for f in args}
     names = list(data)
     dims = sorted({d for r in data.values() for d in r})
     for dim in dims:
@@ -53,6 +86,8 @@ def main():
                 row.append(f"{v:.2f} ({len(deltas)})")
             print(f"| f{f} | " + " | ".join(row) + " |")
         print("| **all** | " + " | ".join(f"**{sum(totals[n]) / len(totals[n]):.3f}**" for n in names) + " |")
+    if png:
+        plot(data, names, dims, png)
 
 
 if __name__ == "__main__":
