@@ -20,7 +20,8 @@ pub enum CascadeError {
     /// The section itself is not a blade (bounds, thickness, crossing sides, pitch overlap...).
     #[error("{0}")]
     Geometry(#[from] GeometryError),
-    /// A valid section whose passage the mesher cannot mesh, found before any mesh is made.
+    /// A passage the mesher cannot mesh, found before any mesh is made: a blade it cannot
+    /// follow (`Unmeshable::is_blade`) or settings it refuses.
     #[error("{0}")]
     Unmeshable(#[from] Unmeshable),
     /// The passage spec or the mesher failed (settings such as the y+ target, or a mesher fault

@@ -167,8 +167,9 @@ type Stage<T> = std::result::Result<T, Status>;
 /// The status of a blade that did not get as far as a solve.
 fn cascade_status(e: CascadeError) -> Status {
     match e {
-        CascadeError::Geometry(_) | CascadeError::Unmeshable(_) => Status::InvalidGeometry(e.to_string()),
-        CascadeError::Mesh(_) => Status::MeshFailure(e.to_string()),
+        CascadeError::Geometry(_) => Status::InvalidGeometry(e.to_string()),
+        CascadeError::Unmeshable(ref u) if u.is_blade() => Status::InvalidGeometry(e.to_string()),
+        CascadeError::Unmeshable(_) | CascadeError::Mesh(_) => Status::MeshFailure(e.to_string()),
         CascadeError::Planes(_) | CascadeError::NonFiniteFigures { .. } => Status::Failed(e.to_string()),
     }
 }

@@ -216,9 +216,13 @@ const CONTROL_PASSES: usize = 8;
 /// blade and its passage against what the mesher needs.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Unmeshable {
-    /// The spec or the outline is unusable (non-finite values, sizes, domain, angle hints).
+    /// The passage spec is unusable (non-finite values, first-cell height, domain lengths,
+    /// angle hints): a matter of the mesh settings rather than of the blade.
     #[error("{0}")]
-    Input(String),
+    Spec(String),
+    /// The outline cannot be a wall, or no periodic line fits round it.
+    #[error("{0}")]
+    Outline(String),
     /// The O-grid does not fit through the throat.
     #[error("passage too narrow: the O-grid ({thickness_mm:.4} mm thick) needs a throat of at least {needed_mm:.4} mm, got {throat_mm:.4} mm")]
     PassageTooNarrow { thickness_mm: f64, needed_mm: f64, throat_mm: f64 },
@@ -229,6 +233,13 @@ pub enum Unmeshable {
     /// marched along its normals, which meet at its centre of curvature, would cross.
     #[error("the wall is concave with a radius of curvature of {radius_mm:.4} mm near ({x_mm:.3}, {y_mm:.3}) mm, less than the {thickness_mm:.4} mm thick O-grid marched off it")]
     ConcaveWall { radius_mm: f64, thickness_mm: f64, x_mm: f64, y_mm: f64 },
+}
+
+impl Unmeshable {
+    /// Whether the blade is at fault (as opposed to the passage settings).
+    pub fn is_blade(&self) -> bool {
+        !matches!(self, Unmeshable::Spec(_))
+    }
 }
 
 impl From<Unmeshable> for Error {
@@ -254,11 +265,11 @@ pub fn check_meshable(outline: &Outline, spec: &PassageSpec) -> Result<(), Unmes
 }
 
 fn layout(outline: &Outline, spec: &PassageSpec) -> Result<Layout, Unmeshable> {
-    let input = |e: Error| Unmeshable::Input(e.to_string());
-    check_spec(outline, spec).map_err(input)?;
-    let wall = Wall::new(outline).map_err(input)?;
+    check_spec(outline, spec).map_err(|e| Unmeshable::Spec(e.to_string()))?;
+    let bad_outline = |e: Error| Unmeshable::Outline(e.to_string());
+    let wall = Wall::new(outline).map_err(bad_outline)?;
     let ([x_le, x_te], _) = outline.bounding_box();
-    let m = topology::midline(&wall, spec, x_te - x_le).map_err(input)?;
+    let m = topology::midline(&wall, spec, x_te - x_le).map_err(bad_outline)?;
     let half_throat = 0.5 * topology::throat(&wall, spec.pitch);
     let exit = spec.outlet_angle_deg.to_radians();
     let s_rear = topology::rear_point(&wall, [exit.cos(), exit.sin()]);
