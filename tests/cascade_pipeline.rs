@@ -100,6 +100,7 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
     assert_eq!((imp.cfl.start, imp.cfl.target), (1.0, 50.0));
     let prelude = plan.prelude.expect("an explicit prelude");
     assert!(matches!(prelude.config.scheme, turbopt::solver::Scheme::Explicit));
+    assert_eq!(prelude.config.reconstruction, turbopt::backend::Reconstruction::FirstOrder, "after a first-order start");
 
     let explicit = SolverSettings { scheme: Scheme::Explicit, ..SolverSettings::default() }.solver_config();
     let warm = Plan::as_configured(explicit, false);

@@ -26,9 +26,10 @@ pub enum Remedy {
     /// scheme is dissipative enough to pass the start-up transient that non-physical states
     /// (negative pressure behind a strong expansion) come from.
     FirstOrderStart,
-    /// 500 explicit Runge-Kutta iterations (5 stages, CFL 1, single grid) before the implicit
-    /// scheme: the explicit scheme is robust through the start-up transient where the implicit
-    /// one takes non-physical steps.
+    /// 500 explicit Runge-Kutta iterations (5 stages, CFL 1, single grid; first order, and
+    /// stopping at 2 orders, after a first-order start) before the implicit scheme: the explicit
+    /// scheme is robust through the start-up transient where the implicit one takes
+    /// non-physical steps.
     ExplicitStart,
 }
 
@@ -71,7 +72,6 @@ pub struct Attempt {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prelude {
     pub config: SolverConfig,
-    pub remedy: Remedy,
 }
 
 /// How one attempt runs: from the cold start or the given flow, an optional prelude, then the
@@ -98,8 +98,13 @@ impl Plan {
             Remedy::ColdStart if self.cold => return None,
             Remedy::ColdStart => next.cold = true,
             Remedy::GentleCfl => gentle(&mut next.config),
-            Remedy::FirstOrderStart => next.prelude = Some(Prelude { config: first_order(&next.config), remedy }),
-            Remedy::ExplicitStart => next.prelude = Some(Prelude { config: explicit(&next.config)?, remedy }),
+            Remedy::FirstOrderStart => next.prelude = Some(Prelude { config: first_order(&next.config) }),
+            // After a first-order start, the explicit phase is first order too (and stops at its
+            // residual target).
+            Remedy::ExplicitStart => {
+                let base = next.prelude.as_ref().map_or(&next.config, |p| &p.config);
+                next.prelude = Some(Prelude { config: explicit(base)? });
+            }
         }
         Some(next)
     }
