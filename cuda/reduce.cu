@@ -118,16 +118,13 @@ extern "C" __global__ void max_finish(const double* __restrict__ partials, doubl
     if (threadIdx.x == 0) out[0] = m[0];
 }
 
-// a . b (or its square root) in one launch (the Krylov inner products and norms; twin of
-// linalg::dot up to the summation order): each block writes the partial sum of its strided
-// slice, and the last block to finish (a ticket counter, reset by atomicInc's wrap-around) adds
-// the partials in a fixed tree order, so the result never changes from run to run.
-extern "C" __global__ void dot_fused(int n, const double* __restrict__ a, const double* __restrict__ b, double* partials,
-                                     unsigned int* ticket, double* out, int take_sqrt) {
+// The block and grid sums of one-launch inner products: each block writes the partial sum of
+// its strided slice, and the last block to finish (a ticket counter, reset by atomicInc's
+// wrap-around) adds the partials in a fixed tree order, so the result never changes from run
+// to run.
+__device__ void sum_in_one_launch(double acc, double* partials, unsigned int* ticket, double* out, int take_sqrt) {
     __shared__ double s[REDUCE_THREADS];
     __shared__ bool last;
-    double acc = 0.0;
-    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) acc += a[k] * b[k];
     s[threadIdx.x] = acc;
     __syncthreads();
     for (int half = blockDim.x / 2; half > 0; half /= 2) {
@@ -148,4 +145,31 @@ extern "C" __global__ void dot_fused(int n, const double* __restrict__ a, const 
         __syncthreads();
     }
     if (threadIdx.x == 0) out[0] = take_sqrt ? sqrt(s[0]) : s[0];
+}
+
+// a . b (or its square root) in one launch (the Krylov inner products and norms; twin of
+// linalg::dot up to the summation order).
+extern "C" __global__ void dot_fused(int n, const double* __restrict__ a, const double* __restrict__ b, double* partials,
+                                     unsigned int* ticket, double* out, int take_sqrt) {
+    double acc = 0.0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) acc += a[k] * b[k];
+    sum_in_one_launch(acc, partials, ticket, out, take_sqrt);
+}
+
+// Two steps of modified Gram-Schmidt in one launch: w -= c[0] v (subtract_projection's
+// arithmetic), then w . next (dot_fused's, with the same strided slices and tree), so the
+// Arnoldi step takes one launch per basis vector and its coefficients are bit for bit those of
+// the two launches. `last`: the product is w . w and its square root (the norm of the
+// orthogonalized vector; `next` is not read).
+extern "C" __global__ void subtract_projection_dot(int n, const double* __restrict__ c, const double* __restrict__ v, double* __restrict__ w,
+                                                   const double* __restrict__ next, double* partials, unsigned int* ticket, double* out,
+                                                   int last) {
+    double a = -c[0];
+    double acc = 0.0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+        double wk = w[k] + a * v[k];
+        w[k] = wk;
+        acc += wk * (last ? wk : next[k]);
+    }
+    sum_in_one_launch(acc, partials, ticket, out, last);
 }

@@ -50,13 +50,6 @@ extern "C" __global__ void divide(int n, double d, double* __restrict__ x) {
     if (k < n) x[k] /= d;
 }
 
-// y += (-c[0]) x with the coefficient on the device (Gram-Schmidt: w -= h_i v_i, h_i = c[0]).
-extern "C" __global__ void subtract_projection(int n, const double* __restrict__ c, const double* __restrict__ x, double* __restrict__ y) {
-    int k = blockIdx.x * blockDim.x + threadIdx.x;
-    double a = -c[0];
-    if (k < n) y[k] += a * x[k];
-}
-
 // x *= 1/c[0] when c[0] > 0, the norm on the device (the Arnoldi vector's normalization).
 extern "C" __global__ void normalize_by(int n, const double* __restrict__ c, double* __restrict__ x) {
     int k = blockIdx.x * blockDim.x + threadIdx.x;

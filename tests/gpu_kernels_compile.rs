@@ -9,7 +9,7 @@ use turbopt::gpu::{compile_family, sources};
 const EXPECTED: &[(&str, &[&str])] = &[
     ("boundary", &["fill_face_ghosts", "fill_corner_ghosts"]),
     ("convective", &["primitives", "face_fluxes", "gather_residual"]),
-    ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual", "scale", "divide", "subtract_projection", "normalize_by"]),
+    ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual", "scale", "divide", "normalize_by"]),
     (
         "reduce",
         &[
@@ -20,6 +20,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
             "relative_change_partials",
             "max_finish",
             "dot_fused",
+            "subtract_projection_dot",
         ],
     ),
     ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
@@ -41,6 +42,8 @@ const EXPECTED: &[(&str, &[&str])] = &[
             "ilu_factor_syncfree_b4",
             "ilu_forward_syncfree_b4",
             "ilu_backward_syncfree_b4",
+            "ilu_forward_jacobi_b4",
+            "ilu_backward_jacobi_b4",
             "jacobi_invert_b1",
             "jacobi_apply_b1",
             "ilu_factor_level_b1",
@@ -49,6 +52,8 @@ const EXPECTED: &[(&str, &[&str])] = &[
             "ilu_factor_syncfree_b1",
             "ilu_forward_syncfree_b1",
             "ilu_backward_syncfree_b1",
+            "ilu_forward_jacobi_b1",
+            "ilu_backward_jacobi_b1",
         ],
     ),
 ];

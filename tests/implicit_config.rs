@@ -63,6 +63,13 @@ fn implicit_section_reads_from_ron_with_defaults_for_the_rest() {
 }
 
 #[test]
+fn swept_ilu_reads_from_ron_with_its_sweep_count() {
+    let config: SolverConfig = ron::from_str("(scheme: implicit((preconditioner: swept_ilu(sweeps: 2))))").unwrap();
+    let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
+    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 2 });
+}
+
+#[test]
 fn implicit_solver_refuses_what_it_cannot_do() {
     let mesh = gaussian_bump_channel(6, 2).unwrap();
     let backend = CpuBackend::new(Some(1)).unwrap();

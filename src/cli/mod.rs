@@ -122,7 +122,7 @@ pub struct OptimizeArgs {
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendArg {
     Cpu,
-    /// CUDA, explicit scheme only (needs a build with `--features cuda` and an NVIDIA GPU).
+    /// CUDA, both schemes (needs a build with `--features cuda` and an NVIDIA GPU).
     Gpu,
 }
 
@@ -143,7 +143,7 @@ pub enum SchemeArg {
     /// Multistage Runge-Kutta with local time stepping, residual smoothing and multigrid.
     Explicit,
     /// Multistage implicit Runge-Kutta (JT-KIRK) with FGMRES and on-demand ILU, the turbulence
-    /// model as a segregated system (CPU). The default: it converges the LS89 RANS cases.
+    /// model as a segregated system. The default: it converges the LS89 RANS cases.
     Implicit,
 }
 
@@ -161,6 +161,8 @@ pub enum PrecondArg {
     McIlu,
     Jacobi,
     CusparseIlu,
+    /// ILU(0) with Jacobi-swept triangular solves (`--sweeps`).
+    SweptIlu,
 }
 
 #[derive(clap::Args, Debug)]
@@ -174,7 +176,7 @@ pub struct SolveArgs {
     pub density: crate::mesh::Density,
     #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
-    /// Where the solver runs; `gpu` needs --scheme explicit.
+    /// Where the solver runs.
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: BackendArg,
     /// CPU threads for --backend cpu (default: all cores).
@@ -198,6 +200,9 @@ pub struct SolveArgs {
     /// Implicit scheme preconditioner.
     #[arg(long, value_enum)]
     pub precond: Option<PrecondArg>,
+    /// Jacobi sweeps per triangular solve of `--precond swept-ilu`.
+    #[arg(long, default_value_t = crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
+    pub sweeps: usize,
     #[arg(long)]
     pub max_iterations: Option<usize>,
     /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.

@@ -123,6 +123,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
                     PrecondArg::McIlu => PreconditionerKind::McIlu,
                     PrecondArg::Jacobi => PreconditionerKind::Jacobi,
                     PrecondArg::CusparseIlu => PreconditionerKind::CusparseIlu,
+                    PrecondArg::SweptIlu => PreconditionerKind::SweptIlu { sweeps: args.sweeps },
                 };
             }
         }

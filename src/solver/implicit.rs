@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::config::Case;
 use super::explicit::SolveOutcome;
 use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
-use super::krylov::{fgmres, FgmresSettings, FgmresStats, StageSystem};
+use super::krylov::{fgmres_in, FgmresSettings, FgmresStats, KrylovWorkspace, StageSystem};
 use crate::backend::{BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
@@ -313,6 +313,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut w0 = backend.new_field(g);
         let mut r = backend.new_field(g);
         let mut dw = backend.new_field(g);
+        let mut krylov = StageWorkspace::default();
         let mut dt = backend.new_scalars(g);
         let mut preconditioner: Option<B::Preconditioner> = None;
 
@@ -382,7 +383,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                     report.time.residual += t.elapsed().as_secs_f64();
                 }
                 let t = Instant::now();
-                let stats = solve_stage(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres);
+                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov);
                 let relaxation = match cfg.max_relative_change {
                     Some(limit) => {
                         let change = backend.max_relative_change(g, gas, &w, &dw);
@@ -479,18 +480,47 @@ pub fn solve_stage<B: ImplicitBackend>(
     dw: &mut B::Field,
     settings: &FgmresSettings,
 ) -> StageStats {
+    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, &mut StageWorkspace::default())
+}
+
+/// The Krylov vectors of the stage solves, one workspace per system, kept by the solver from
+/// one stage to the next.
+pub struct StageWorkspace<V> {
+    flow: KrylovWorkspace<V>,
+    turbulence: KrylovWorkspace<V>,
+}
+
+impl<V> Default for StageWorkspace<V> {
+    fn default() -> Self {
+        StageWorkspace { flow: KrylovWorkspace::default(), turbulence: KrylovWorkspace::default() }
+    }
+}
+
+/// [`solve_stage`] with the Krylov vectors taken from `workspace`.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_stage_in<B: ImplicitBackend>(
+    backend: &B,
+    geometry: &B::Geometry,
+    jacobian: &B::Jacobian,
+    preconditioner: &B::Preconditioner,
+    alpha: f64,
+    r: &B::Field,
+    dw: &mut B::Field,
+    settings: &FgmresSettings,
+    workspace: &mut StageWorkspace<B::KrylovVector>,
+) -> StageStats {
     backend.fill_field(dw, 0.0);
-    let mut solve = |system: System| {
+    let mut solve = |system: System, workspace: &mut KrylovWorkspace<B::KrylovVector>| {
         let linear = StageSystem { backend, jacobian, preconditioner, system };
         let mut b = backend.new_krylov_vector(jacobian, system);
         let mut x = backend.new_krylov_vector(jacobian, system);
         backend.gather_rhs(geometry, jacobian, system, r, -alpha, &mut b);
-        let stats = backend.run_linear_solve(|| fgmres(&linear, &b, &mut x, settings));
+        let stats = backend.run_linear_solve(|| fgmres_in(&linear, &b, &mut x, settings, workspace));
         backend.scatter_solution(geometry, jacobian, system, &x, dw);
         stats
     };
-    let flow = solve(System::MeanFlow);
-    let turbulence = backend.has_system(jacobian, preconditioner, System::Turbulence).then(|| solve(System::Turbulence));
+    let flow = solve(System::MeanFlow, &mut workspace.flow);
+    let turbulence = backend.has_system(jacobian, preconditioner, System::Turbulence).then(|| solve(System::Turbulence, &mut workspace.turbulence));
     StageStats { flow, turbulence }
 }
 

@@ -133,12 +133,43 @@ fn residual<S: KrylovSystem>(system: &S, b: &S::Vector, x: &S::Vector, r: &mut S
     system.axpy(1.0, b, r);
 }
 
+/// The Krylov vectors of FGMRES(m) (the residual, the Arnoldi basis v_0..v_m and the
+/// preconditioned directions z_0..z_m-1), kept from one solve to the next of the same system
+/// so that a solve allocates nothing (on a GPU each allocation is a driver call and a memset).
+/// Every vector is written before it is read, so no clearing is needed between solves.
+pub struct KrylovWorkspace<V> {
+    vectors: Vec<V>,
+}
+
+impl<V> Default for KrylovWorkspace<V> {
+    fn default() -> Self {
+        KrylovWorkspace { vectors: Vec::new() }
+    }
+}
+
+impl<V> KrylovWorkspace<V> {
+    /// At least `count` vectors, new ones made by `system`.
+    fn vectors<S: KrylovSystem<Vector = V>>(&mut self, system: &S, count: usize) -> &mut [V] {
+        while self.vectors.len() < count {
+            self.vectors.push(system.new_vector());
+        }
+        &mut self.vectors[..count]
+    }
+}
+
 /// Solves `A x = b` with `x` holding the initial guess on entry.
 pub fn fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, settings: &FgmresSettings) -> FgmresStats {
+    fgmres_in(system, b, x, settings, &mut KrylovWorkspace::default())
+}
+
+/// [`fgmres`] with its vectors taken from `workspace`.
+pub fn fgmres_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, settings: &FgmresSettings, workspace: &mut KrylovWorkspace<S::Vector>) -> FgmresStats {
     let m = settings.restart.max(1);
-    let mut r = system.new_vector();
-    residual(system, b, x, &mut r);
-    let beta0 = system.norm2(&r);
+    let vectors = workspace.vectors(system, 2 * m + 2);
+    let (r, rest) = vectors.split_first_mut().expect("2 m + 2 vectors");
+    let (v, zv) = rest.split_at_mut(m + 1);
+    residual(system, b, x, r);
+    let beta0 = system.norm2(r);
     let mut stats = FgmresStats { initial_residual: beta0, final_residual: beta0, ..Default::default() };
     let target = (settings.rel_tol * beta0).max(settings.abs_tol);
     if beta0 <= target {
@@ -146,13 +177,11 @@ pub fn fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, set
         return stats;
     }
     // Arnoldi basis v_0..v_m and the preconditioned directions z_k = M^-1 v_k (Saad alg. 9.6).
-    let mut v: Vec<S::Vector> = (0..=m).map(|_| system.new_vector()).collect();
-    let mut zv: Vec<S::Vector> = (0..m).map(|_| system.new_vector()).collect();
     let mut h = vec![vec![0.0; m]; m + 1];
     let (mut cs, mut sn, mut g) = (vec![0.0; m], vec![0.0; m], vec![0.0; m + 1]);
     loop {
-        let beta = system.norm2(&r);
-        system.copy(&r, &mut v[0]);
+        let beta = system.norm2(r);
+        system.copy(r, &mut v[0]);
         system.divide(&mut v[0], beta);
         g.iter_mut().for_each(|x| *x = 0.0);
         g[0] = beta;
@@ -191,11 +220,11 @@ pub fn fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, set
             let s: f64 = (i + 1..k_used).map(|j| h[i][j] * y[j]).sum();
             y[i] = (g[i] - s) / h[i][i];
         }
-        for (yi, zi) in y.iter().zip(&zv) {
+        for (yi, zi) in y.iter().zip(zv.iter()) {
             system.axpy(*yi, zi, x);
         }
-        residual(system, b, x, &mut r);
-        stats.final_residual = system.norm2(&r);
+        residual(system, b, x, r);
+        stats.final_residual = system.norm2(r);
         if stats.final_residual <= target {
             stats.converged = true;
             return stats;

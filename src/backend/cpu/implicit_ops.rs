@@ -37,6 +37,18 @@ impl Preconditioner for FlowPreconditioner {
 pub struct CpuPreconditioner {
     pub flow: FlowPreconditioner,
     pub turbulence: Option<BlockIlu0<1>>,
+    /// The kind it was factorized as (the SA system's ILU follows it).
+    kind: PreconditionerKind,
+}
+
+/// The SA system's scalar ILU(0) for a mean-flow preconditioner `kind`: natural ordering, with
+/// the Jacobi-swept triangular solves of `SweptIlu`.
+fn turbulence_ilu(a: &linalg::BsrMatrix<1>, kind: PreconditionerKind) -> std::result::Result<BlockIlu0<1>, String> {
+    let ilu = BlockIlu0::new(a, Ordering::Natural)?;
+    Ok(match kind {
+        PreconditionerKind::SweptIlu { sweeps } => ilu.with_jacobi_sweeps(sweeps),
+        _ => ilu,
+    })
 }
 
 /// The field variables of `system`'s unknowns.
@@ -83,9 +95,12 @@ impl ImplicitBackend for CpuBackend {
                 PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
                 PreconditionerKind::Ilu | PreconditionerKind::Auto | PreconditionerKind::CusparseIlu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
+                PreconditionerKind::SweptIlu { sweeps } => {
+                    BlockIlu0::new(&jac.matrix, Ordering::Natural).map(|p| FlowPreconditioner::Ilu(p.with_jacobi_sweeps(sweeps)))
+                }
             }?;
-            let turbulence = if jac.turbulent { Some(BlockIlu0::new(&jac.turbulence, Ordering::Natural)?) } else { None };
-            Ok(CpuPreconditioner { flow, turbulence })
+            let turbulence = if jac.turbulent { Some(turbulence_ilu(&jac.turbulence, kind)?) } else { None };
+            Ok(CpuPreconditioner { flow, turbulence, kind })
         })
         .map_err(factorization_error)
     }
@@ -98,7 +113,7 @@ impl ImplicitBackend for CpuBackend {
             }
             match (&mut pc.turbulence, jac.turbulent) {
                 (Some(p), true) => p.refactorize(&jac.turbulence),
-                (None, true) => BlockIlu0::new(&jac.turbulence, Ordering::Natural).map(|p| pc.turbulence = Some(p)),
+                (None, true) => turbulence_ilu(&jac.turbulence, pc.kind).map(|p| pc.turbulence = Some(p)),
                 (_, false) => {
                     pc.turbulence = None;
                     Ok(())

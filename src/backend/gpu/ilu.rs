@@ -24,6 +24,8 @@ struct BlockKernels {
     factor_syncfree: CudaFunction,
     forward_syncfree: CudaFunction,
     backward_syncfree: CudaFunction,
+    forward_jacobi: CudaFunction,
+    backward_jacobi: CudaFunction,
 }
 
 impl BlockKernels {
@@ -37,6 +39,8 @@ impl BlockKernels {
             factor_syncfree: m.function(&format!("ilu_factor_syncfree_{suffix}"))?,
             forward_syncfree: m.function(&format!("ilu_forward_syncfree_{suffix}"))?,
             backward_syncfree: m.function(&format!("ilu_backward_syncfree_{suffix}"))?,
+            forward_jacobi: m.function(&format!("ilu_forward_jacobi_{suffix}"))?,
+            backward_jacobi: m.function(&format!("ilu_backward_jacobi_{suffix}"))?,
         })
     }
 }
@@ -141,10 +145,18 @@ impl Levels {
 pub(super) enum Factors {
     /// Inverse diagonal blocks.
     Jacobi { inv_diag: CudaSlice<f64> },
-    /// L and U in the matrix's slots, and the inverse pivot blocks.
-    Ilu { lu: CudaSlice<f64>, inv_diag: CudaSlice<f64>, levels: Levels },
+    /// L and U in the matrix's slots, and the inverse pivot blocks; `swept`: triangular solves
+    /// by Jacobi sweeps instead of level by level.
+    Ilu { lu: CudaSlice<f64>, inv_diag: CudaSlice<f64>, levels: Levels, swept: Option<JacobiSweeps> },
     /// cuSPARSE's ILU(0) (its own factors, levels and work buffer).
     Cusparse(super::cusparse_ilu::CusparseIlu),
+}
+
+/// The Jacobi-swept triangular solves of [`PreconditionerKind::SweptIlu`]: the sweep count and
+/// two work vectors (the forward sweeps' iterates and the backward sweeps' other buffer).
+pub(super) struct JacobiSweeps {
+    sweeps: usize,
+    work: [CudaSlice<f64>; 2],
 }
 
 pub(super) struct SystemPreconditioner {
@@ -166,10 +178,18 @@ impl SystemPreconditioner {
         let factors = match kind {
             PreconditionerKind::Jacobi => Factors::Jacobi { inv_diag },
             PreconditionerKind::CusparseIlu => Factors::Cusparse(super::cusparse_ilu::CusparseIlu::new(cx, a.block, a.n_rows, a.row_ptr, a.cols, a.values)?),
-            PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::Auto => {
-                let ordering = if kind == PreconditionerKind::Ilu { Ordering::Natural } else { Ordering::Multicolour };
+            PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } | PreconditionerKind::Auto => {
+                let ordering = if kind == PreconditionerKind::McIlu || kind == PreconditionerKind::Auto { Ordering::Multicolour } else { Ordering::Natural };
                 let lu = cx.stream.alloc_zeros::<f64>(n_values.max(1)).map_err(gpu_err)?;
-                Factors::Ilu { lu, inv_diag, levels: Levels::new(cx, pattern, ordering)? }
+                let swept = match kind {
+                    PreconditionerKind::SweptIlu { sweeps } => {
+                        let n = a.block * a.n_rows.max(1);
+                        let work = [cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err)?, cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err)?];
+                        Some(JacobiSweeps { sweeps, work })
+                    }
+                    _ => None,
+                };
+                Factors::Ilu { lu, inv_diag, levels: Levels::new(cx, pattern, ordering)?, swept }
             }
         };
         let failed = cx.stream.alloc_zeros::<i32>(1).map_err(gpu_err)?;
@@ -195,7 +215,7 @@ impl SystemPreconditioner {
                     .map_err(gpu_err)?;
                 launches += 1;
             }
-            Factors::Ilu { lu, inv_diag, levels } if levels.sync_free(k) => {
+            Factors::Ilu { lu, inv_diag, levels, .. } if levels.sync_free(k) => {
                 cx.stream.memcpy_dtod(a.values, lu).map_err(gpu_err)?;
                 let epoch = levels.next_epoch();
                 unsafe {
@@ -217,7 +237,7 @@ impl SystemPreconditioner {
                 .map_err(gpu_err)?;
                 launches += 1;
             }
-            Factors::Ilu { lu, inv_diag, levels } => {
+            Factors::Ilu { lu, inv_diag, levels, .. } => {
                 cx.stream.memcpy_dtod(a.values, lu).map_err(gpu_err)?;
                 for l in 0..levels.count() {
                     let (start, end) = (levels.bounds[l], levels.bounds[l + 1]);
@@ -256,7 +276,8 @@ impl SystemPreconditioner {
         let n = self.n_rows as i32;
         match &self.factors {
             Factors::Cusparse(c) => c.apply_scratch(cx, r, z)?,
-            Factors::Ilu { lu, inv_diag, levels } if levels.sync_free(k) => {
+            Factors::Ilu { lu, inv_diag, levels, swept: Some(js) } => self.apply_jacobi_sweeps(bk, cx, lu, inv_diag, levels, js, r, z)?,
+            Factors::Ilu { lu, inv_diag, levels, .. } if levels.sync_free(k) => {
                 cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
                 // The flags are only read and written by these kernels, in stream order.
                 let flags = &levels.flags;
@@ -299,7 +320,7 @@ impl SystemPreconditioner {
                 unsafe { cx.stream.launch_builder(&bk.jacobi_apply).arg(&n).arg(inv_diag).arg(r).arg(z).launch(grid(self.n_rows)) }.map_err(gpu_err)?;
                 cx.counters.launched(1);
             }
-            Factors::Ilu { lu, inv_diag, levels } => {
+            Factors::Ilu { lu, inv_diag, levels, .. } => {
                 cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
                 for l in 0..levels.count() {
                     let (start, end) = (levels.bounds[l], levels.bounds[l + 1]);
@@ -339,6 +360,70 @@ impl SystemPreconditioner {
                 cx.counters.launched(2 * levels.count());
             }
         }
+        Ok(())
+    }
+
+    /// `z = (LU)^-1 r` by Jacobi sweeps (`BlockIlu0::apply_jacobi_sweeps`): forward iterates
+    /// y^s alternate between the two work vectors starting from y^0 = r, then x^0 = D^-1 y and
+    /// the backward iterates alternate between `z` and the work vector y does not occupy, placed
+    /// so that the last one lands in `z`. `2 sweeps + 1` launches.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_jacobi_sweeps(
+        &self,
+        bk: &BlockKernels,
+        cx: &Ctx,
+        lu: &CudaSlice<f64>,
+        inv_diag: &CudaSlice<f64>,
+        levels: &Levels,
+        js: &JacobiSweeps,
+        r: &CudaSlice<f64>,
+        z: &mut CudaSlice<f64>,
+    ) -> Result<()> {
+        let n = self.n_rows as i32;
+        let cfg = grid(self.n_rows);
+        // The work vectors are written through shared references: the kernels of one stream
+        // own them for the duration of this call, as the sync-free kernels own their flags.
+        let mut y = r;
+        for s in 0..js.sweeps {
+            let out = &js.work[s % 2];
+            unsafe {
+                cx.stream
+                    .launch_builder(&bk.forward_jacobi)
+                    .arg(&n)
+                    .arg(&self.row_ptr)
+                    .arg(&self.cols)
+                    .arg(&levels.position)
+                    .arg(lu)
+                    .arg(r)
+                    .arg(y)
+                    .arg(out)
+                    .launch(cfg)
+            }
+            .map_err(gpu_err)?;
+            y = out;
+        }
+        let other = &js.work[js.sweeps % 2];
+        // x^s goes to z when sweeps - s is even, to `other` otherwise.
+        let in_z = |s: usize| (js.sweeps - s) % 2 == 0;
+        let mut launch = cx.stream.launch_builder(&bk.jacobi_apply);
+        launch.arg(&n).arg(inv_diag).arg(y);
+        if in_z(0) {
+            launch.arg(&mut *z);
+        } else {
+            launch.arg(other);
+        }
+        unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
+        for s in 1..=js.sweeps {
+            let mut launch = cx.stream.launch_builder(&bk.backward_jacobi);
+            launch.arg(&n).arg(&self.row_ptr).arg(&self.cols).arg(&levels.position).arg(lu).arg(inv_diag).arg(y);
+            if in_z(s) {
+                launch.arg(other).arg(&mut *z);
+            } else {
+                launch.arg(&*z).arg(other);
+            }
+            unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
+        }
+        cx.counters.launched(2 * js.sweeps + 1);
         Ok(())
     }
 

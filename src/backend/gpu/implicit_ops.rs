@@ -62,6 +62,7 @@ fn turbulence_kind(kind: PreconditionerKind) -> PreconditionerKind {
         PreconditionerKind::Jacobi | PreconditionerKind::Ilu => PreconditionerKind::Ilu,
         PreconditionerKind::McIlu | PreconditionerKind::Auto => PreconditionerKind::McIlu,
         PreconditionerKind::CusparseIlu => PreconditionerKind::CusparseIlu,
+        PreconditionerKind::SweptIlu { sweeps } => PreconditionerKind::SweptIlu { sweeps },
     }
 }
 

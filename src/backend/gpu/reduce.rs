@@ -19,6 +19,7 @@ pub(super) struct Kernels {
     relative_change_partials: CudaFunction,
     max_finish: CudaFunction,
     dot_fused: CudaFunction,
+    subtract_projection_dot: CudaFunction,
 }
 
 impl Kernels {
@@ -32,6 +33,7 @@ impl Kernels {
             relative_change_partials: m.function("relative_change_partials")?,
             max_finish: m.function("max_finish")?,
             dot_fused: m.function("dot_fused")?,
+            subtract_projection_dot: m.function("subtract_projection_dot")?,
         })
     }
 }
@@ -141,20 +143,43 @@ pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &
 /// One Arnoldi step's modified Gram-Schmidt with the coefficients on the device
 /// (`ImplicitBackend::orthogonalize`): h_i = w . v_i and w -= h_i v_i for each basis vector in
 /// turn, then h = ||w|| and w *= 1/h, all queued without a wait; the coefficients come back in
-/// one read-back. The same kernels and order as `dot`, `axpy` and `scale` one by one.
+/// one read-back. Each subtraction shares its launch with the next inner product
+/// (`subtract_projection_dot`), the same arithmetic as `dot`, `axpy` and `scale` one by one:
+/// m + 2 launches for m basis vectors.
 pub(super) fn gram_schmidt(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<(Vec<f64>, f64)> {
     let m = basis.len();
     if scratch.coefficients.len() < m + 1 {
         scratch.coefficients = cx.stream.alloc_zeros::<f64>(2 * (m + 1)).map_err(gpu_err)?;
     }
-    for (i, v) in basis.iter().enumerate() {
-        let mut slot = scratch.coefficients.slice_mut(i..i + 1);
-        dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, w, v, &mut slot, false)?;
-        super::update::subtract_projection(u, cx, &scratch.coefficients.slice(i..i + 1), v, w)?;
+    let n = w.len() as i32;
+    let Scratch { partials, ticket, coefficients, .. } = scratch;
+    let first = basis.first().copied().unwrap_or(&*w);
+    dot_into(k, cx, partials, ticket, w, first, &mut coefficients.slice_mut(0..1), m == 0)?;
+    for i in 1..=m {
+        let last = (i == m) as i32;
+        // With `last` the kernel forms w . w and does not read `next`.
+        let next = if i < m { basis[i] } else { basis[i - 1] };
+        let (done, mut rest) = coefficients.split_at_mut(i);
+        let c = done.slice(i - 1..i);
+        let mut slot = rest.slice_mut(0..1);
+        unsafe {
+            cx.stream
+                .launch_builder(&k.subtract_projection_dot)
+                .arg(&n)
+                .arg(&c)
+                .arg(basis[i - 1])
+                .arg(&mut *w)
+                .arg(next)
+                .arg(&mut *partials)
+                .arg(&mut *ticket)
+                .arg(&mut slot)
+                .arg(&last)
+                .launch(fixed(REDUCE_BLOCKS))
+        }
+        .map_err(gpu_err)?;
+        cx.counters.launched(1);
     }
-    let mut slot = scratch.coefficients.slice_mut(m..m + 1);
-    dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, w, w, &mut slot, true)?;
-    super::update::normalize_by(u, cx, &scratch.coefficients.slice(m..m + 1), w)?;
-    let h = cx.stream.clone_dtoh(&scratch.coefficients.slice(0..m + 1)).map_err(gpu_err)?;
+    super::update::normalize_by(u, cx, &coefficients.slice(m..m + 1), w)?;
+    let h = cx.stream.clone_dtoh(&coefficients.slice(0..m + 1)).map_err(gpu_err)?;
     Ok((h[..m].to_vec(), h[m]))
 }

@@ -14,7 +14,6 @@ pub(super) struct Kernels {
     scale_turbulence_residual: CudaFunction,
     scale: CudaFunction,
     divide: CudaFunction,
-    subtract_projection: CudaFunction,
     normalize_by: CudaFunction,
 }
 
@@ -28,7 +27,6 @@ impl Kernels {
             scale_turbulence_residual: m.function("scale_turbulence_residual")?,
             scale: m.function("scale")?,
             divide: m.function("divide")?,
-            subtract_projection: m.function("subtract_projection")?,
             normalize_by: m.function("normalize_by")?,
         })
     }
@@ -93,14 +91,6 @@ pub(super) fn scale(k: &Kernels, cx: &Ctx, a: f64, x: &mut CudaSlice<f64>) -> Re
 pub(super) fn divide(k: &Kernels, cx: &Ctx, d: f64, x: &mut CudaSlice<f64>) -> Result<()> {
     let n = x.len() as i32;
     unsafe { cx.stream.launch_builder(&k.divide).arg(&n).arg(&d).arg(x).launch(grid(n as usize)) }.map_err(gpu_err)?;
-    cx.counters.launched(1);
-    Ok(())
-}
-
-/// `y -= c x` with the coefficient `c` (one value) on the device.
-pub(super) fn subtract_projection(k: &Kernels, cx: &Ctx, c: &CudaView<f64>, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
-    let n = y.len().min(x.len()) as i32;
-    unsafe { cx.stream.launch_builder(&k.subtract_projection).arg(&n).arg(c).arg(x).arg(y).launch(grid(n as usize)) }.map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())
 }
