@@ -55,9 +55,9 @@ pub enum PreconditionerKind {
     /// of thesis 5.4. The CPU backend runs its own natural-order block ILU(0) for it.
     CusparseIlu,
     /// The backend's fastest at equal flow convergence ([`ImplicitBackend::preferred_preconditioner`]):
-    /// `Ilu` on the CPU; `McIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on
-    /// LS89 medium make each triangular sweep a long chain of dependent steps (BENCHMARKS.md:
-    /// 18 s against 75 s to 6 orders, the same 464 vs 463 flow iterations).
+    /// `Ilu` on the CPU; `SweptIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on
+    /// LS89 medium make each exact triangular sweep a long chain of dependent steps and the
+    /// multicolour ordering converges poorly (BENCHMARKS.md).
     Auto,
 }
 
@@ -224,6 +224,25 @@ pub trait ImplicitBackend: Backend + Sync {
     /// `None`: this backend has no such step, and the vector operations run one by one.
     fn orthogonalize(&self, basis: &[Self::KrylovVector], w: &mut Self::KrylovVector) -> Option<(Vec<f64>, f64)> {
         let _ = (basis, w);
+        None
+    }
+
+    /// One whole Arnoldi step of FGMRES on `system` (`KrylovSystem::arnoldi_step`): z = M^-1 v_k
+    /// (v_k the last of `basis`), w = A z, w orthogonalized against `basis` and normalized, with
+    /// the arithmetic of the operations one by one. A backend may run the step as one recorded
+    /// sequence (the GPU: a CUDA graph per step and set of vectors, one launch and one read-back).
+    /// `None`: no such step here, and the operations run one by one.
+    #[allow(clippy::too_many_arguments)]
+    fn arnoldi_step(
+        &self,
+        jacobian: &Self::Jacobian,
+        preconditioner: &Self::Preconditioner,
+        system: System,
+        basis: &[Self::KrylovVector],
+        w: &mut Self::KrylovVector,
+        z: &mut Self::KrylovVector,
+    ) -> Option<(Vec<f64>, f64)> {
+        let _ = (jacobian, preconditioner, system, basis, w, z);
         None
     }
 

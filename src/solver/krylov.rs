@@ -65,6 +65,15 @@ pub trait KrylovSystem {
     fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector) -> (Vec<f64>, f64) {
         modified_gram_schmidt(self, basis, w)
     }
+
+    /// One Arnoldi step of FGMRES (Saad alg. 9.6, lines 3-8): z = M^-1 v_k with v_k the last
+    /// of `basis` (v_0..v_k), w = A z, then w orthogonalized against the basis and normalized
+    /// into v_{k+1} ([`Self::orthogonalize`]). Returns the Hessenberg column and ||w||.
+    fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector) -> (Vec<f64>, f64) {
+        self.apply_preconditioner(basis.last().expect("the basis holds v_k"), z);
+        self.apply_operator(z, w);
+        self.orthogonalize(basis, w)
+    }
 }
 
 /// [`KrylovSystem::orthogonalize`] with the vector operations one by one.
@@ -123,6 +132,16 @@ impl<B: ImplicitBackend> KrylovSystem for StageSystem<'_, B> {
     }
     fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector) -> (Vec<f64>, f64) {
         self.backend.orthogonalize(basis, w).unwrap_or_else(|| modified_gram_schmidt(self, basis, w))
+    }
+    fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector) -> (Vec<f64>, f64) {
+        match self.backend.arnoldi_step(self.jacobian, self.preconditioner, self.system, basis, w, z) {
+            Some(step) => step,
+            None => {
+                self.apply_preconditioner(basis.last().expect("the basis holds v_k"), z);
+                self.apply_operator(z, w);
+                self.orthogonalize(basis, w)
+            }
+        }
     }
 }
 
@@ -187,11 +206,8 @@ pub fn fgmres_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, 
         g[0] = beta;
         let mut k_used = 0;
         for k in 0..m {
-            system.apply_preconditioner(&v[k], &mut zv[k]);
             let (head, tail) = v.split_at_mut(k + 1);
-            let w = &mut tail[0];
-            system.apply_operator(&zv[k], w);
-            let (column, norm) = system.orthogonalize(head, w);
+            let (column, norm) = system.arnoldi_step(head, &mut tail[0], &mut zv[k]);
             for (i, hi) in column.into_iter().enumerate() {
                 h[i][k] = hi;
             }

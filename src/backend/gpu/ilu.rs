@@ -5,6 +5,7 @@
 //! of the sequential ILU(0), row for row) or colour classes (multicolour ILU(0)); each level is
 //! one launch with a thread per row.
 
+use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
 use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
 
 use super::{grid, gpu_err, Ctx};
@@ -168,11 +169,23 @@ pub(super) struct SystemPreconditioner {
     pub(super) factors: Factors,
     /// Row + 1 of a singular pivot found by the last factorization (0: none).
     failed: CudaSlice<i32>,
+    /// Record the level-by-level factorization as a CUDA graph (the backend's graph setting).
+    record: bool,
+    recorded_factorization: RecordedFactorization,
 }
+
+/// The factorization recorded as a CUDA graph, with the address of the matrix values it reads.
+#[derive(Default)]
+struct RecordedFactorization(Option<(u64, super::GpuRecording)>);
+
+// SAFETY: a CUDA graph must not be used from two threads at once; this one is only touched
+// through `&mut SystemPreconditioner` (refactorization), and launches on its own stream.
+unsafe impl Send for RecordedFactorization {}
+unsafe impl Sync for RecordedFactorization {}
 
 impl SystemPreconditioner {
     /// Allocates the factors of `kind` for `a` (levels analysed once here) and factorizes.
-    pub fn new<const B: usize>(k: &Kernels, cx: &Ctx, a: &DeviceMatrix, pattern: &BsrMatrix<B>, kind: PreconditionerKind) -> Result<Self> {
+    pub fn new<const B: usize>(k: &Kernels, cx: &Ctx, a: &DeviceMatrix, pattern: &BsrMatrix<B>, kind: PreconditionerKind, record: bool) -> Result<Self> {
         let n_values = a.values.len();
         let inv_diag = cx.stream.alloc_zeros::<f64>(a.block * a.block * a.n_rows.max(1)).map_err(gpu_err)?;
         let factors = match kind {
@@ -194,7 +207,7 @@ impl SystemPreconditioner {
         };
         let failed = cx.stream.alloc_zeros::<i32>(1).map_err(gpu_err)?;
         let (row_ptr, cols) = (cx.stream.clone_dtod(a.row_ptr).map_err(gpu_err)?, cx.stream.clone_dtod(a.cols).map_err(gpu_err)?);
-        let mut pc = SystemPreconditioner { block: a.block, n_rows: a.n_rows, row_ptr, cols, factors, failed };
+        let mut pc = SystemPreconditioner { block: a.block, n_rows: a.n_rows, row_ptr, cols, factors, failed, record, recorded_factorization: RecordedFactorization::default() };
         if !matches!(pc.factors, Factors::Cusparse(_)) {
             pc.refactorize(k, cx, a)?;
         }
@@ -202,20 +215,66 @@ impl SystemPreconditioner {
     }
 
     /// Recomputes the factors from the current values of `a` (same pattern). One read-back
-    /// (the singular-pivot flag) per factorization.
+    /// (the singular-pivot flag) per factorization. With `record` the level-by-level
+    /// factorization of an ILU is recorded once as a CUDA graph and replayed: hundreds of
+    /// wavefront launches for one driver call (LS89 medium: the sync-free launch took 28 ms per
+    /// factorization on an H100, its flags spinning down a chain of ~1,000 wavefronts).
     pub fn refactorize(&mut self, k: &Kernels, cx: &Ctx, a: &DeviceMatrix) -> Result<()> {
+        if let Factors::Cusparse(c) = &mut self.factors {
+            return c.refactorize(cx, a.values);
+        }
+        let levelled = match (&self.factors, k.level_launches) {
+            (Factors::Ilu { .. }, Some(levels)) => levels,
+            (Factors::Ilu { levels, .. }, None) => self.record || !levels.sync_free(k),
+            _ => false,
+        };
+        if self.record && levelled {
+            use cudarc::driver::DevicePtr;
+            let key = a.values.device_ptr(cx.stream).0;
+            match &self.recorded_factorization.0 {
+                Some((recorded_on, r)) if *recorded_on == key => {
+                    r.graph.launch().map_err(gpu_err)?;
+                    cx.counters.launched(r.launches);
+                    cx.counters.graph_launches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                _ => {
+                    let before = cx.counters.snapshot().launches;
+                    cx.stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).map_err(gpu_err)?;
+                    let queued = self.queue_factorization(k, cx, a, true);
+                    let captured = cx.stream.end_capture(CUgraphInstantiate_flags(0));
+                    queued?;
+                    let graph = captured.map_err(gpu_err)?.ok_or_else(|| Error::Gpu("CUDA graph capture of a factorization recorded nothing".into()))?;
+                    graph.launch().map_err(gpu_err)?;
+                    cx.counters.graph_launches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let launches = cx.counters.snapshot().launches - before;
+                    self.recorded_factorization.0 = Some((key, super::GpuRecording { graph, launches }));
+                }
+            }
+        } else {
+            self.queue_factorization(k, cx, a, levelled)?;
+        }
+        let failed = cx.stream.clone_dtoh(&self.failed).map_err(gpu_err)?[0];
+        if failed > 0 {
+            return Err(Error::Other(format!("preconditioner factorization failed: singular diagonal block in row {}", failed - 1)));
+        }
+        Ok(())
+    }
+
+    /// Queues one factorization of `a`'s values: `levelled`, one launch per level; otherwise
+    /// one sync-free launch (ILU) or one launch (block-Jacobi).
+    fn queue_factorization(&mut self, k: &Kernels, cx: &Ctx, a: &DeviceMatrix, levelled: bool) -> Result<()> {
         let bk = k.of(self.block);
         let n = self.n_rows as i32;
         cx.stream.memset_zeros(&mut self.failed).map_err(gpu_err)?;
         let mut launches = 0;
         match &mut self.factors {
-            Factors::Cusparse(c) => return c.refactorize(cx, a.values),
+            Factors::Cusparse(_) => return Err(Error::Gpu("cuSPARSE factorizes through its own library calls".into())),
             Factors::Jacobi { inv_diag } => {
                 unsafe { cx.stream.launch_builder(&bk.jacobi_invert).arg(&n).arg(a.diag).arg(a.values).arg(inv_diag).arg(&mut self.failed).launch(grid(self.n_rows)) }
                     .map_err(gpu_err)?;
                 launches += 1;
             }
-            Factors::Ilu { lu, inv_diag, levels, .. } if levels.sync_free(k) => {
+            Factors::Ilu { lu, inv_diag, levels, .. } if !levelled => {
                 cx.stream.memcpy_dtod(a.values, lu).map_err(gpu_err)?;
                 let epoch = levels.next_epoch();
                 unsafe {
@@ -263,10 +322,6 @@ impl SystemPreconditioner {
             }
         }
         cx.counters.launched(launches);
-        let failed = cx.stream.clone_dtoh(&self.failed).map_err(gpu_err)?[0];
-        if failed > 0 {
-            return Err(Error::Other(format!("preconditioner factorization failed: singular diagonal block in row {}", failed - 1)));
-        }
         Ok(())
     }
 
@@ -425,6 +480,18 @@ impl SystemPreconditioner {
         }
         cx.counters.launched(2 * js.sweeps + 1);
         Ok(())
+    }
+
+    /// Whether `apply` launches only kernels whose arguments are the same at every call, so
+    /// that it can be recorded once into a CUDA graph and replayed: not the sync-free sweeps
+    /// (a new epoch per call) nor cuSPARSE.
+    pub fn is_recordable(&self, k: &Kernels) -> bool {
+        match &self.factors {
+            Factors::Jacobi { .. } => true,
+            Factors::Cusparse(_) => false,
+            Factors::Ilu { swept: Some(_), .. } => true,
+            Factors::Ilu { levels, .. } => !levels.sync_free(k),
+        }
     }
 
     /// Parallel steps of one factorization or sweep (1 for block-Jacobi).

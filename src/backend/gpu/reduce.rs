@@ -147,10 +147,39 @@ pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &
 /// (`subtract_projection_dot`), the same arithmetic as `dot`, `axpy` and `scale` one by one:
 /// m + 2 launches for m basis vectors.
 pub(super) fn gram_schmidt(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<(Vec<f64>, f64)> {
-    let m = basis.len();
-    if scratch.coefficients.len() < m + 1 {
-        scratch.coefficients = cx.stream.alloc_zeros::<f64>(2 * (m + 1)).map_err(gpu_err)?;
+    scratch.reserve(cx, basis.len())?;
+    gram_schmidt_queued(k, u, cx, scratch, basis, w)?;
+    scratch.coefficients_to_host(cx, basis.len())
+}
+
+impl Scratch {
+    /// Room for the coefficients of a step with `m` basis vectors (allocated before a graph
+    /// capture, which must not allocate).
+    pub(super) fn reserve(&mut self, cx: &Ctx, m: usize) -> Result<()> {
+        if self.coefficients.len() < m + 1 {
+            self.coefficients = cx.stream.alloc_zeros::<f64>(2 * (m + 1)).map_err(gpu_err)?;
+        }
+        Ok(())
     }
+
+    /// The device buffers a queued Gram-Schmidt step writes, as raw addresses (the key of a
+    /// recorded step).
+    pub(super) fn addresses(&self, cx: &Ctx) -> [u64; 3] {
+        use cudarc::driver::DevicePtr;
+        [self.partials.device_ptr(cx.stream).0, self.ticket.device_ptr(cx.stream).0, self.coefficients.device_ptr(cx.stream).0]
+    }
+
+    /// h_0..h_m-1 and ||w|| of the last queued step with `m` basis vectors (one read-back).
+    pub(super) fn coefficients_to_host(&self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
+        let h = cx.stream.clone_dtoh(&self.coefficients.slice(0..m + 1)).map_err(gpu_err)?;
+        Ok((h[..m].to_vec(), h[m]))
+    }
+}
+
+/// The kernels of [`gram_schmidt`], queued without a read-back (the coefficients stay in
+/// `scratch`, reserved for `basis.len()`).
+pub(super) fn gram_schmidt_queued(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<()> {
+    let m = basis.len();
     let n = w.len() as i32;
     let Scratch { partials, ticket, coefficients, .. } = scratch;
     let first = basis.first().copied().unwrap_or(&*w);
@@ -179,7 +208,5 @@ pub(super) fn gram_schmidt(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, sc
         .map_err(gpu_err)?;
         cx.counters.launched(1);
     }
-    super::update::normalize_by(u, cx, &coefficients.slice(m..m + 1), w)?;
-    let h = cx.stream.clone_dtoh(&coefficients.slice(0..m + 1)).map_err(gpu_err)?;
-    Ok((h[..m].to_vec(), h[m]))
+    super::update::normalize_by(u, cx, &coefficients.slice(m..m + 1), w)
 }
