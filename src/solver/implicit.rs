@@ -314,6 +314,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut r = backend.new_field(g);
         let mut dw = backend.new_field(g);
         let mut krylov = StageWorkspace::default();
+        let mut residual_recording = None;
         let mut dt = backend.new_scalars(g);
         let mut preconditioner: Option<B::Preconditioner> = None;
 
@@ -331,8 +332,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         for iteration in 1..=solver.max_iterations {
             report.iterations = iteration;
             let t = Instant::now();
-            backend.apply_boundary_conditions(g, gas, &self.boundary, &mut w);
-            self.residual(&w, &mut r);
+            self.recorded_residual(&mut residual_recording, &mut w, &mut r)?;
             let residuals = backend.residual_norms(g, &r);
             report.time.residual += t.elapsed().as_secs_f64();
             if !residuals.iter().all(|x| x.is_finite()) {
@@ -378,8 +378,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             for (stage, alpha) in alphas.iter().enumerate() {
                 if stage > 0 {
                     let t = Instant::now();
-                    backend.apply_boundary_conditions(g, gas, &self.boundary, &mut w);
-                    self.residual(&w, &mut r);
+                    self.recorded_residual(&mut residual_recording, &mut w, &mut r)?;
                     report.time.residual += t.elapsed().as_secs_f64();
                 }
                 let t = Instant::now();
@@ -447,6 +446,16 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
 
     /// R(W): convective plus viscous residual of the case's (second-order) discretization, plus
     /// the forcing of a constant source.
+    /// Ghost fill and residual of `w` into `r`, the same buffers and parameters at every call of
+    /// a solve: recorded once where the backend records (a CUDA graph on the GPU).
+    fn recorded_residual(&self, recording: &mut Option<B::Recording>, w: &mut B::Field, r: &mut B::Field) -> Result<()> {
+        let (backend, gas) = (self.backend, &self.case.gas);
+        backend.run_recorded(recording, &mut || {
+            backend.apply_boundary_conditions(&self.geometry, gas, &self.boundary, w);
+            self.residual(w, r);
+        })
+    }
+
     fn residual(&self, w: &B::Field, r: &mut B::Field) {
         let (gas, solver) = (&self.case.gas, &self.case.solver);
         self.backend.convective_residual(&self.geometry, gas, &self.scheme, w, r);
