@@ -16,6 +16,7 @@ pub mod gpu;
 pub mod linalg;
 pub mod mesh;
 pub mod optim;
+pub mod perf;
 pub mod post;
 pub mod report;
 pub mod solver;

@@ -27,14 +27,27 @@ pub struct ImplicitBench {
     pub factorizations: usize,
     pub iterations: usize,
     pub mean_linear_iterations: f64,
+    /// The solver's split summed over every iteration run (what per-operation unit costs are
+    /// taken from: `crate::perf`).
+    pub breakdown_total: TimeBreakdown,
+    /// FGMRES iterations of the mean-flow and of the segregated SA solves, every iteration run.
+    pub linear_iterations_total: usize,
+    pub turbulence_linear_iterations_total: usize,
+    /// Mean-flow FGMRES iterations per flow iteration over the timed iterations only.
+    pub timed_linear_iterations_per_iteration: f64,
 }
 
-/// Runs the implicit scheme with its defaults on `problem` for `warmup + count` flow
+/// The implicit defaults with the natural-order ILU(0) on every backend, so that the rows of
+/// `turbopt bench --scheme implicit` compare like with like.
+pub fn bench_config() -> ImplicitConfig {
+    ImplicitConfig { preconditioner: PreconditionerKind::Ilu, ..ImplicitConfig::default() }
+}
+
+/// Runs the implicit scheme configured by `config` on `problem` for `warmup + count` flow
 /// iterations and times the last `count`.
-pub fn run<B: ImplicitBackend>(backend: &B, problem: &TestProblem, warmup: usize, count: usize) -> Result<ImplicitBench> {
+pub fn run<B: ImplicitBackend>(backend: &B, problem: &TestProblem, config: &ImplicitConfig, warmup: usize, count: usize) -> Result<ImplicitBench> {
     let mut case = problem.case.clone();
-    // The same preconditioner on every backend, so that the rows compare like with like.
-    case.solver.scheme = Scheme::Implicit(ImplicitConfig { preconditioner: PreconditionerKind::Ilu, ..ImplicitConfig::default() });
+    case.solver.scheme = Scheme::Implicit(config.clone());
     let mut solver = ImplicitSolver::new(backend, &problem.mesh, case)?;
     let mut clock = IterationClock { stop_after: warmup + count, wall_s: Vec::with_capacity(warmup + count) };
     let out = solver.solve(&problem.initial, &mut clock)?;
@@ -55,5 +68,10 @@ pub fn run<B: ImplicitBackend>(backend: &B, problem: &TestProblem, warmup: usize
         factorizations: r.factorizations,
         iterations: r.iterations,
         mean_linear_iterations: r.mean_linear_iterations(),
+        breakdown_total: t,
+        linear_iterations_total: r.total_linear_iterations(),
+        turbulence_linear_iterations_total: r.turbulence_linear_iterations.iter().flatten().sum(),
+        timed_linear_iterations_per_iteration: r.linear_iterations.iter().skip(warmup).flatten().sum::<usize>() as f64 / count.max(1) as f64,
     })
 }
+

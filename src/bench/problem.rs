@@ -60,9 +60,11 @@ pub struct TestProblem {
     /// [`CFL`], local time steps, single grid, no residual smoothing.
     pub case: Case,
     pub initial: Solution,
-    /// Cells along the channel (all blocks) and across it.
-    pub ni: usize,
-    pub nj: usize,
+    /// Cells along the channel (all blocks) and across it; `None` for a problem built on
+    /// another mesh ([`TestProblem::on_mesh`]).
+    pub shape: Option<(usize, usize)>,
+    /// What the mesh is, for the report.
+    pub label: String,
 }
 
 impl TestProblem {
@@ -90,7 +92,17 @@ impl TestProblem {
         };
         let case = Case { gas, operating_point, solver };
         case.validate()?;
-        Ok(TestProblem { mesh, coarse, case, initial, ni, nj })
+        let label = format!("bumped RANS channel {ni} x {nj} in {BLOCKS} blocks");
+        Ok(TestProblem { mesh, coarse, case, initial, shape: Some((ni, nj)), label })
+    }
+
+    /// The problem of a given mesh, case and starting state (a cascade's own, for the
+    /// performance model `crate::perf`): the same timings as on the channel, on that mesh.
+    /// Fails when a block cannot be coarsened once (the multigrid transfers need it).
+    pub fn on_mesh(mesh: Mesh, case: Case, initial: Solution, label: impl Into<String>) -> Result<Self> {
+        case.validate()?;
+        let coarse = coarsen(&mesh)?;
+        Ok(TestProblem { mesh, coarse, case, initial, shape: None, label: label.into() })
     }
 
     /// Interior cells of the fine mesh.
@@ -108,9 +120,9 @@ impl TestProblem {
         MeshCounts::of(&self.mesh)
     }
 
-    /// One line naming the mesh, e.g. "bumped channel 1408 x 708 in 4 blocks (996,864 cells)".
+    /// One line naming the mesh, e.g. "bumped RANS channel 1408 x 708 in 4 blocks (996,864 cells)".
     pub fn describe(&self) -> String {
-        format!("bumped RANS channel {} x {} in {BLOCKS} blocks ({} cells)", self.ni, self.nj, thousands(self.cells()))
+        format!("{} ({} cells)", self.label, thousands(self.cells()))
     }
 }
 

@@ -16,6 +16,9 @@ pub enum Scheme {
     Explicit,
     #[default]
     Implicit,
+    /// The fastest of explicit (single grid or multigrid) and implicit on this machine for the
+    /// case, by the performance model (`crate::perf::auto`), resolved before the solve.
+    Auto,
 }
 
 impl Scheme {
@@ -23,6 +26,7 @@ impl Scheme {
         match self {
             Scheme::Explicit => "explicit",
             Scheme::Implicit => "implicit",
+            Scheme::Auto => "auto",
         }
     }
 
@@ -32,6 +36,8 @@ impl Scheme {
         match self {
             Scheme::Explicit => 20_000,
             Scheme::Implicit => 3000,
+            // The larger budget: the resolved scheme's own is set when it is resolved.
+            Scheme::Auto => 20_000,
         }
     }
 }
@@ -47,6 +53,9 @@ pub enum BackendChoice {
     /// CUDA device by ordinal. The evaluator opens it once (compiling the kernels) and runs the
     /// designs of a batch on it one after another.
     Gpu { device: usize },
+    /// The fastest of CPU (one core, all cores) and GPU `device` for the case, by the
+    /// performance model (`crate::perf::auto`), resolved before the solve.
+    Auto { device: usize },
 }
 
 impl Default for BackendChoice {
@@ -87,6 +96,11 @@ impl SolverSettings {
     /// in the solver's own `config` (which wins over `scheme: Explicit`).
     pub fn runs_implicit(&self) -> bool {
         self.scheme == Scheme::Implicit || matches!(self.config.scheme, crate::solver::Scheme::Implicit(_))
+    }
+
+    /// Whether the scheme or the backend is still to be chosen by the performance model.
+    pub fn is_auto(&self) -> bool {
+        self.scheme == Scheme::Auto || matches!(self.backend, BackendChoice::Auto { .. })
     }
 
     /// The solver configuration of one point: `config` with the budget, the residual target and

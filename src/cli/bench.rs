@@ -29,6 +29,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let start = Instant::now();
     let problem = TestProblem::new(args.cells)?;
     eprintln!("bench: {} built in {:.1} s", problem.describe(), start.elapsed().as_secs_f64());
+    if args.scheme == SchemeArg::Auto {
+        return Err(Error::Other("bench times one scheme: --scheme explicit or implicit (perf-model compares them)".into()));
+    }
     if args.scheme == SchemeArg::Implicit {
         return run_implicit(args, &problem, &options);
     }
@@ -180,7 +183,7 @@ fn run_implicit(args: &BenchArgs, problem: &TestProblem, options: &BenchOptions)
     if args.backend != BenchBackendArg::Gpu {
         let cpu = CpuBackend::new(args.threads)?;
         eprintln!("bench: {}: implicit iterations", cpu.name());
-        rows.push(bench::implicit::run(&cpu, problem, options.warmup, options.repeats)?);
+        rows.push(bench::implicit::run(&cpu, problem, &bench::implicit::bench_config(), options.warmup, options.repeats)?);
     }
     let gpu_absent = match implicit_gpu(problem, options, args.backend)? {
         Ok(row) => {
@@ -230,7 +233,7 @@ fn implicit_gpu(problem: &TestProblem, options: &BenchOptions, wanted: BenchBack
         Err(e) => return Ok(Err(e)),
     };
     eprintln!("bench: {}: implicit iterations", gpu.name());
-    Ok(Ok(bench::implicit::run(&gpu, problem, options.warmup, options.repeats)?))
+    Ok(Ok(bench::implicit::run(&gpu, problem, &bench::implicit::bench_config(), options.warmup, options.repeats)?))
 }
 
 #[cfg(not(feature = "cuda"))]

@@ -16,6 +16,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
         scheme: match args.scheme {
             SchemeArg::Explicit => Scheme::Explicit,
             SchemeArg::Implicit => Scheme::Implicit,
+            SchemeArg::Auto => Scheme::Auto,
         },
         model: args.model.map(|m| match m {
             ModelArg::Euler => FlowModel::Euler,

@@ -29,6 +29,59 @@ pub enum Command {
     /// of a chosen size: cell(-stage) updates per second, bytes moved per update, percent of the
     /// measured memory bandwidth, CPU and GPU side by side.
     Bench(BenchArgs),
+    /// The performance model of a case: which of explicit (single grid, multigrid) or implicit,
+    /// on one CPU core, all cores or the GPU, converges first (thesis chapter 6): per-operation
+    /// times and classes, iteration counts, R_C, predicted times to convergence, the fastest,
+    /// a Fig. 6.9-style picture; `--validate` checks the predictions with full runs.
+    PerfModel(PerfModelArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PerfModelArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Operating point name (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    /// Mesh densities, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "coarse")]
+    pub density: Vec<crate::mesh::Density>,
+    /// Output directory: one folder per case key with table.md, time-to-convergence.png, model.json.
+    #[arg(long, default_value = "out/perf")]
+    pub out: std::path::PathBuf,
+    /// CUDA device ordinal (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Leave the GPU out even when one is present.
+    #[arg(long)]
+    pub cpu_only: bool,
+    /// Measure the unit costs again even when the cache has them for this machine.
+    #[arg(long)]
+    pub refresh: bool,
+    /// Run the full runs for the iteration counts again.
+    #[arg(long)]
+    pub refresh_counts: bool,
+    /// A full run for a count stops once it would take this many times the fastest prediction
+    /// so far (it cannot be the fastest; its count becomes a lower bound).
+    #[arg(long, default_value_t = 3.0)]
+    pub cut_off: f64,
+    /// A count from a stored convergence history: KEY=PATH (KEY explicit-single-grid,
+    /// explicit-multigrid, implicit-ilu, implicit-mc-ilu; PATH a convergence.csv of turbopt solve
+    /// on the same case, mesh and settings). Repeatable.
+    #[arg(long)]
+    pub history: Vec<String>,
+    /// Full runs of every combination predicted to take at most --validate-budget-s, compared
+    /// with the predictions.
+    #[arg(long)]
+    pub validate: bool,
+    #[arg(long, default_value_t = 600.0)]
+    pub validate_budget_s: f64,
+    /// Cache directory (default: TURBOPT_CACHE_DIR, else ~/.cache/turbopt/perf).
+    #[arg(long)]
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -124,6 +177,9 @@ pub enum BackendArg {
     Cpu,
     /// CUDA, both schemes (needs a build with `--features cuda` and an NVIDIA GPU).
     Gpu,
+    /// The fastest for the case by the performance model (`turbopt perf-model`), measured once
+    /// per case, mesh and machine and cached.
+    Auto,
 }
 
 /// `--backend`, `--threads` and `--device` of `solve` and `evaluate` as the evaluator's backend
@@ -135,6 +191,8 @@ fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<us
         BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
         BackendArg::Gpu if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
         BackendArg::Gpu => Ok(BackendChoice::Gpu { device: device.unwrap_or(0) }),
+        BackendArg::Auto if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
+        BackendArg::Auto => Ok(BackendChoice::Auto { device: device.unwrap_or(0) }),
     }
 }
 
@@ -145,6 +203,8 @@ pub enum SchemeArg {
     /// Multistage implicit Runge-Kutta (JT-KIRK) with FGMRES and on-demand ILU, the turbulence
     /// model as a segregated system. The default: it converges the LS89 RANS cases.
     Implicit,
+    /// The fastest for the case by the performance model (`turbopt perf-model`).
+    Auto,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +305,7 @@ pub fn main() -> ExitCode {
         Command::Optimize(args) => crate::cli::optimize::run(&args),
         Command::Evaluate(args) => crate::cli::evaluate::run(&args),
         Command::Bench(args) => crate::cli::bench::run(&args),
+        Command::PerfModel(args) => crate::cli::perf::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -275,4 +336,5 @@ pub mod bench;
 pub mod evaluate;
 pub mod mesh;
 pub mod optimize;
+pub mod perf;
 pub mod solve;

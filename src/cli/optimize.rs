@@ -24,6 +24,11 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     };
     apply_backend_flags(args, &mut config)?;
     let out = args.out.clone().unwrap_or_else(|| std::path::Path::new("out").join(&config.name));
+    if let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator {
+        if let Some(choice) = crate::eval::cfd::resolve_auto(cfd)? {
+            log_auto_choice(&config.name, &out, &choice)?;
+        }
+    }
     let announce = || println!("campaign {} -> {}{}", config.name, out.display(), if args.resume { " (resuming)" } else { "" });
     let mut bar = ProgressBarObserver::new();
     let mut silent = SilentObserver;
@@ -83,13 +88,15 @@ fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Resu
     };
     let solver = &mut cfd.solver;
     let campaign_device = match solver.backend {
-        BackendChoice::Gpu { device } => Some(device),
+        BackendChoice::Gpu { device } | BackendChoice::Auto { device } => Some(device),
         BackendChoice::Cpu { .. } => None,
     };
     solver.backend = match (args.backend, solver.backend) {
         (Some(BackendArg::Cpu), _) if args.device.is_some() => return Err(Error::Other("--device selects a GPU: use it with --backend gpu".into())),
         (Some(BackendArg::Cpu), BackendChoice::Cpu { threads }) => BackendChoice::Cpu { threads },
-        (Some(BackendArg::Cpu), BackendChoice::Gpu { .. }) => BackendChoice::Cpu { threads: None },
+        (Some(BackendArg::Cpu), BackendChoice::Gpu { .. } | BackendChoice::Auto { .. }) => BackendChoice::Cpu { threads: None },
+        (Some(BackendArg::Auto), _) => BackendChoice::Auto { device: args.device.or(campaign_device).unwrap_or(0) },
+        (None, BackendChoice::Auto { device }) => BackendChoice::Auto { device: args.device.unwrap_or(device) },
         (Some(BackendArg::Gpu), _) => BackendChoice::Gpu { device: args.device.or(campaign_device).unwrap_or(0) },
         (None, BackendChoice::Gpu { device }) => BackendChoice::Gpu { device: args.device.unwrap_or(device) },
         (None, BackendChoice::Cpu { .. }) if args.device.is_some() => {
@@ -98,6 +105,16 @@ fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Resu
         (None, cpu) => cpu,
     };
     Ok(())
+}
+
+/// The performance model's choice for an `Auto` campaign: on stdout and in
+/// `<out>/auto-choice.json`, beside the evaluation log.
+fn log_auto_choice(name: &str, out: &std::path::Path, choice: &crate::perf::auto::AutoChoice) -> Result<()> {
+    println!("campaign {name}: auto: {}", choice.reason);
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let path = out.join("auto-choice.json");
+    let text = serde_json::to_string_pretty(choice).map_err(|e| Error::Other(e.to_string()))?;
+    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))
 }
 
 fn print_summary(s: &CampaignSummary) {

@@ -35,7 +35,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
     let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
-    let settings = solver_settings(args)?;
+    let mut settings = solver_settings(args)?;
+    if let Some(choice) = crate::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
+        println!("auto: {}", choice.reason);
+        if let Some(n) = args.max_iterations {
+            settings.max_iterations = n;
+        }
+    }
     let ending = match settings.backend {
         BackendChoice::Cpu { threads } => {
             let backend = CpuBackend::new(threads)?;
@@ -43,6 +49,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             solve_and_report(&backend, args, &blade, &prepared, &op, &settings)?
         }
         BackendChoice::Gpu { device } => solve_on_gpu(device, args, &blade, &op, &settings)?,
+        BackendChoice::Auto { .. } => return Err(Error::Other("--backend auto was not resolved".into())),
     };
     match ending {
         Ending::Converged => Ok(()),
@@ -66,6 +73,7 @@ pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
     let scheme = match args.scheme {
         SchemeArg::Explicit => crate::cascade::Scheme::Explicit,
         SchemeArg::Implicit => crate::cascade::Scheme::Implicit,
+        SchemeArg::Auto => crate::cascade::Scheme::Auto,
     };
     let backend = super::backend_choice(args.backend, args.threads, args.device)?;
     let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };

@@ -49,6 +49,7 @@ use crate::flow::solution::Solution;
 use crate::geometry::{load_blade_file, BladeFile, Outline};
 use crate::mesh::Mesh;
 use crate::post::{read_measured_mis, SurfacePoint};
+use crate::perf::auto::AutoChoice;
 use crate::solver::Silent;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -101,6 +102,17 @@ pub struct CfdEvaluator {
     /// why the device could not be (the message of the `Error::Gpu`).
     #[cfg(feature = "cuda")]
     gpu: OnceLock<std::result::Result<GpuPool, String>>,
+    /// The model's choice when the config said `Auto`.
+    auto_choice: Option<AutoChoice>,
+}
+
+/// Resolves `scheme: Auto` / `backend: Auto` of `config` with the performance model of its
+/// blade at its first operating point and density (`crate::perf::auto`); None when neither is
+/// `Auto`. A campaign resolves once, before its first evaluation: every design gets the choice
+/// made for the blade file's own profile.
+pub fn resolve_auto(config: &mut EvaluatorConfig) -> Result<Option<AutoChoice>> {
+    let case = config.operating_points.first().cloned();
+    crate::perf::auto::resolve(&mut config.solver, &config.blade, case.as_deref(), config.density)
 }
 
 /// The converged flows of one design, one entry per operating point.
@@ -190,7 +202,8 @@ fn point_status(op: &str, failure: &PointFailure) -> Status {
 
 impl CfdEvaluator {
     /// Loads the blade file and the objective data, and checks the operating points.
-    pub fn new(config: EvaluatorConfig) -> Result<Self> {
+    pub fn new(mut config: EvaluatorConfig) -> Result<Self> {
+        let auto_choice = resolve_auto(&mut config)?;
         config.validate().map_err(|reason| Error::Input { path: "evaluator config".into(), reason })?;
         let blade = load_blade_file(&config.blade)?;
         let space = blade.design_space().unwrap_or(DesignSpace { names: vec![], lower: vec![], upper: vec![], baseline: vec![] });
@@ -214,7 +227,13 @@ impl CfdEvaluator {
             baseline: OnceLock::new(),
             #[cfg(feature = "cuda")]
             gpu: OnceLock::new(),
+            auto_choice,
         })
+    }
+
+    /// What the performance model chose for `scheme: Auto` / `backend: Auto`, and why.
+    pub fn auto_choice(&self) -> Option<&AutoChoice> {
+        self.auto_choice.as_ref()
     }
 
     /// [`CfdEvaluator::new`] from a RON config file.
@@ -290,7 +309,7 @@ impl CfdEvaluator {
     fn cpu_threads(&self) -> Option<usize> {
         match self.config.solver.backend {
             BackendChoice::Cpu { threads } => threads,
-            BackendChoice::Gpu { .. } => None,
+            BackendChoice::Gpu { .. } | BackendChoice::Auto { .. } => None,
         }
     }
 
@@ -344,6 +363,7 @@ impl CfdEvaluator {
         match self.config.solver.backend {
             BackendChoice::Cpu { .. } => Ok(()),
             BackendChoice::Gpu { device } => self.open_gpu(device),
+            BackendChoice::Auto { .. } => Err(unresolved_auto()),
         }
     }
 
@@ -406,6 +426,7 @@ impl CfdEvaluator {
                 self.solve_points(&backend, blade, baseline, start)
             }
             BackendChoice::Gpu { device } => self.solve_design_on_gpu(device, blade, baseline, start),
+            BackendChoice::Auto { .. } => Err(Evaluation::failed(Status::Failed(unresolved_auto().to_string()))),
         }
     }
 
@@ -662,4 +683,10 @@ fn run_concurrently(designs: &[Vec<f64>], at_once: usize, evaluate: impl Fn(&[f6
         .into_iter()
         .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()).unwrap_or_else(|| Evaluation::failed(Status::Failed("the batch worker stopped".into()))))
         .collect()
+}
+
+/// `Auto` reaching a solve: [`CfdEvaluator::new`] resolves it, so this is a settings value set
+/// after construction.
+fn unresolved_auto() -> Error {
+    Error::Other("backend Auto was not resolved by the performance model (CfdEvaluator::new resolves it)".into())
 }

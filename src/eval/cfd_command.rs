@@ -57,6 +57,9 @@ pub fn evaluate_command(blade: &Path, case: Option<&str>, design: Option<&[f64]>
         config.solver.config.model = m;
     }
     let evaluator = CfdEvaluator::new(config)?;
+    if let Some(choice) = evaluator.auto_choice() {
+        println!("auto: {}", choice.reason);
+    }
     evaluator.check_backend()?;
     Ok(match design {
         None => evaluator.evaluate_main_blade(),
