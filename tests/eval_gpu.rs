@@ -52,7 +52,7 @@ fn assert_close(what: &str, cpu: &[f64], gpu: &[f64]) {
 #[test]
 #[ignore = "needs a CUDA device"]
 fn gpu_campaign_first_evaluations_equal_the_cpu_ones() {
-    let gpu = first_evaluations(BackendChoice::Gpu { device: 0 }, "gpu");
+    let gpu = first_evaluations(BackendChoice::gpu(0), "gpu");
     let cpu = first_evaluations(BackendChoice::Cpu { threads: None }, "cpu");
     assert!(!cpu[0].objectives.is_empty(), "the baseline has no objectives: {:?}", cpu[0].status);
     for (c, g) in cpu.iter().zip(&gpu) {
@@ -79,7 +79,7 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
     use turbopt::eval::Evaluator;
     let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
     let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
-    cfd.solver.backend = BackendChoice::Gpu { device: 0 };
+    cfd.solver.backend = BackendChoice::gpu(0);
     let one_by_one = {
         let mut c = cfd.clone();
         c.batch.workers = Some(1);

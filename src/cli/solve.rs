@@ -36,13 +36,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let blade = load_blade_file(&args.blade)?;
     let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let settings = solver_settings(args)?;
-    let ending = match settings.backend {
+    let ending = match &settings.backend {
         BackendChoice::Cpu { threads } => {
-            let backend = CpuBackend::new(threads)?;
+            let backend = CpuBackend::new(*threads)?;
             let prepared = prepare(args, &blade, &op)?;
             solve_and_report(&backend, args, &blade, &prepared, &op, &settings)?
         }
-        BackendChoice::Gpu { device } => solve_on_gpu(device, args, &blade, &op, &settings)?,
+        BackendChoice::Gpu { devices } => solve_on_gpu(devices.first(), args, &blade, &op, &settings)?,
     };
     match ending {
         Ending::Converged => Ok(()),
