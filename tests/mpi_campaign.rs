@@ -10,7 +10,7 @@
 //!   under `mpirun` completes the campaign to the uninterrupted result without evaluating a
 //!   logged design again.
 //!
-//! `cargo test --release --features mpi --test mpi_campaign` (about 3 minutes on 2 cores).
+//! `cargo test --release --features mpi --test mpi_campaign` (5.6 minutes on the shared 2-core machine).
 #![cfg(feature = "mpi")]
 
 use std::path::{Path, PathBuf};
@@ -110,8 +110,9 @@ fn an_analytic_kriging_campaign_on_three_ranks_equals_the_single_process_run() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// LS89 MUR47 on the coarse mesh, inviscid, two design variables; each solve stops after at
-/// most 120 implicit iterations and counts as converged past 3 orders: seconds per design.
+/// LS89 MUR47 on the coarse mesh, inviscid, two design variables; each solve stops after 30
+/// implicit iterations and counts as converged past 1 order (not a converged optimization: the
+/// test compares runs, whose arithmetic is the same however far the solves go).
 fn small_cfd_campaign() -> String {
     let blade = Path::new(env!("CARGO_MANIFEST_DIR")).join("blades/ls89.ron");
     format!(
@@ -121,13 +122,13 @@ fn small_cfd_campaign() -> String {
         blade: "{}",
         operating_points: ["MUR47"],
         density: coarse,
-        solver: (scheme: Implicit, max_iterations: 120, accept_orders: Some(3.0), config: (model: euler)),
+        solver: (scheme: Implicit, max_iterations: 30, accept_orders: Some(1.0), config: (model: euler)),
         objectives: [EntropyRise],
         constraints: [ExitAngleAtLeast(74.0)],
     )),
     variables: Some(["camber_4", "thickness_4"]),
     optimizer: DifferentialEvolution(population: Some(4)),
-    budget: 9,
+    budget: 7,
     seed: 11,
 )"#,
         blade.display()
@@ -205,7 +206,7 @@ fn a_small_cfd_campaign_on_three_ranks_equals_the_single_process_run_and_survive
 fn a_campaign_on_ranks_whose_evaluator_cannot_run_stops_with_the_reason() {
     let dir = scratch("no-gpu");
     let out = dir.join("out");
-    let file = campaign_file(&dir, "gpu999", &small_cfd_campaign().replace("accept_orders: Some(3.0),", "accept_orders: Some(3.0), backend: Gpu(devices: [999]),"));
+    let file = campaign_file(&dir, "gpu999", &small_cfd_campaign().replace("accept_orders: Some(1.0),", "accept_orders: Some(1.0), backend: Gpu(devices: [999]),"));
     let o = mpirun(&["optimize", file.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
