@@ -14,6 +14,9 @@ pub enum Error {
     Diverged { iteration: usize, reason: String },
     #[error("GPU error: {0}")]
     Gpu(String),
+    /// A device selection this host cannot honour (a device index that does not exist...).
+    #[error("GPU error: {0}")]
+    Devices(#[from] crate::gpu::DevicesError),
     #[error("I/O error on {path}: {source}")]
     Io { path: String, #[source] source: std::io::Error },
     #[error("{0}")]

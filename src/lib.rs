@@ -8,6 +8,7 @@ pub mod backend;
 pub mod bench;
 pub mod cascade;
 pub mod cli;
+pub mod cluster;
 pub mod error;
 pub mod eval;
 pub mod flow;

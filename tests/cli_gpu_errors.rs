@@ -82,3 +82,19 @@ fn flags_of_the_other_backend_are_errors() {
     let o = turbopt(&["optimize", "--device", "0"]);
     assert_one_error_line(&o, &["--device", "--backend gpu"]);
 }
+
+/// `--devices` names the GPUs of a campaign, one worker each; a device that does not exist
+/// stops the campaign before it starts, naming the device on a GPU host ("device 999
+/// requested"); a malformed list is a usage error.
+#[test]
+fn optimize_with_a_device_list_that_cannot_be_opened_stops_before_the_campaign() {
+    let out = scratch("devices");
+    let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--devices", "0,999", "--out", out.to_str().unwrap()]);
+    assert_one_error_line(&o, &[UNAVAILABLE]);
+    assert!(!out.exists());
+    let o = turbopt(&["optimize", "--devices", "all"]);
+    assert_one_error_line(&o, &["--device(s)", "--backend gpu"]);
+    let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--devices", "0,x"]);
+    assert_eq!(o.status.code(), Some(2), "clap's usage error");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("expected `all` or comma-separated ordinals"));
+}

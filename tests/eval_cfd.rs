@@ -101,20 +101,21 @@ fn crossing_sides_design_is_invalid_geometry() {
 /// `backend: Gpu` takes either scheme. A GPU that cannot be opened fails every evaluation with a
 /// status naming the cause, and `check_backend` reports that cause once. Device 999 exists on no
 /// machine, so this holds in every build: without the `cuda` feature (not compiled), without a
-/// driver (no CUDA driver library) and on a GPU host (device 999 requested but N found).
+/// driver (no CUDA driver library) and on a GPU host (`Error::Devices`: device 999 requested
+/// but N found).
 #[test]
 fn gpu_backend_takes_either_scheme_and_an_unavailable_device_fails_with_reason() {
     let mut c = config(Path::new("blades/t106c.ron"));
-    c.solver.backend = BackendChoice::Gpu { device: 999 };
+    c.solver.backend = BackendChoice::gpu(999);
     let implicit = CfdEvaluator::new(c.clone()).expect("the implicit scheme on the GPU is a valid configuration");
-    assert!(matches!(implicit.check_backend(), Err(turbopt::Error::Gpu(_))));
+    assert!(matches!(implicit.check_backend(), Err(turbopt::Error::Gpu(_) | turbopt::Error::Devices(_))));
     let ron = r#"(blade: "blades/ls89.ron", solver: (scheme: Explicit, backend: Gpu(device: 0), config: (scheme: implicit(()))), objectives: [EntropyRise])"#;
     EvaluatorConfig::from_ron_str(ron, Path::new(".")).expect("an implicit solver section on the GPU is valid");
 
     c.solver.scheme = Scheme::Explicit;
     let ev = CfdEvaluator::new(c).unwrap();
     let reason = match ev.check_backend() {
-        Err(e @ turbopt::Error::Gpu(_)) => e.to_string(),
+        Err(e @ (turbopt::Error::Gpu(_) | turbopt::Error::Devices(_))) => e.to_string(),
         other => panic!("expected a GPU error, got {other:?}"),
     };
     assert!(reason.contains("GPU error"), "{reason}");

@@ -52,7 +52,7 @@ fn assert_close(what: &str, cpu: &[f64], gpu: &[f64]) {
 #[test]
 #[ignore = "needs a CUDA device"]
 fn gpu_campaign_first_evaluations_equal_the_cpu_ones() {
-    let gpu = first_evaluations(BackendChoice::Gpu { device: 0 }, "gpu");
+    let gpu = first_evaluations(BackendChoice::gpu(0), "gpu");
     let cpu = first_evaluations(BackendChoice::Cpu { threads: None }, "cpu");
     assert!(!cpu[0].objectives.is_empty(), "the baseline has no objectives: {:?}", cpu[0].status);
     for (c, g) in cpu.iter().zip(&gpu) {
@@ -79,7 +79,7 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
     use turbopt::eval::Evaluator;
     let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
     let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
-    cfd.solver.backend = BackendChoice::Gpu { device: 0 };
+    cfd.solver.backend = BackendChoice::gpu(0);
     let one_by_one = {
         let mut c = cfd.clone();
         c.batch.workers = Some(1);
@@ -117,4 +117,70 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
         }
     }
     assert!(ta / tb >= 4.0, "batch speed-up {:.2}x, target 4x", ta / tb);
+}
+
+/// The multi-GPU worker pool on a one-GPU machine: `devices: [0, 0]` opens two workers on
+/// device 0, each a CUDA context of its own with its own streams (`eval::gpu_pool`), and the
+/// designs of a batch go to whichever worker frees up first (`eval::dispatch`). Eight LS89
+/// coarse designs (the default campaign's evaluator: implicit, RANS-SA, warm starts) give the
+/// results of one worker, in design order: each design's arithmetic is the same in any context
+/// and on any stream.
+#[test]
+#[ignore = "needs a CUDA device"]
+fn two_workers_sharing_one_device_give_the_one_worker_results_in_design_order() {
+    use rand::{Rng, SeedableRng};
+    use turbopt::eval::cfd::Devices;
+    use turbopt::eval::gpu_pool::GpuPool;
+    use turbopt::eval::Evaluator;
+
+    let pool = GpuPool::open(&Devices::List(vec![0, 0])).unwrap();
+    assert_eq!(pool.workers.len(), 2, "one worker per entry of the device list");
+    let (plan, line) = pool.plan(8, None, 16_000);
+    println!("{line}");
+    assert!(plan.len() == 2 && plan.iter().all(|&n| n >= 1), "{plan:?}");
+    drop(pool);
+    match GpuPool::open(&Devices::List(vec![0, 99])) {
+        Err(turbopt::Error::Devices(e)) => assert!(e.to_string().contains("device 99"), "{e}"),
+        other => panic!("a device that does not exist is Error::Devices naming it, got {:?}", other.err()),
+    }
+
+    let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
+    let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
+    cfd.solver.backend = BackendChoice::gpu(0);
+    let one_worker = CfdEvaluator::new(cfd.clone()).unwrap();
+    cfd.solver.backend = BackendChoice::Gpu { devices: Devices::List(vec![0, 0]) };
+    let two_workers = CfdEvaluator::new(cfd).unwrap();
+    two_workers.check_backend().unwrap();
+    let space = one_worker.space().clone();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+    let designs: Vec<Vec<f64>> = (0..8)
+        .map(|_| {
+            (0..space.baseline.len())
+                .map(|k| {
+                    let half_width = 0.1 * (space.upper[k] - space.lower[k]);
+                    (space.baseline[k] + rng.random_range(-half_width..half_width)).clamp(space.lower[k], space.upper[k])
+                })
+                .collect()
+        })
+        .collect();
+    let timed = |ev: &CfdEvaluator, tag: &str| {
+        ev.evaluate(&space.baseline);
+        let start = std::time::Instant::now();
+        let reported = std::sync::Mutex::new(Vec::new());
+        let out = ev.evaluate_batch_reporting(&designs, &|k, _| reported.lock().unwrap().push(k));
+        println!("{tag}: 8 designs in {:.2} s, finished in the order {:?}", start.elapsed().as_secs_f64(), reported.lock().unwrap());
+        assert_eq!(reported.into_inner().unwrap().len(), 8, "{tag}: every design reported once");
+        out
+    };
+    let a = timed(&one_worker, "one worker");
+    let b = timed(&two_workers, "two workers on device 0");
+    for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+        println!("design {k}: {:?} {:?} | {:?} {:?}", x.status, x.objectives, y.status, y.objectives);
+        assert!(!x.objectives.is_empty(), "design {k}: {:?}", x.status);
+        assert_eq!(x.status, y.status, "design {k}");
+        assert_eq!(x.diagnostics.iterations, y.diagnostics.iterations, "design {k}: iterations");
+        for (p, q) in x.objectives.iter().zip(&y.objectives).chain(x.constraints.iter().zip(&y.constraints)) {
+            assert!(p == q || (p - q).abs() <= 1e-12 * p.abs(), "design {k}: {p:e} vs {q:e}");
+        }
+    }
 }

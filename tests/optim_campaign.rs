@@ -194,3 +194,68 @@ fn campaign_files_in_optimize_parse_and_build() {
         }
     }
 }
+
+/// Evaluates a batch and reports its evaluations in reverse order, as workers that finish out of
+/// order do (`Evaluator::evaluate_batch_reporting`): the log's lines of a batch come in that
+/// order, each with its index.
+struct ReverseReporting(Box<dyn Evaluator>);
+
+impl Evaluator for ReverseReporting {
+    fn space(&self) -> &DesignSpace {
+        self.0.space()
+    }
+    fn objective_names(&self) -> Vec<String> {
+        self.0.objective_names()
+    }
+    fn constraint_names(&self) -> Vec<String> {
+        self.0.constraint_names()
+    }
+    fn evaluate(&self, d: &[f64]) -> Evaluation {
+        self.0.evaluate(d)
+    }
+    fn evaluate_batch_reporting(&self, designs: &[Vec<f64>], report: &(dyn Fn(usize, &Evaluation) + Sync)) -> Vec<Evaluation> {
+        let out = self.0.evaluate_batch(designs);
+        out.iter().enumerate().rev().for_each(|(k, e)| report(k, e));
+        out
+    }
+}
+
+/// A kill in the middle of a batch whose designs finish in any order leaves some of the batch's
+/// evaluations logged (out of order) and others missing: the resume answers the logged ones
+/// from the log, evaluates exactly the missing ones, and ends where the uninterrupted run ends.
+#[test]
+fn a_batch_cut_short_resumes_from_its_finished_evaluations_in_any_order() {
+    let config = kill_test_config("de"); // population 20: batches of 20
+    let reference_dir = scratch("gaps-reference");
+    let reference = run_campaign(&config, &ReverseReporting(build_evaluator(&config.evaluator).unwrap()), &reference_dir, false, &mut SilentObserver).unwrap();
+    let text = std::fs::read_to_string(reference_dir.join("evaluations.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].contains("\"index\":20,"), "the first generation's lines come last first: {}", &lines[1][..40]);
+
+    // The run as a kill in the third generation leaves it: its first 7 lines (its last designs) written.
+    let dir = scratch("gaps-killed");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(reference_dir.join("campaign.ron"), dir.join("campaign.ron")).unwrap();
+    let cut: String = lines[..41 + 7].iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("evaluations.jsonl"), cut).unwrap();
+    let logged = read_log(&dir.join("evaluations.jsonl")).unwrap();
+    assert_eq!(logged.len(), 48);
+    assert!(logged.windows(2).all(|w| w[0].index < w[1].index), "read back in index order");
+    assert!(logged.last().unwrap().index > 47, "the cut batch leaves a gap: last index {}", logged.last().unwrap().index);
+
+    let (resumed, evaluated_now) = run(&config, &dir, true, 0);
+    assert_eq!(resumed.replayed, 48);
+    assert_eq!(evaluated_now, reference.evaluations - 48, "only the missing evaluations run again");
+    assert_eq!(resumed.evaluations, reference.evaluations);
+    assert_eq!(resumed.best_design, reference.best_design);
+    assert_eq!(resumed.best_objective.to_bits(), reference.best_objective.to_bits());
+    let records = |d: &Path| read_log(&d.join("evaluations.jsonl")).unwrap().into_iter().map(|r| (r.index, r.design, r.objective.to_bits())).collect::<Vec<_>>();
+    assert_eq!(records(&dir), records(&reference_dir));
+
+    // A log that repeats an index is refused, naming the line.
+    std::fs::write(dir.join("evaluations.jsonl"), format!("{}\n{}\n", lines[0], lines[0])).unwrap();
+    let e = read_log(&dir.join("evaluations.jsonl")).unwrap_err().to_string();
+    assert!(e.contains("line 2 repeats evaluation index 0"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&reference_dir);
+}

@@ -165,8 +165,13 @@ pub struct OptimizeArgs {
     #[arg(long, value_enum)]
     pub backend: Option<BackendArg>,
     /// CUDA device ordinal for the GPU backend (default: the campaign's, else 0).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "devices")]
     pub device: Option<usize>,
+    /// CUDA devices for the GPU backend, one worker each: `all` or ordinals such as `0,1`
+    /// (repeats allowed: `0,0` runs two workers on device 0); the designs of a batch go to the
+    /// workers as they free up.
+    #[arg(long)]
+    pub devices: Option<crate::gpu::Devices>,
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
@@ -190,7 +195,7 @@ fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<us
         BackendArg::Cpu if device.is_some() => Err(crate::Error::Other("--device selects a GPU: add --backend gpu".into())),
         BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
         BackendArg::Gpu if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
-        BackendArg::Gpu => Ok(BackendChoice::Gpu { device: device.unwrap_or(0) }),
+        BackendArg::Gpu => Ok(BackendChoice::gpu(device.unwrap_or(0))),
         BackendArg::Auto if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
         BackendArg::Auto => Ok(BackendChoice::Auto { device: device.unwrap_or(0) }),
     }

@@ -1,23 +1,30 @@
 //! `turbopt optimize`: run (or resume) an optimization campaign from a RON file, or the
 //! embedded default campaign, and print its summary.
 //!
-//! `--backend cpu|gpu` and `--device N` override the campaign's `solver.backend` (the campaign
+//! `--backend cpu|gpu`, `--device N` and `--devices all|0,1` override the campaign's
+//! `solver.backend` (the campaign
 //! saved in the output directory carries the override, so a resume needs the same flags). The
 //! backend is opened before the campaign starts: a missing GPU, driver or `cuda` feature is one
 //! error, not a failed status for every design.
 
 use super::{BackendArg, OptimizeArgs};
-use crate::eval::cfd::{BackendChoice, CfdEvaluator};
+use crate::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
 use crate::eval::subspace::SubspaceEvaluator;
 use crate::eval::Evaluator;
 use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, EvaluatorConfig, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
 use crate::report::plots::{plot_blades, plot_isentropic_mach};
 use crate::{Error, Result};
+#[cfg(feature = "mpi")]
+use crate::cluster::Cluster;
 
 /// optimize/default.ron, embedded so `turbopt optimize` runs from anywhere.
 pub const DEFAULT_CAMPAIGN: &str = include_str!("../../optimize/default.ron");
 
 pub fn run(args: &OptimizeArgs) -> Result<()> {
+    let cluster = join_cluster()?;
+    if let Some(c) = cluster.as_ref().filter(|c| c.rank() != 0) {
+        return c.serve(worker_evaluator);
+    }
     let mut config = match &args.campaign {
         Some(path) => CampaignConfig::from_ron_file(path)?,
         None => CampaignConfig::from_ron_str(DEFAULT_CAMPAIGN, "optimize/default.ron (embedded)")?,
@@ -29,7 +36,8 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             log_auto_choice(&config.name, &out, &choice)?;
         }
     }
-    let announce = || println!("campaign {} -> {}{}", config.name, out.display(), if args.resume { " (resuming)" } else { "" });
+    let ranks = cluster.as_ref().map(|c| format!(" (MPI: {} ranks evaluating)", c.size() - 1)).unwrap_or_default();
+    let announce = || println!("campaign {} -> {}{}{ranks}", config.name, out.display(), if args.resume { " (resuming)" } else { "" });
     let mut bar = ProgressBarObserver::new();
     let mut silent = SilentObserver;
     let observer: &mut dyn CampaignObserver = if args.json { &mut silent } else { &mut bar };
@@ -38,9 +46,11 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             // Keep the concrete CFD evaluator: the blade and Mis pictures need it afterwards.
             build_evaluator(&config.evaluator)?; // validates the configuration the same way
             let cfd = CfdEvaluator::new(cfd_config.clone())?;
-            cfd.check_backend()?;
+            if cluster.is_none() {
+                cfd.check_backend()?;
+            }
             announce();
-            let summary = run_campaign(&config, &cfd, &out, args.resume, observer)?;
+            let summary = run_here_or_on_cluster(cluster.as_ref(), &config, &cfd, &out, args.resume, observer)?;
             print_summary(&summary);
             if let Err(e) = blade_pictures(&config, &cfd, &summary, &out) {
                 eprintln!("warning: the blade/Mis pictures could not be made: {e}");
@@ -50,7 +60,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
         _ => {
             let evaluator = build_evaluator(&config.evaluator)?;
             announce();
-            let summary = run_campaign(&config, evaluator.as_ref(), &out, args.resume, observer)?;
+            let summary = run_here_or_on_cluster(cluster.as_ref(), &config, evaluator.as_ref(), &out, args.resume, observer)?;
             print_summary(&summary);
             summary
         }
@@ -76,35 +86,116 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--backend` and `--device` on top of the campaign's `solver.backend`; a GPU with the
-/// implicit scheme is refused here with the campaign's name (before the evaluator is built).
+/// MPI when this process is one of several ranks started by an MPI launcher
+/// (`crate::cluster`); a build without the `mpi` feature refuses to run as several ranks.
+#[cfg(feature = "mpi")]
+fn join_cluster() -> Result<Option<Cluster>> {
+    Cluster::join()
+}
+
+#[cfg(not(feature = "mpi"))]
+fn join_cluster() -> Result<Option<Cluster>> {
+    match crate::cluster::launched_ranks() {
+        Some(n) if n > 1 => Err(crate::cluster::not_compiled(n)),
+        _ => Ok(None),
+    }
+}
+
+/// Without the `mpi` feature there is never a cluster.
+#[cfg(not(feature = "mpi"))]
+enum Cluster {}
+
+#[cfg(not(feature = "mpi"))]
+impl Cluster {
+    fn rank(&self) -> i32 {
+        match *self {}
+    }
+    fn size(&self) -> i32 {
+        match *self {}
+    }
+    fn serve(&self, _: fn(&CampaignConfig) -> Result<Box<dyn Evaluator>>) -> Result<()> {
+        match *self {}
+    }
+}
+
+/// The campaign with `evaluator` in this process, or, on rank 0 of a cluster, with the worker
+/// ranks evaluating (`evaluator` then only names the design space and the objectives).
+fn run_here_or_on_cluster(
+    cluster: Option<&Cluster>,
+    config: &CampaignConfig,
+    evaluator: &dyn Evaluator,
+    out: &std::path::Path,
+    resume: bool,
+    observer: &mut dyn CampaignObserver,
+) -> Result<CampaignSummary> {
+    match cluster {
+        None => run_campaign(config, evaluator, out, resume, observer),
+        #[cfg(feature = "mpi")]
+        Some(c) => {
+            let coordinator = c.coordinate(config, evaluator)?;
+            run_campaign(config, &coordinator, out, resume, observer)
+        }
+        #[cfg(not(feature = "mpi"))]
+        Some(c) => match *c {},
+    }
+}
+
+/// A worker rank's evaluator for `campaign` (the campaign as rank 0 sent it, overrides
+/// applied), its backend opened: an error here is reported to rank 0, which stops the run.
+fn worker_evaluator(campaign: &CampaignConfig) -> Result<Box<dyn Evaluator>> {
+    let evaluator = build_evaluator(&campaign.evaluator)?;
+    if let EvaluatorConfig::Cfd(cfd_config) = &campaign.evaluator {
+        let cfd = CfdEvaluator::new(cfd_config.clone())?;
+        cfd.check_backend()?;
+        return Ok(Box::new(cfd));
+    }
+    Ok(evaluator)
+}
+
+/// `--backend`, `--device` and `--devices` on top of the campaign's `solver.backend`; a GPU
+/// with the implicit scheme is refused here with the campaign's name (before the evaluator is
+/// built).
 fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Result<()> {
     let name = config.name.clone();
+    let flag_devices = args.devices.clone().or(args.device.map(Devices::one));
     let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator else {
-        if args.backend.is_some() || args.device.is_some() {
-            return Err(Error::Other(format!("campaign {name} has an analytic evaluator: --backend and --device apply to CFD campaigns")));
+        if args.backend.is_some() || flag_devices.is_some() {
+            return Err(Error::Other(format!("campaign {name} has an analytic evaluator: --backend and --device(s) apply to CFD campaigns")));
         }
         return Ok(());
     };
     let solver = &mut cfd.solver;
-    let campaign_device = match solver.backend {
-        BackendChoice::Gpu { device } | BackendChoice::Auto { device } => Some(device),
+    let campaign_devices = match &solver.backend {
+        BackendChoice::Gpu { devices } => Some(devices.clone()),
+        BackendChoice::Auto { device } => Some(Devices::one(*device)),
         BackendChoice::Cpu { .. } => None,
     };
-    solver.backend = match (args.backend, solver.backend) {
-        (Some(BackendArg::Cpu), _) if args.device.is_some() => return Err(Error::Other("--device selects a GPU: use it with --backend gpu".into())),
-        (Some(BackendArg::Cpu), BackendChoice::Cpu { threads }) => BackendChoice::Cpu { threads },
+    solver.backend = match (args.backend, &solver.backend) {
+        (Some(BackendArg::Cpu), _) if flag_devices.is_some() => return Err(Error::Other("--device(s) select GPUs: use them with --backend gpu".into())),
+        (Some(BackendArg::Cpu), BackendChoice::Cpu { threads }) => BackendChoice::Cpu { threads: *threads },
         (Some(BackendArg::Cpu), BackendChoice::Gpu { .. } | BackendChoice::Auto { .. }) => BackendChoice::Cpu { threads: None },
-        (Some(BackendArg::Auto), _) => BackendChoice::Auto { device: args.device.or(campaign_device).unwrap_or(0) },
-        (None, BackendChoice::Auto { device }) => BackendChoice::Auto { device: args.device.unwrap_or(device) },
-        (Some(BackendArg::Gpu), _) => BackendChoice::Gpu { device: args.device.or(campaign_device).unwrap_or(0) },
-        (None, BackendChoice::Gpu { device }) => BackendChoice::Gpu { device: args.device.unwrap_or(device) },
-        (None, BackendChoice::Cpu { .. }) if args.device.is_some() => {
-            return Err(Error::Other(format!("--device selects a GPU, but campaign {name} runs on the CPU: add --backend gpu")));
+        (Some(BackendArg::Auto), _) => {
+            let devices = flag_devices.or(campaign_devices).unwrap_or(Devices::one(0));
+            BackendChoice::Auto { device: auto_device(&devices)? }
         }
-        (None, cpu) => cpu,
+        (None, BackendChoice::Auto { device }) => BackendChoice::Auto { device: flag_devices.as_ref().map_or(Ok(*device), auto_device)? },
+        (Some(BackendArg::Gpu), _) => BackendChoice::Gpu { devices: flag_devices.or(campaign_devices).unwrap_or(Devices::one(0)) },
+        (None, BackendChoice::Gpu { devices }) => BackendChoice::Gpu { devices: flag_devices.unwrap_or_else(|| devices.clone()) },
+        (None, BackendChoice::Cpu { .. }) if flag_devices.is_some() => {
+            return Err(Error::Other(format!("--device(s) select GPUs, but campaign {name} runs on the CPU: add --backend gpu")));
+        }
+        (None, cpu) => cpu.clone(),
     };
     Ok(())
+}
+
+/// The one device `--backend auto` measures and may choose (the model compares one GPU with
+/// the CPU; a list of several is the multi-GPU pool's, chosen with `--backend gpu`).
+fn auto_device(devices: &Devices) -> Result<usize> {
+    match devices {
+        Devices::List(list) if list.len() == 1 => Ok(list[0]),
+        _ => Err(Error::Other("--backend auto compares one GPU with the CPU: give one --device, or use --backend gpu for several".into())),
+    }
 }
 
 /// The performance model's choice for an `Auto` campaign: on stdout and in

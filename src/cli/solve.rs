@@ -42,13 +42,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             settings.max_iterations = n;
         }
     }
-    let ending = match settings.backend {
+    let ending = match &settings.backend {
         BackendChoice::Cpu { threads } => {
-            let backend = CpuBackend::new(threads)?;
+            let backend = CpuBackend::new(*threads)?;
             let prepared = prepare(args, &blade, &op)?;
             solve_and_report(&backend, args, &blade, &prepared, &op, &settings)?
         }
-        BackendChoice::Gpu { device } => solve_on_gpu(device, args, &blade, &op, &settings)?,
+        BackendChoice::Gpu { devices } => solve_on_gpu(devices.first(), args, &blade, &op, &settings)?,
         BackendChoice::Auto { .. } => return Err(Error::Other("--backend auto was not resolved".into())),
     };
     match ending {

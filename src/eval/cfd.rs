@@ -23,19 +23,20 @@
 //! all. On the 2-core development machine the two modes measured alike (CPU time per
 //! design-iteration 48 vs 45 ms, tests/eval_cfd_long.rs), as expected with 2 threads.
 //!
-//! GPU (`backend: Gpu(device: N)`, a build with the `cuda` feature, explicit scheme only): the
-//! evaluator opens the device once, on first use (opening compiles the CUDA kernels), and keeps
-//! it; the designs of a batch take turns on it, one solve at a time (a rayon fan-out onto one
-//! device would only interleave their kernels). The pipeline is the CPU's: only the solve runs
-//! on the device (`cascade::SolvesCases`). A missing device, driver or `cuda` feature fails
-//! every evaluation with a status naming the cause, and [`CfdEvaluator::check_backend`] reports
-//! it once, before a campaign starts. A later step stacks a generation's meshes as blocks of
-//! one device problem (the solver is block-structured already, and interfaces are lookup
-//! tables, so designs never mix) to fill the GPU.
+//! GPU (`backend: Gpu(device: N)`, `Gpu(devices: All)` or `Gpu(devices: [0, 1])`, a build
+//! with the `cuda` feature): the evaluator opens one worker per listed device once, on first
+//! use (opening compiles the CUDA kernels), and keeps them; the designs of a batch go to the
+//! workers' streams as they free up (`eval::gpu_pool`, `eval::dispatch`), several at once per
+//! device. The pipeline is the CPU's: only the solve runs on the device
+//! (`cascade::SolvesCases`). A missing device, driver or `cuda` feature fails every evaluation
+//! with a status naming the cause, and [`CfdEvaluator::check_backend`] reports it once, before
+//! a campaign starts. A device error during a design is its worker's fault, not the design's:
+//! the design is queued once more (`eval::dispatch`).
 
 pub use super::cfd_config::{
-    default_rans_config, BackendChoice, BatchMode, BatchSettings, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
+    default_rans_config, BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
 };
+use super::dispatch::{panic_message, run_on_workers, Outcome};
 use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 use crate::backend::cpu::CpuBackend;
@@ -51,7 +52,6 @@ use crate::mesh::Mesh;
 use crate::post::{read_measured_mis, SurfacePoint};
 use crate::perf::auto::AutoChoice;
 use crate::solver::Silent;
-use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -98,10 +98,10 @@ pub struct CfdEvaluator {
     setup: CascadeSetup,
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
-    /// The GPU backends of `backend: Gpu` (one per design in flight), opened on first use, or
-    /// why the device could not be (the message of the `Error::Gpu`).
+    /// The GPU workers of `backend: Gpu` (one per listed device, each with a backend per
+    /// design in flight), opened on first use, or why they could not be.
     #[cfg(feature = "cuda")]
-    gpu: OnceLock<std::result::Result<GpuPool, String>>,
+    gpu: OnceLock<std::result::Result<GpuPool, GpuUnavailable>>,
     /// The model's choice when the config said `Auto`.
     auto_choice: Option<AutoChoice>,
 }
@@ -113,6 +113,59 @@ pub struct CfdEvaluator {
 pub fn resolve_auto(config: &mut EvaluatorConfig) -> Result<Option<AutoChoice>> {
     let case = config.operating_points.first().cloned();
     crate::perf::auto::resolve(&mut config.solver, &config.blade, case.as_deref(), config.density)
+}
+
+/// Why the GPU workers could not be opened (kept for every later evaluation).
+#[cfg(feature = "cuda")]
+enum GpuUnavailable {
+    Devices(crate::gpu::DevicesError),
+    Other(String),
+}
+
+/// Where one design is solved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Placement {
+    /// A CPU backend of this many threads (None: one per core).
+    Cpu { threads: Option<usize> },
+    /// A stream of GPU worker `worker` (`eval::gpu_pool`).
+    Gpu { worker: usize },
+    /// `backend: Auto` that the performance model did not resolve (a bug: `new` resolves it).
+    UnresolvedAuto,
+}
+
+/// A design that got no solution: its failed evaluation, and the device fault behind it when
+/// the worker, not the design, failed.
+struct Unsolved {
+    evaluation: Evaluation,
+    device_fault: Option<String>,
+}
+
+impl Unsolved {
+    fn design(evaluation: Evaluation) -> Self {
+        Unsolved { evaluation, device_fault: None }
+    }
+
+    #[cfg(feature = "cuda")]
+    fn fault(reason: String) -> Self {
+        Unsolved { evaluation: Evaluation::failed(Status::Failed(reason.clone())), device_fault: Some(reason) }
+    }
+}
+
+/// One run of the pipeline: the evaluation, the converged flows when every point was solved
+/// (the baseline keeps them), and the device fault when the worker failed.
+struct Run {
+    evaluation: Evaluation,
+    flows: Option<SolvedFlows>,
+    device_fault: Option<String>,
+}
+
+impl Run {
+    fn outcome(self) -> Outcome {
+        match self.device_fault {
+            Some(reason) => Outcome::WorkerFault(reason),
+            None => Outcome::Evaluated(self.evaluation),
+        }
+    }
 }
 
 /// The converged flows of one design, one entry per operating point.
@@ -262,7 +315,7 @@ impl CfdEvaluator {
     /// the published Bezier profile. Cold start, all cores of the configured backend.
     pub fn evaluate_main_blade(&self) -> Evaluation {
         self.guarded(|| match self.check(BladeChoice::Main) {
-            Ok(blade) => self.run(blade, None, self.cpu_threads()),
+            Ok(blade) => self.run(blade, None, self.whole_backend()).evaluation,
             Err(status) => Evaluation::failed(status),
         })
     }
@@ -294,7 +347,7 @@ impl CfdEvaluator {
                 Ok(c) => c,
                 Err(status) => return Err(format!("baseline design failed: {status:?}")),
             };
-            let (result, flows) = self.run_with_flows(checked, None, self.cpu_threads());
+            let Run { evaluation: result, flows, .. } = self.run(checked, None, self.whole_backend());
             match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
                 (true, Some(flows)) => Ok(Baseline { flows, evaluation: result }),
                 _ => Err(format!("baseline design failed: {:?}", result.status)),
@@ -306,37 +359,40 @@ impl CfdEvaluator {
         self.config.warm_start || self.config.constraints.iter().any(|c| c.needs_baseline())
     }
 
-    fn cpu_threads(&self) -> Option<usize> {
-        match self.config.solver.backend {
-            BackendChoice::Cpu { threads } => threads,
-            BackendChoice::Gpu { .. } | BackendChoice::Auto { .. } => None,
+    /// The configured backend as a whole: all its CPU threads, or the first GPU worker (single
+    /// evaluations and the baseline).
+    fn whole_backend(&self) -> Placement {
+        match &self.config.solver.backend {
+            BackendChoice::Cpu { threads } => Placement::Cpu { threads: *threads },
+            BackendChoice::Gpu { .. } => Placement::Gpu { worker: 0 },
+            BackendChoice::Auto { .. } => Placement::UnresolvedAuto,
         }
     }
 
-    /// One design with `threads` solver threads, warm-started from the baseline when possible.
-    fn evaluate_with_threads(&self, design: &[f64], threads: Option<usize>) -> Evaluation {
-        self.guarded(|| {
-            if let Err(status) = self.backend_ready() {
-                return Evaluation::failed(status);
+    /// One design at `place`, warm-started from the baseline when possible. Not guarded: a
+    /// panic is its worker dying (`eval::dispatch` catches it; [`Evaluator::evaluate`] turns it
+    /// into a failed status).
+    fn evaluate_placed(&self, design: &[f64], place: Placement) -> Outcome {
+        if let Err(status) = self.backend_ready() {
+            return Outcome::Evaluated(Evaluation::failed(status));
+        }
+        // A bad blade is answered before the (expensive) baseline solve and any mesh.
+        let checked = match self.check(BladeChoice::Design(design)) {
+            Ok(c) => c,
+            Err(status) => return Outcome::Evaluated(Evaluation::failed(status)),
+        };
+        if !self.needs_baseline() {
+            return self.run(checked, None, place).outcome();
+        }
+        match self.baseline() {
+            Ok(b) if design == self.space.baseline.as_slice() => {
+                let mut e = b.evaluation.clone();
+                e.diagnostics.cached = true;
+                Outcome::Evaluated(e)
             }
-            // A bad blade is answered before the (expensive) baseline solve and any mesh.
-            let checked = match self.check(BladeChoice::Design(design)) {
-                Ok(c) => c,
-                Err(status) => return Evaluation::failed(status),
-            };
-            if !self.needs_baseline() {
-                return self.run(checked, None, threads);
-            }
-            match self.baseline() {
-                Ok(b) if design == self.space.baseline.as_slice() => {
-                    let mut e = b.evaluation.clone();
-                    e.diagnostics.cached = true;
-                    e
-                }
-                Ok(b) => self.run(checked, Some(b), threads),
-                Err(reason) => Evaluation::failed(Status::Failed(reason.clone())),
-            }
-        })
+            Ok(b) => self.run(checked, Some(b), place).outcome(),
+            Err(reason) => Outcome::Evaluated(Evaluation::failed(Status::Failed(reason.clone()))),
+        }
     }
 
     /// Runs `f`, turning a panic (a bug, never bad input) into a failed status so that one
@@ -344,14 +400,25 @@ impl CfdEvaluator {
     fn guarded(&self, f: impl FnOnce() -> Evaluation) -> Evaluation {
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
             Ok(e) => e,
-            Err(payload) => {
-                let what = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".into());
-                Evaluation::failed(Status::Failed(format!("internal error (please report): {what}")))
-            }
+            Err(payload) => Evaluation::failed(Status::Failed(format!("internal error (please report): {}", panic_message(payload.as_ref())))),
+        }
+    }
+
+    /// Where the designs of a batch of `designs` run at once, one entry per host thread: CPU
+    /// threads ([`BatchMode`]) or GPU streams, dealt round-robin over the GPU workers so that
+    /// a small batch still reaches every device (`announce`: print the GPU plan).
+    fn batch_places(&self, designs: usize, announce: bool) -> Vec<Placement> {
+        if let BackendChoice::Gpu { .. } = self.config.solver.backend {
+            let per_worker = self.gpu_plan(designs, announce);
+            let rounds = per_worker.iter().copied().max().unwrap_or(1);
+            return (0..rounds)
+                .flat_map(|r| per_worker.iter().enumerate().filter(move |(_, &n)| r < n).map(|(worker, _)| Placement::Gpu { worker }))
+                .collect();
+        }
+        let workers = self.config.batch.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        match self.config.batch.mode {
+            BatchMode::SharedPool => vec![Placement::Cpu { threads: Some(workers) }],
+            BatchMode::DesignPerCore => vec![Placement::Cpu { threads: Some(1) }; workers],
         }
     }
 
@@ -360,9 +427,9 @@ impl CfdEvaluator {
     /// feature, the driver, the device), so a command can stop with one error before a campaign
     /// instead of failing every design with the same status.
     pub fn check_backend(&self) -> Result<()> {
-        match self.config.solver.backend {
+        match &self.config.solver.backend {
             BackendChoice::Cpu { .. } => Ok(()),
-            BackendChoice::Gpu { device } => self.open_gpu(device),
+            BackendChoice::Gpu { .. } => self.open_gpu(),
             BackendChoice::Auto { .. } => Err(unresolved_auto()),
         }
     }
@@ -373,38 +440,42 @@ impl CfdEvaluator {
     }
 
     #[cfg(feature = "cuda")]
-    fn open_gpu(&self, device: usize) -> Result<()> {
-        self.gpu_backend(device).map(|_| ())
+    fn open_gpu(&self) -> Result<()> {
+        self.gpu_pool().map(|_| ())
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn open_gpu(&self, _device: usize) -> Result<()> {
+    fn open_gpu(&self) -> Result<()> {
         Err(crate::gpu::not_compiled())
     }
 
-    /// The evaluator's GPU backends, the device opened on the first call.
+    /// The evaluator's GPU workers, opened on the first call (one per listed device).
     #[cfg(feature = "cuda")]
-    fn gpu_backend(&self, device: usize) -> Result<&GpuPool> {
+    fn gpu_pool(&self) -> Result<&GpuPool> {
         let opened = self.gpu.get_or_init(|| {
-            GpuPool::open(device).map_err(|e| match e {
-                Error::Gpu(reason) => reason,
-                other => other.to_string(),
+            let devices = match &self.config.solver.backend {
+                BackendChoice::Gpu { devices } => devices.clone(),
+                BackendChoice::Auto { device } => Devices::one(*device),
+                BackendChoice::Cpu { .. } => Devices::one(0),
+            };
+            GpuPool::open(&devices).map_err(|e| match e {
+                Error::Devices(d) => GpuUnavailable::Devices(d),
+                Error::Gpu(reason) => GpuUnavailable::Other(reason),
+                other => GpuUnavailable::Other(other.to_string()),
             })
         });
-        opened.as_ref().map_err(|reason| Error::Gpu(reason.clone()))
+        opened.as_ref().map_err(|why| match why {
+            GpuUnavailable::Devices(d) => Error::Devices(d.clone()),
+            GpuUnavailable::Other(reason) => Error::Gpu(reason.clone()),
+        })
     }
 
-    fn run(&self, blade: CheckedBlade, baseline: Option<&Baseline>, threads: Option<usize>) -> Evaluation {
-        self.run_with_flows(blade, baseline, threads).0
-    }
-
-    /// The whole pipeline; also returns the converged flows when every point was solved (the
-    /// baseline keeps them).
-    fn run_with_flows(&self, blade: CheckedBlade, baseline: Option<&Baseline>, threads: Option<usize>) -> (Evaluation, Option<SolvedFlows>) {
+    /// The whole pipeline at `place`.
+    fn run(&self, blade: CheckedBlade, baseline: Option<&Baseline>, place: Placement) -> Run {
         let start = Instant::now();
-        let solved = match self.solve_design(blade, baseline, threads, start) {
+        let solved = match self.solve_design(blade, baseline, place, start) {
             Ok(s) => s,
-            Err(e) => return (e, None),
+            Err(u) => return Run { evaluation: u.evaluation, flows: None, device_fault: u.device_fault },
         };
         let reference_flows = baseline.map(|b| b.flows.mass_flows.as_slice());
         let evaluation = self.score(&solved, reference_flows, start);
@@ -414,66 +485,75 @@ impl CfdEvaluator {
             solutions: solved.points.into_iter().map(|r| r.outcome.solution).collect(),
             block_sizes: solved.block_sizes,
         };
-        (evaluation, Some(flows))
+        Run { evaluation, flows: Some(flows), device_fault: None }
     }
 
-    /// [`CfdEvaluator::solve_points`] on the configured backend: a CPU backend of `threads`
-    /// threads, or the evaluator's GPU (held for the whole design).
-    fn solve_design(&self, blade: CheckedBlade, baseline: Option<&Baseline>, threads: Option<usize>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        match self.config.solver.backend {
-            BackendChoice::Cpu { .. } => {
-                let backend = CpuBackend::new(threads).map_err(|e| Evaluation::failed(Status::Failed(e.to_string())))?;
+    /// [`CfdEvaluator::solve_points`] at `place`: a CPU backend of its threads, or a stream of
+    /// a GPU worker (held for the whole design).
+    fn solve_design(&self, blade: CheckedBlade, baseline: Option<&Baseline>, place: Placement, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+        match place {
+            Placement::Cpu { threads } => {
+                let backend = CpuBackend::new(threads).map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
                 self.solve_points(&backend, blade, baseline, start)
             }
-            BackendChoice::Gpu { device } => self.solve_design_on_gpu(device, blade, baseline, start),
-            BackendChoice::Auto { .. } => Err(Evaluation::failed(Status::Failed(unresolved_auto().to_string()))),
+            Placement::Gpu { worker } => self.solve_design_on_gpu(worker, blade, baseline, start),
+            Placement::UnresolvedAuto => Err(Unsolved::design(Evaluation::failed(Status::Failed(unresolved_auto().to_string())))),
         }
     }
 
+    /// A design on a stream of GPU worker `worker`. A stream that cannot be had, a device error
+    /// during the solves or one pending after them is the worker's fault.
     #[cfg(feature = "cuda")]
-    fn solve_design_on_gpu(&self, device: usize, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        let failed = |e: Error| Evaluation::failed(Status::Failed(e.to_string()));
-        let pool = self.gpu_backend(device).map_err(failed)?;
-        let backend: GpuBackend = pool.take().map_err(failed)?;
+    fn solve_design_on_gpu(&self, worker: usize, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+        let pool = self.gpu_pool().map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
+        let w = pool.workers.get(worker).ok_or_else(|| Unsolved::design(Evaluation::failed(Status::Failed(format!("no GPU worker {worker}")))))?;
+        let on_worker = |e: &dyn std::fmt::Display| format!("GPU worker {worker} (device {}): {e}", w.device());
+        let backend: GpuBackend = w.take().map_err(|e| Unsolved::fault(on_worker(&e)))?;
         let solved = self.solve_points(&backend, blade, baseline, start);
-        pool.give_back(backend);
-        solved
+        match (solved, w.give_back(backend)) {
+            (Ok(s), Ok(())) => Ok(s),
+            (Ok(_), Err(e)) => Err(Unsolved::fault(on_worker(&e))),
+            (Err(mut u), health) => {
+                if let Some(reason) = u.device_fault.take().or_else(|| health.err().map(|e| e.to_string())) {
+                    u.device_fault = Some(on_worker(&reason));
+                }
+                Err(u)
+            }
+        }
     }
 
-    /// How many designs of a batch of `designs` run on the GPU at once ([`super::gpu_pool::concurrency`]),
-    /// sized from the baseline mesh; 1 when the device cannot be asked.
+    /// How many designs of a batch of `designs` each GPU worker runs at once
+    /// ([`GpuPool::plan`]), sized from the baseline mesh; one worker, one at a time, when the
+    /// devices cannot be asked.
     #[cfg(feature = "cuda")]
-    fn gpu_concurrency(&self, designs: usize) -> usize {
-        let BackendChoice::Gpu { device } = self.config.solver.backend else { return 1 };
-        let Ok(pool) = self.gpu_backend(device) else { return 1 };
-        let Ok((multiprocessors, free)) = pool.capacity() else { return 1 };
+    fn gpu_plan(&self, designs: usize, announce: bool) -> Vec<usize> {
+        let Ok(pool) = self.gpu_pool() else { return vec![1] };
         let cells = match self.baseline.get() {
             Some(Ok(b)) => b.flows.block_sizes.iter().map(|(ni, nj)| ni * nj).sum(),
             _ => 100_000,
         };
-        let host = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let c = super::gpu_pool::concurrency(designs, self.config.batch.workers, host, multiprocessors, free, cells);
-        if designs > 1 {
-            eprintln!("GPU batch: {designs} designs, {} at once on {} (limited by {})", c.designs_at_once, pool.name(), c.limited_by);
+        let (plan, line) = pool.plan(designs, self.config.batch.workers, cells);
+        if announce && designs > 1 {
+            eprintln!("{line}");
         }
-        c.designs_at_once
+        plan
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn gpu_concurrency(&self, _designs: usize) -> usize {
-        1
+    fn gpu_plan(&self, _designs: usize, _announce: bool) -> Vec<usize> {
+        vec![1]
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn solve_design_on_gpu(&self, _device: usize, _: CheckedBlade, _: Option<&Baseline>, _: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        Err(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string())))
+    fn solve_design_on_gpu(&self, _worker: usize, _: CheckedBlade, _: Option<&Baseline>, _: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+        Err(Unsolved::design(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string()))))
     }
 
     /// Mesh -> a solve on `backend` at every operating point, warm-started from `baseline`
     /// (resampled onto the design's blocks where their sizes differ). A failure comes back as
     /// the failed evaluation.
-    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Evaluation> {
-        let prepared = self.prepare(blade).map_err(|status| with_wall_time(Evaluation::failed(status), start))?;
+    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+        let prepared = self.prepare(blade).map_err(|status| Unsolved::design(with_wall_time(Evaluation::failed(status), start)))?;
         let backend_name = backend.name();
         let block_sizes = prepared.block_sizes();
         let (flow_start, warm) = self.warm_starts(baseline, &block_sizes);
@@ -492,7 +572,11 @@ impl CfdEvaluator {
                     e.diagnostics = self.diagnostics(&points, &backend_name, flow_start, start);
                     e.diagnostics.iterations += failure.iterations;
                     e.diagnostics.attempts.extend(failure.attempts);
-                    return Err(e);
+                    let device_fault = match failure.error.solver_error() {
+                        Some(gpu @ Error::Gpu(_)) => Some(gpu.to_string()),
+                        _ => None,
+                    };
+                    return Err(Unsolved { evaluation: e, device_fault });
                 }
             }
         }
@@ -521,7 +605,7 @@ impl CfdEvaluator {
     pub fn design_surfaces(&self, design: &[f64]) -> std::result::Result<(Outline, Vec<Vec<SurfacePoint>>), Status> {
         let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
         let checked = self.check(BladeChoice::Design(design))?;
-        let solved = self.solve_design(checked, baseline, self.cpu_threads(), Instant::now()).map_err(|e| e.status)?;
+        let solved = self.solve_design(checked, baseline, self.whole_backend(), Instant::now()).map_err(|u| u.evaluation.status)?;
         Ok((solved.outline, solved.points.into_iter().map(|r| r.figures.surface).collect()))
     }
 
@@ -628,61 +712,40 @@ impl Evaluator for CfdEvaluator {
     }
 
     fn evaluate(&self, design: &[f64]) -> Evaluation {
-        self.evaluate_with_threads(design, self.cpu_threads())
+        self.guarded(|| match self.evaluate_placed(design, self.whole_backend()) {
+            Outcome::Evaluated(e) => e,
+            Outcome::WorkerFault(reason) => Evaluation::failed(Status::Failed(reason)),
+        })
     }
 
-    /// Fills the CPU: the baseline is solved first (all cores), then the designs run either one
-    /// per worker with single-threaded backends ([`BatchMode::DesignPerCore`]) or one after the
-    /// other on all cores ([`BatchMode::SharedPool`]). On the GPU, the baseline first, then
-    /// several designs at once, each on its own stream ([`super::gpu_pool`]). Results come back
-    /// in input order.
     fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
+        self.evaluate_batch_reporting(designs, &|_, _| {})
+    }
+
+    /// The places of a large batch (`CAPACITY_PROBE` designs): CPU worker threads, or the GPU
+    /// workers' streams together.
+    fn batch_capacity(&self) -> usize {
+        const CAPACITY_PROBE: usize = 1024;
         if self.needs_baseline() && self.backend_ready().is_ok() {
             let _ = self.baseline();
         }
-        if let BackendChoice::Gpu { .. } = self.config.solver.backend {
-            let at_once = self.gpu_concurrency(designs.len());
-            return run_concurrently(designs, at_once, |d| self.evaluate(d));
-        }
-        let workers = self.config.batch.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        match self.config.batch.mode {
-            BatchMode::SharedPool => designs.iter().map(|d| self.evaluate_with_threads(d, Some(workers))).collect(),
-            BatchMode::DesignPerCore => {
-                let pool = match rayon::ThreadPoolBuilder::new().num_threads(workers).build() {
-                    Ok(p) => p,
-                    Err(e) => {
-                        let status = Status::Failed(format!("cannot start the batch thread pool: {e}"));
-                        return designs.iter().map(|_| Evaluation::failed(status.clone())).collect();
-                    }
-                };
-                pool.install(|| designs.par_iter().with_max_len(1).map(|d| self.evaluate_with_threads(d, Some(1))).collect())
-            }
-        }
+        self.batch_places(CAPACITY_PROBE, false).len()
     }
-}
 
-/// `evaluate` over `designs` with up to `at_once` in flight (host threads taking the next design
-/// as they finish one); results in input order.
-fn run_concurrently(designs: &[Vec<f64>], at_once: usize, evaluate: impl Fn(&[f64]) -> Evaluation + Sync) -> Vec<Evaluation> {
-    if at_once <= 1 || designs.len() <= 1 {
-        return designs.iter().map(|d| evaluate(d)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Evaluation>>> = designs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..at_once.min(designs.len()) {
-            s.spawn(|| loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(design) = designs.get(k) else { break };
-                let e = evaluate(design);
-                *results[k].lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-            });
+    /// Fills the hardware: the baseline is solved first (all cores, or the first GPU worker),
+    /// then the designs go to the batch's places as they free up ([`eval::dispatch`]): one per
+    /// CPU worker thread with single-threaded backends ([`BatchMode::DesignPerCore`]), one after
+    /// the other on all cores ([`BatchMode::SharedPool`]), or several at once per GPU worker,
+    /// each on its own stream ([`super::gpu_pool`]). Results come back in input order.
+    ///
+    /// [`eval::dispatch`]: super::dispatch
+    fn evaluate_batch_reporting(&self, designs: &[Vec<f64>], report: &(dyn Fn(usize, &Evaluation) + Sync)) -> Vec<Evaluation> {
+        if self.needs_baseline() && self.backend_ready().is_ok() {
+            let _ = self.baseline();
         }
-    });
-    results
-        .into_iter()
-        .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()).unwrap_or_else(|| Evaluation::failed(Status::Failed("the batch worker stopped".into()))))
-        .collect()
+        let places = self.batch_places(designs.len(), true);
+        run_on_workers(designs.len(), places.len(), |w, k| self.evaluate_placed(&designs[k], places[w]), report)
+    }
 }
 
 /// `Auto` reaching a solve: [`CfdEvaluator::new`] resolves it, so this is a settings value set

@@ -51,7 +51,7 @@ pub fn evaluate_command(blade: &Path, case: Option<&str>, design: Option<&[f64]>
     // The budget `turbopt solve` gives the scheme, so that both commands solve alike.
     config.solver.max_iterations = options.max_iterations.unwrap_or(options.scheme.default_max_iterations());
     config.solver.accept_orders = options.accept_orders;
-    config.solver.backend = options.backend;
+    config.solver.backend = options.backend.clone();
     config.solver.scheme = options.scheme;
     if let Some(m) = options.model {
         config.solver.config.model = m;

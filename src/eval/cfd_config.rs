@@ -13,12 +13,13 @@
 //! ```
 //!
 //! `backend: Gpu(device: 0)` runs the solves, with either scheme, on CUDA device 0 (a build
-//! with the `cuda` feature).
+//! with the `cuda` feature); `Gpu(devices: All)` or `Gpu(devices: [0, 1])` spreads the designs
+//! of a batch over several devices, one worker each (`eval::gpu_pool`).
 
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
 use crate::mesh::Density;
-pub use crate::cascade::settings::{default_rans_config, BackendChoice, Scheme, SolverSettings};
+pub use crate::cascade::settings::{default_rans_config, BackendChoice, Devices, Scheme, SolverSettings};
 pub use crate::mesh::passage::MeshSettings;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

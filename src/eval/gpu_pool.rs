@@ -1,9 +1,11 @@
-//! Many designs resident on one GPU at once (thesis chapter 7 found the GPU poor for
+//! Many designs resident on the GPUs of a host at once (thesis chapter 7 found the GPU poor for
 //! populations evaluated one after the other; a 2D cascade mesh fills a fraction of a Hopper
-//! GPU, so the designs of a batch share it): a pool of GPU backends on one device, sharing its
-//! context and compiled kernels, each with its own stream, error slot and buffers. A design
-//! takes a backend for its whole evaluation, so designs run concurrently on separate streams and
-//! a device error in one design never reaches another (its backend is dropped, not reused).
+//! GPU, so the designs of a batch share it): one worker per entry of the device list, each a
+//! CUDA context of its own with its compiled kernels, and in each worker GPU backends sharing
+//! that context, each with its own stream, error slot and buffers. A design takes a backend for
+//! its whole evaluation, so designs run concurrently on separate streams and a device error in
+//! one design never reaches another (its backend is dropped, not reused; `eval::dispatch`
+//! queues the design once more, for another worker).
 
 #[cfg(feature = "cuda")]
 use {crate::backend::gpu::GpuBackend, crate::backend::Backend, crate::Result, std::sync::Mutex};
@@ -37,21 +39,23 @@ pub fn concurrency(designs: usize, configured: Option<usize>, host_threads: usiz
     Concurrency { designs_at_once, limited_by }
 }
 
-/// GPU backends of one device, opened on demand and reused by later designs.
+/// GPU backends of one worker: a CUDA context of its own on one device, with its compiled
+/// kernels, and streams opened on demand and reused by later designs.
 #[cfg(feature = "cuda")]
-pub struct GpuPool {
-    /// The first backend: opens the device and compiles the kernels.
+pub struct GpuWorker {
+    device: usize,
+    /// The first backend: opens the context and loads the kernels.
     first: GpuBackend,
     idle: Mutex<Vec<GpuBackend>>,
 }
 
 #[cfg(feature = "cuda")]
-impl GpuPool {
+impl GpuWorker {
     pub fn open(device: usize) -> Result<Self> {
-        Ok(GpuPool { first: GpuBackend::new(device)?, idle: Mutex::new(Vec::new()) })
+        Ok(GpuWorker { device, first: GpuBackend::with_own_context(device)?, idle: Mutex::new(Vec::new()) })
     }
 
-    /// A backend of its own for one design: an idle one, or a new stream on the device.
+    /// A backend of its own for one design: an idle one, or a new stream in this context.
     pub fn take(&self) -> Result<GpuBackend> {
         if let Some(b) = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop() {
             return Ok(b);
@@ -59,11 +63,12 @@ impl GpuPool {
         self.first.sibling()
     }
 
-    /// Returns a backend after its design; one with a pending device error is dropped.
-    pub fn give_back(&self, backend: GpuBackend) {
-        if backend.check().is_ok() {
-            self.idle.lock().unwrap_or_else(|p| p.into_inner()).push(backend);
-        }
+    /// Returns a backend after its design; one with a pending device error is dropped, and
+    /// the error returned (the design's worker failed, not the design).
+    pub fn give_back(&self, backend: GpuBackend) -> Result<()> {
+        backend.check()?;
+        self.idle.lock().unwrap_or_else(|p| p.into_inner()).push(backend);
+        Ok(())
     }
 
     /// The device's multiprocessors and free memory [bytes].
@@ -71,7 +76,58 @@ impl GpuPool {
         Ok((self.first.multiprocessors()?, self.first.memory()?.0))
     }
 
+    pub fn device(&self) -> usize {
+        self.device
+    }
+
     pub fn name(&self) -> String {
         self.first.name()
+    }
+}
+
+/// The workers of a GPU run: one per entry of the device list (`Devices`), each its own
+/// context; designs go to whichever worker's stream frees up first (`eval::dispatch`).
+#[cfg(feature = "cuda")]
+pub struct GpuPool {
+    pub workers: Vec<GpuWorker>,
+}
+
+#[cfg(feature = "cuda")]
+impl GpuPool {
+    /// Opens a worker per device of `devices` on this host; a device that does not exist is
+    /// `Error::Devices(NoSuchDevice)` naming it.
+    pub fn open(devices: &crate::gpu::Devices) -> Result<Self> {
+        let ordinals = devices.resolve(crate::gpu::device_count()?)?;
+        Ok(GpuPool { workers: ordinals.into_iter().map(GpuWorker::open).collect::<Result<Vec<_>>>()? })
+    }
+
+    /// How many designs each worker runs at once for a batch of `designs` designs of about
+    /// `cells` cells ([`concurrency`]; the host threads are shared among the workers), and the
+    /// line that says so.
+    pub fn plan(&self, designs: usize, configured: Option<usize>, cells: usize) -> (Vec<usize>, String) {
+        let host = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let n = self.workers.len().max(1);
+        let mut lines = Vec::new();
+        let plan = self
+            .workers
+            .iter()
+            .enumerate()
+            .map(|(w, worker)| {
+                let share = designs / n + usize::from(w < designs % n);
+                let threads = host / n + usize::from(w < host % n);
+                match worker.capacity() {
+                    Ok((multiprocessors, free)) => {
+                        let c = concurrency(share, configured, threads, multiprocessors, free, cells);
+                        lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {})", worker.device, worker.name(), c.designs_at_once, c.limited_by));
+                        c.designs_at_once
+                    }
+                    Err(e) => {
+                        lines.push(format!("worker {w} on device {}: 1 at once ({e})", worker.device));
+                        1
+                    }
+                }
+            })
+            .collect();
+        (plan, format!("GPU batch: {designs} designs; {}", lines.join("; ")))
     }
 }

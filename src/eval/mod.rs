@@ -8,6 +8,7 @@ pub mod cache;
 pub mod cfd;
 pub mod cfd_command;
 pub mod cfd_config;
+pub mod dispatch;
 pub mod gpu_pool;
 pub mod objectives;
 pub mod subspace;
@@ -99,5 +100,18 @@ pub trait Evaluator: Send + Sync {
     /// to fill the hardware (all CPU cores, or several designs at once on one GPU).
     fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
         designs.iter().map(|d| self.evaluate(d)).collect()
+    }
+    /// How many designs this evaluator runs at once at most (CPU workers, GPU streams): how
+    /// large a chunk of a batch an MPI worker rank is handed (`crate::cluster`).
+    fn batch_capacity(&self) -> usize {
+        1
+    }
+    /// [`Evaluator::evaluate_batch`], calling `report(k, evaluation)` for each design `k` as soon
+    /// as its evaluation is known, in any order (a campaign logs it then, so that a kill loses
+    /// no finished evaluation); the default reports them all when the batch is done.
+    fn evaluate_batch_reporting(&self, designs: &[Vec<f64>], report: &(dyn Fn(usize, &Evaluation) + Sync)) -> Vec<Evaluation> {
+        let out = self.evaluate_batch(designs);
+        out.iter().enumerate().for_each(|(k, e)| report(k, e));
+        out
     }
 }

@@ -54,4 +54,11 @@ impl Evaluator for SubspaceEvaluator<'_> {
         let full: Vec<Vec<f64>> = designs.iter().map(|d| self.full_design(d)).collect();
         self.inner.evaluate_batch(&full)
     }
+    fn batch_capacity(&self) -> usize {
+        self.inner.batch_capacity()
+    }
+    fn evaluate_batch_reporting(&self, designs: &[Vec<f64>], report: &(dyn Fn(usize, &Evaluation) + Sync)) -> Vec<Evaluation> {
+        let full: Vec<Vec<f64>> = designs.iter().map(|d| self.full_design(d)).collect();
+        self.inner.evaluate_batch_reporting(&full, report)
+    }
 }

@@ -15,18 +15,28 @@ pub struct GpuDevice {
 }
 
 impl GpuDevice {
-    /// Open device `ordinal`. Errors name what is missing: the driver library, a device, or the
-    /// device itself failing to initialize.
+    /// Open device `ordinal` in its primary context (shared with every other user of the
+    /// device in this process). Errors name what is missing: the driver library, a device, or
+    /// the device itself failing to initialize.
     pub fn open(ordinal: usize) -> Result<Self> {
-        // cudarc panics when it cannot load libcuda; ask first so the error is a value.
-        if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(Error::Gpu("no CUDA driver library (libcuda.so) on this machine: no NVIDIA GPU/driver installed".into()));
+        Self::open_in(ordinal, ContextKind::Primary)
+    }
+
+    /// Open device `ordinal` in a context of its own (`cuCtxCreate`): a worker of the
+    /// multi-GPU pool, isolated from the other workers even on the same device (a sticky
+    /// device error poisons one context, not the device's other workers).
+    pub fn open_own_context(ordinal: usize) -> Result<Self> {
+        Self::open_in(ordinal, ContextKind::Own)
+    }
+
+    fn open_in(ordinal: usize, kind: ContextKind) -> Result<Self> {
+        let found = device_count()?;
+        crate::gpu::Devices::one(ordinal).resolve(found)?;
+        let ctx = match kind {
+            ContextKind::Primary => CudaContext::new(ordinal),
+            ContextKind::Own => CudaContext::new_non_primary(ordinal, 0),
         }
-        let count = CudaContext::device_count().map_err(|e| Error::Gpu(format!("CUDA driver failed to initialize: {e}")))?;
-        if count <= ordinal as i32 {
-            return Err(Error::Gpu(format!("CUDA device {ordinal} requested but {count} device(s) found")));
-        }
-        let ctx = CudaContext::new(ordinal).map_err(|e| Error::Gpu(format!("cannot open CUDA device {ordinal}: {e}")))?;
+        .map_err(|e| Error::Gpu(format!("cannot open CUDA device {ordinal}: {e}")))?;
         let name = ctx.name().unwrap_or_else(|_| "unknown CUDA device".into());
         let compute_capability = ctx.compute_capability().map_err(|e| Error::Gpu(e.to_string()))?;
         // One stream of our own, not the legacy default stream, which cannot be captured into
@@ -51,6 +61,24 @@ impl GpuDevice {
         let module = self.ctx.load_module(Ptx::from_src(ptx)).map_err(|e| Error::Gpu(format!("loading {name}: {e}")))?;
         Ok(GpuModule { name: name.to_string(), module })
     }
+}
+
+/// Which context a [`GpuDevice`] opens.
+#[derive(Clone, Copy)]
+enum ContextKind {
+    Primary,
+    Own,
+}
+
+/// CUDA devices on this host. Errors name what is missing (the driver library, a working
+/// driver).
+pub fn device_count() -> Result<usize> {
+    // cudarc panics when it cannot load libcuda; ask first so the error is a value.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(Error::Gpu("no CUDA driver library (libcuda.so) on this machine: no NVIDIA GPU/driver installed".into()));
+    }
+    let count = CudaContext::device_count().map_err(|e| Error::Gpu(format!("CUDA driver failed to initialize: {e}")))?;
+    Ok(count.max(0) as usize)
 }
 
 /// PTX of kernel family `name` for architecture `arch` (e.g. "sm_90"), compiled once per process

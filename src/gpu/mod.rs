@@ -5,8 +5,10 @@
 
 #[cfg(feature = "cuda")]
 mod device;
+mod devices;
+pub use devices::{Devices, DevicesError};
 #[cfg(feature = "cuda")]
-pub use device::{compile_family, ptx_for, GpuDevice, GpuModule};
+pub use device::{compile_family, device_count, ptx_for, GpuDevice, GpuModule};
 
 /// The CUDA sources, embedded at build time (candle-style real .cu files, compiled at run time):
 /// one file per kernel family, each the twin of `src/backend/cpu/<family>.rs`.

@@ -4,7 +4,8 @@
 //! [`run_campaign`] evaluates the baseline, runs the optimizer, and keeps in `out_dir`:
 //! - `campaign.ron`: the configuration the results belong to;
 //! - `evaluations.jsonl`: one JSON line per completed evaluation, appended and flushed as soon
-//!   as it is known (append-only; the source of truth);
+//!   as it is known (append-only; the source of truth). The designs of a batch finish in any
+//!   order (several workers, GPUs or MPI ranks), so their lines may too: each carries its index;
 //! - `checkpoint.json`: progress (evaluations, best so far, elapsed time), rewritten atomically
 //!   (temporary file + rename) after every batch;
 //! - `summary.json`, `convergence.png`, `evaluations.png` at the end.
@@ -13,9 +14,12 @@
 //! re-runs the optimizer and answers every design found in the log from the log (bit-exact,
 //! checked design by design) instead of evaluating it again. Once the log is used up, new
 //! evaluations are appended. The result is the one an uninterrupted run would have produced,
-//! and no logged evaluation is repeated. A line cut short by a kill is dropped.
+//! and no logged evaluation is repeated. A line cut short by a kill is dropped. A kill in the
+//! middle of a batch leaves the batch's finished evaluations logged and its others missing:
+//! a resume answers the first from the log and evaluates only the others.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -369,7 +373,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
 }
 
-/// Read the log; a last line without its newline (cut by a kill) is dropped and truncated away.
+/// Read the log, sorted by evaluation index (lines of one batch are written as its designs
+/// finish, in any order); a last line without its newline (cut by a kill) is dropped and
+/// truncated away. Indices are unique; the evaluations of a batch cut short by a kill leave
+/// gaps, which a resume fills.
 pub fn read_log(path: &Path) -> Result<Vec<EvaluationRecord>> {
     let text = match fs::read_to_string(path) {
         Ok(t) => t,
@@ -381,18 +388,15 @@ pub fn read_log(path: &Path) -> Result<Vec<EvaluationRecord>> {
         let f = OpenOptions::new().write(true).open(path).map_err(|e| Error::io(path, e))?;
         f.set_len(complete as u64).map_err(|e| Error::io(path, e))?;
     }
-    text[..complete]
-        .lines()
-        .enumerate()
-        .map(|(i, line)| {
-            let r: EvaluationRecord = serde_json::from_str(line)
-                .map_err(|e| Error::Input { path: path.display().to_string(), reason: format!("line {}: {e}", i + 1) })?;
-            if r.index != i {
-                return Err(Error::Input { path: path.display().to_string(), reason: format!("line {} has index {}", i + 1, r.index) });
-            }
-            Ok(r)
-        })
-        .collect()
+    let mut records = BTreeMap::new();
+    for (i, line) in text[..complete].lines().enumerate() {
+        let r: EvaluationRecord =
+            serde_json::from_str(line).map_err(|e| Error::Input { path: path.display().to_string(), reason: format!("line {}: {e}", i + 1) })?;
+        if let Some(earlier) = records.insert(r.index, r) {
+            return Err(Error::Input { path: path.display().to_string(), reason: format!("line {} repeats evaluation index {}", i + 1, earlier.index) });
+        }
+    }
+    Ok(records.into_values().collect())
 }
 
 /// The design space after the campaign's bound overrides.
@@ -445,21 +449,42 @@ struct Recorder<'a, 'o> {
     space: DesignSpace,
     selection: Selection,
     state: Mutex<RecorderState<'o>>,
+    /// Apart from `state`: written from the workers' threads while a batch runs.
+    log: Mutex<LogWriter>,
+}
+
+/// The append-only evaluation log.
+struct LogWriter {
+    file: File,
+    path: PathBuf,
+    error: Option<Error>,
+}
+
+impl LogWriter {
+    /// Appends one line and flushes it; the first error is kept (and stops the campaign).
+    fn append(&mut self, record: &EvaluationRecord) {
+        if self.error.is_some() {
+            return;
+        }
+        let line = serde_json::to_string(record).map_err(|e| Error::Other(format!("JSON: {e}")));
+        let written = line.and_then(|l| self.file.write_all(format!("{l}\n").as_bytes()).and_then(|_| self.file.flush()).map_err(|e| Error::io(&self.path, e)));
+        if let Err(e) = written {
+            self.error = Some(e);
+        }
+    }
 }
 
 struct RecorderState<'o> {
-    replay: Vec<EvaluationRecord>,
+    /// The log of an earlier session by evaluation index.
+    replay: BTreeMap<usize, EvaluationRecord>,
     records: Vec<EvaluationRecord>,
     mismatch: Option<String>,
-    log: File,
-    log_path: PathBuf,
     checkpoint_path: PathBuf,
     name: String,
     best: Option<usize>,
     started: Instant,
     elapsed_before: f64,
     observer: &'o mut dyn CampaignObserver,
-    io_error: Option<Error>,
 }
 
 impl RecorderState<'_> {
@@ -471,16 +496,8 @@ impl RecorderState<'_> {
         self.best.map(|i| &self.records[i]).filter(|r| r.feasible).map(|r| r.objective)
     }
 
-    fn push(&mut self, record: EvaluationRecord, append: bool) {
-        if append && self.io_error.is_none() {
-            let line = serde_json::to_string(&record).map_err(|e| Error::Other(format!("JSON: {e}")));
-            let written = line.and_then(|l| {
-                self.log.write_all(format!("{l}\n").as_bytes()).and_then(|_| self.log.flush()).map_err(|e| Error::io(&self.log_path, e))
-            });
-            if let Err(e) = written {
-                self.io_error = Some(e);
-            }
-        }
+    /// Takes a record (already in the log) into the campaign's state, in index order.
+    fn push(&mut self, record: EvaluationRecord) {
         let s = record.score();
         if self.best.is_none_or(|b| s.deb_cmp(&self.records[b].score()).is_lt()) {
             self.best = Some(self.records.len());
@@ -524,43 +541,73 @@ impl Evaluator for Recorder<'_, '_> {
         self.evaluate_batch(&[design.to_vec()]).pop().unwrap_or_else(|| Evaluation::failed(Status::Failed("no result".into())))
     }
 
+    /// Designs get the next evaluation indices in order. Each is answered from the log when
+    /// the log holds its index (and the same design, bit for bit), else evaluated; fresh
+    /// evaluations are logged as they finish, in any order.
     fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let mut out: Vec<Evaluation> = Vec::with_capacity(designs.len());
-        // Answer from the log while it lasts (and while it agrees with the proposals).
-        while out.len() < designs.len() && st.mismatch.is_none() && st.records.len() < st.replay.len() {
-            let d = &designs[out.len()];
-            let logged = st.replay[st.records.len()].clone();
-            if !same_bits(d, &logged.design) {
+        let base = st.records.len();
+        let mut logged: Vec<Option<EvaluationRecord>> = vec![None; designs.len()];
+        for (j, d) in designs.iter().enumerate() {
+            let Some(record) = st.replay.remove(&(base + j)) else { continue };
+            if !same_bits(d, &record.design) {
                 st.mismatch = Some(format!(
                     "evaluation {} proposes {:?} but the log holds {:?}: the campaign or the code changed since the log was written",
-                    logged.index, d, logged.design
+                    record.index, d, record.design
                 ));
                 break;
             }
-            out.push(logged.evaluation());
-            st.push(logged, false);
+            logged[j] = Some(record);
         }
-        if st.mismatch.is_some() || st.io_error.is_some() {
+        if st.mismatch.is_some() || self.log_error() {
             // Stop spending evaluations; run_campaign reports the error when the optimizer returns.
-            out.resize(designs.len(), Evaluation::failed(Status::Failed("campaign stopped: replay mismatch or log error".into())));
-            return out;
+            return vec![Evaluation::failed(Status::Failed("campaign stopped: replay mismatch or log error".into())); designs.len()];
         }
-        let fresh_designs = &designs[out.len()..];
-        if !fresh_designs.is_empty() {
-            let fresh = self.inner.evaluate_batch(fresh_designs);
-            for (k, d) in fresh_designs.iter().enumerate() {
-                let e = fresh.get(k).cloned().unwrap_or_else(|| Evaluation::failed(Status::Failed("evaluator returned too few results".into())));
-                let s = self.selection.score(&e);
-                let record = EvaluationRecord::new(st.records.len(), d, &e, &s, st.elapsed());
-                st.push(record, true);
-                out.push(e);
+        let fresh: Vec<usize> = (0..designs.len()).filter(|&j| logged[j].is_none()).collect();
+        let mut evaluated: Vec<Option<Evaluation>> = vec![None; designs.len()];
+        if !fresh.is_empty() {
+            let (started, before) = (st.started, st.elapsed_before);
+            let finished: Mutex<Vec<Option<(EvaluationRecord, Evaluation)>>> = Mutex::new(vec![None; designs.len()]);
+            let record = |i: usize, e: &Evaluation| {
+                let j = fresh[i];
+                let r = EvaluationRecord::new(base + j, &designs[j], e, &self.selection.score(e), before + started.elapsed().as_secs_f64());
+                self.log.lock().unwrap_or_else(|p| p.into_inner()).append(&r);
+                finished.lock().unwrap_or_else(|p| p.into_inner())[j] = Some((r, e.clone()));
+            };
+            let fresh_designs: Vec<Vec<f64>> = fresh.iter().map(|&j| designs[j].clone()).collect();
+            let evaluations = self.inner.evaluate_batch_reporting(&fresh_designs, &record);
+            // A result the evaluator returned without reporting it is logged now.
+            for (i, &j) in fresh.iter().enumerate() {
+                if finished.lock().unwrap_or_else(|p| p.into_inner())[j].is_none() {
+                    let e = evaluations.get(i).cloned().unwrap_or_else(|| Evaluation::failed(Status::Failed("evaluator returned too few results".into())));
+                    record(i, &e);
+                }
             }
+            for (j, slot) in finished.into_inner().unwrap_or_else(|p| p.into_inner()).into_iter().enumerate() {
+                if let Some((r, e)) = slot {
+                    logged[j] = Some(r);
+                    evaluated[j] = Some(e);
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(designs.len());
+        for (r, e) in logged.into_iter().zip(evaluated) {
+            let Some(r) = r else { continue };
+            out.push(e.unwrap_or_else(|| r.evaluation()));
+            st.push(r);
+        }
+        if !fresh.is_empty() {
             if let Err(e) = st.checkpoint(false) {
-                st.io_error.get_or_insert(e);
+                self.log.lock().unwrap_or_else(|p| p.into_inner()).error.get_or_insert(e);
             }
         }
         out
+    }
+}
+
+impl Recorder<'_, '_> {
+    fn log_error(&self) -> bool {
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).error.is_some()
     }
 }
 
@@ -613,12 +660,12 @@ fn run_campaign_on(
             .ok()
             .and_then(|b| serde_json::from_slice::<Checkpoint>(&b).ok())
             .map_or(0.0, |c| c.elapsed_s);
-        (read_log(&log_path)?, elapsed)
+        (read_log(&log_path)?.into_iter().map(|r| (r.index, r)).collect(), elapsed)
     } else {
         if fs::metadata(&log_path).map(|m| m.len() > 0).unwrap_or(false) {
             return Err(Error::Other(format!("{} already holds results: resume, or choose another directory", out_dir.display())));
         }
-        (Vec::new(), 0.0)
+        (BTreeMap::new(), 0.0)
     };
     write_atomic(&config_path, config.to_ron_string()?.as_bytes())?;
     let log = OpenOptions::new().create(true).append(true).open(&log_path).map_err(|e| Error::io(&log_path, e))?;
@@ -629,19 +676,17 @@ fn run_campaign_on(
         inner: evaluator,
         space: space.clone(),
         selection: selection.clone(),
+        log: Mutex::new(LogWriter { file: log, path: log_path.clone(), error: None }),
         state: Mutex::new(RecorderState {
             replay,
             records: Vec::new(),
             mismatch: None,
-            log,
-            log_path: log_path.clone(),
             checkpoint_path,
             name: config.name.clone(),
             best: None,
             started: Instant::now(),
             elapsed_before,
             observer,
-            io_error: None,
         }),
     };
 
@@ -652,7 +697,7 @@ fn run_campaign_on(
     if let Some(m) = state.mismatch {
         return Err(Error::Other(format!("resume of {}: {m}", config.name)));
     }
-    if let Some(e) = state.io_error {
+    if let Some(e) = recorder.log.into_inner().unwrap_or_else(|p| p.into_inner()).error {
         return Err(e);
     }
     state.checkpoint(true)?;

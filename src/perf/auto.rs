@@ -49,8 +49,9 @@ pub fn resolve(settings: &mut SolverSettings, blade: &Path, case: Option<&str>, 
     if !settings.is_auto() {
         return Ok(None);
     }
-    let device = match settings.backend {
-        BackendChoice::Auto { device } | BackendChoice::Gpu { device } => device,
+    let device = match &settings.backend {
+        BackendChoice::Auto { device } => *device,
+        BackendChoice::Gpu { devices } => devices.first(),
         BackendChoice::Cpu { .. } => 0,
     };
     let cpu_only = matches!(settings.backend, BackendChoice::Cpu { .. });
@@ -92,7 +93,7 @@ pub fn apply(settings: &mut SolverSettings, methods: &MethodSettings, c: Combina
     let backend = match c.hardware {
         Hardware::Cpu { threads: 1 } if available_cores() > 1 => BackendChoice::Cpu { threads: Some(1) },
         Hardware::Cpu { .. } => BackendChoice::Cpu { threads: None },
-        Hardware::Gpu { device } => BackendChoice::Gpu { device },
+        Hardware::Gpu { device } => BackendChoice::gpu(device),
     };
     *settings = methods.of(c.method).clone();
     settings.backend = backend;
@@ -175,7 +176,7 @@ mod tests {
         s.scheme = Scheme::Implicit;
         assert!(!allowed(&s, gpu_explicit) && allowed(&s, cpu_implicit));
         s.scheme = Scheme::Auto;
-        s.backend = BackendChoice::Gpu { device: 0 };
+        s.backend = BackendChoice::gpu(0);
         assert!(allowed(&s, gpu_explicit) && !allowed(&s, cpu_implicit));
     }
 }

@@ -160,7 +160,16 @@ impl GpuBackend {
     /// Opens CUDA device `ordinal` and loads every kernel family (compiled by NVRTC once per
     /// process for the device's architecture).
     pub fn new(ordinal: usize) -> Result<Self> {
-        let device = GpuDevice::open(ordinal)?;
+        Self::on(GpuDevice::open(ordinal)?)
+    }
+
+    /// [`GpuBackend::new`] in a CUDA context of its own rather than the device's primary one:
+    /// a worker of the multi-GPU pool (`eval::gpu_pool`), isolated from the device's others.
+    pub fn with_own_context(ordinal: usize) -> Result<Self> {
+        Self::on(GpuDevice::open_own_context(ordinal)?)
+    }
+
+    fn on(device: GpuDevice) -> Result<Self> {
         let kernels = Arc::new(Kernels {
             boundary: boundary::Kernels::load(&device)?,
             convective: convective::Kernels::load(&device)?,

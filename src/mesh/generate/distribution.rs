@@ -258,10 +258,31 @@ fn graded_size(base: &[f64], ds: f64, targets: &[SpacingAt], g: f64, factor: f64
 /// Number of cells (fractional) that the graded requirements need on a line when no cell is
 /// larger than `h_max`.
 pub fn cells_needed(length: f64, targets: &[SpacingAt], cap: Option<&dyn Fn(f64) -> f64>, max_ratio: f64, h_max: f64) -> f64 {
-    let k = 4000;
-    let ds = length / k as f64;
-    let base: Vec<f64> = (0..k).map(|m| cap.map_or(f64::INFINITY, |c| c((m as f64 + 0.5) * ds).max(1e-300))).collect();
-    graded_size(&base, ds, targets, max_ratio.ln(), 1.0).iter().map(|&v| ds / v.min(h_max)).sum()
+    SampledCaps::new(length, cap).cells_needed(targets, max_ratio, h_max)
+}
+
+/// Sample mid-points of [`cells_needed`]'s size function.
+const CELLS_NEEDED_SAMPLES: usize = 4000;
+
+/// A line's cell-size caps sampled once, for the many cell counts of a bisection over the
+/// other requirements (the caps are the costly part: a curvature look-up per sample).
+pub struct SampledCaps {
+    length: f64,
+    base: Vec<f64>,
+}
+
+impl SampledCaps {
+    pub fn new(length: f64, cap: Option<&dyn Fn(f64) -> f64>) -> Self {
+        let ds = length / CELLS_NEEDED_SAMPLES as f64;
+        let base = (0..CELLS_NEEDED_SAMPLES).map(|m| cap.map_or(f64::INFINITY, |c| c((m as f64 + 0.5) * ds).max(1e-300))).collect();
+        SampledCaps { length, base }
+    }
+
+    /// [`cells_needed`] with these caps.
+    pub fn cells_needed(&self, targets: &[SpacingAt], max_ratio: f64, h_max: f64) -> f64 {
+        let ds = self.length / CELLS_NEEDED_SAMPLES as f64;
+        graded_size(&self.base, ds, targets, max_ratio.ln(), 1.0).iter().map(|&v| ds / v.min(h_max)).sum()
+    }
 }
 
 /// Nodes either side of an offending pair that [`limit_spacing_ratio`] moves: two, so that a

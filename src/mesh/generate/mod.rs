@@ -400,10 +400,11 @@ impl WallArcs {
         let s_rear = s_rear.rem_euclid(p).min(s_lower - 1e-9);
         let turn = c.turn_deg.to_radians();
         let cap_at = |s: f64| wall.radius_at(s) * turn;
+        let [lower_side, leading_edge, upper_side] = [(s_rear, s_lower), (s_lower, s_upper), (s_upper, s_rear + p)].map(|(s0, s1)| oblock::WallSegmentCaps::new(wall, s0, s1, turn));
         let shares = |h_max: f64| {
             let hj = cap_at(s_lower).min(cap_at(s_upper)).min(h_max);
-            let need = |s0: f64, s1: f64| oblock::wall_segment_cells_needed(wall, s0, s1, hj, turn, c.h_ratio, h_max);
-            (need(s_rear, s_lower).max(need(s_upper, s_rear + p)), need(s_lower, s_upper), hj)
+            let need = |caps: &oblock::WallSegmentCaps| caps.cells_needed(hj, c.h_ratio, h_max);
+            (need(&lower_side).max(need(&upper_side)), need(&leading_edge), hj)
         };
         let (mut lo, mut hi) = (1e-6 * p, p);
         for _ in 0..60 {

@@ -146,13 +146,27 @@ pub fn wall_segment(wall: &Wall, s0: f64, s1: f64, n: usize, h_ends: [f64; 2], t
     Ok(graded_distribution(len, n, &t, Some(&cap), ratio)?.into_iter().map(|v| s0 + v).collect())
 }
 
-/// Cells (fractional) that the wall segment `[s0, s1]` needs with spacing `h_end` at both
-/// ends, at most `turn` radians per cell and no cell larger than `h_max`.
-pub fn wall_segment_cells_needed(wall: &Wall, s0: f64, s1: f64, h_end: f64, turn: f64, ratio: f64, h_max: f64) -> f64 {
-    let len = s1 - s0;
-    let cap = |s: f64| wall.radius_at(s0 + s) * turn;
-    let t = [SpacingAt { s: 0.0, h: h_end }, SpacingAt { s: len, h: h_end }];
-    super::distribution::cells_needed(len, &t, Some(&cap), ratio, h_max)
+/// The curvature caps of the wall segment `[s0, s1]` (at most `turn` radians per cell), sampled
+/// once for the cells it needs ([`WallSegmentCaps::cells_needed`]) at many end spacings and
+/// largest cells.
+pub struct WallSegmentCaps {
+    len: f64,
+    caps: super::distribution::SampledCaps,
+}
+
+impl WallSegmentCaps {
+    pub fn new(wall: &Wall, s0: f64, s1: f64, turn: f64) -> Self {
+        let len = s1 - s0;
+        let cap = |s: f64| wall.radius_at(s0 + s) * turn;
+        WallSegmentCaps { len, caps: super::distribution::SampledCaps::new(len, Some(&cap)) }
+    }
+
+    /// Cells (fractional) with spacing `h_end` at both ends, cells growing by at most `ratio`,
+    /// none larger than `h_max`.
+    pub fn cells_needed(&self, h_end: f64, ratio: f64, h_max: f64) -> f64 {
+        let t = [SpacingAt { s: 0.0, h: h_end }, SpacingAt { s: self.len, h: h_end }];
+        self.caps.cells_needed(&t, ratio, h_max)
+    }
 }
 
 /// The O-grid: `(ni+1) x (nj+1)` nodes, i fastest, the last i column repeating the first.
