@@ -5,8 +5,8 @@
 //! no mesher failure after the checks pass, and at least 95 % of the meshed designs converge.
 //!
 //! `cargo test --release --test cascade_design_space -- --ignored --nocapture` (meshes only,
-//! a few minutes); `SOLVE=1 ...` solves them too (an hour or more on 2 cores). Results in
-//! BENCHMARKS.md.
+//! a few minutes); `SOLVE=1 ...` solves them too (an hour or more on 2 cores; `BACKEND=gpu`
+//! on GPU 0, a build with `--features cuda`). Results in BENCHMARKS.md.
 
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -74,6 +74,10 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
         let mut config = EvaluatorConfig::for_blade("blades/ls89.ron");
         config.operating_points = vec!["MUR47".into()];
         config.solver.max_iterations = 1000;
+        // `BACKEND=gpu`: the designs batched on GPU 0 (scripts/gpu-session design-space).
+        if std::env::var("BACKEND").is_ok_and(|v| v == "gpu") {
+            config.solver.backend = turbopt::cascade::BackendChoice::Gpu { device: 0 };
+        }
         let ev = CfdEvaluator::new(config).unwrap();
         let to_solve: Vec<Vec<f64>> = meshed.iter().map(|&k| designs[k].clone()).collect();
         let results = ev.evaluate_batch(&to_solve);

@@ -4,7 +4,7 @@ use turbopt::flow::case::{isentropic_mach, OperatingPoint};
 use turbopt::flow::gas::Gas;
 use turbopt::flow::solution::{BlockSolution, Solution};
 use turbopt::mesh::{Block, BoundaryKind, Face, Mesh, Patch};
-use turbopt::post::{blade_surface, cascade_performance, pitchwise_cut, rms_against_measured, BladeSide, MeasuredMis};
+use turbopt::post::{blade_surface, cascade_performance, mixed_out, pitchwise_cut, plane_averages, rms_against_measured, BladeSide, CutSample, MeasuredMis};
 
 fn uniform(block: &Block, gas: &Gas, rho: f64, u: f64, v: f64, p: f64) -> BlockSolution {
     let n = block.n_cells();
@@ -106,4 +106,46 @@ fn blade_surface_splits_sides_and_matches_measured_points() {
     let taps = vec![tap(BladeSide::Suction, 0.5), tap(BladeSide::Suction, 1.2), tap(BladeSide::Pressure, 0.7)];
     let cmp = rms_against_measured(&surface, &taps);
     assert!(cmp.rms < 2e-3, "rms {}", cmp.rms);
+}
+
+#[test]
+fn mixed_out_state_of_a_uniform_cut_is_the_state_itself() {
+    let gas = Gas::default();
+    let (rho, u, v, p) = (1.1, 120.0, -300.0, 0.9e5);
+    let cut: Vec<CutSample> = (0..7).map(|k| CutSample { dy: 0.01 * (1.0 + k as f64), rho, u, v, p, nu_tilde: 0.0 }).collect();
+    let m = mixed_out(&cut, &gas).expect("a mixed-out state");
+    assert!((m.rho - rho).abs() < 1e-12 * rho && (m.u - u).abs() < 1e-9 * u && (m.v - v).abs() < 1e-9 && (m.p - p).abs() < 1e-9 * p, "{m:?}");
+    let avg = plane_averages(&cut, &gas);
+    assert!((m.total_pressure - avg.total_pressure).abs() < 1e-9 * p);
+}
+
+/// Two streams of equal static pressure and total temperature but different speeds (a wake in
+/// a free stream): mixing conserves mass, momentum and energy and loses total pressure, so the
+/// mixed-out total pressure lies below the mass average and the entropy function above it.
+#[test]
+fn mixing_two_streams_conserves_fluxes_and_loses_total_pressure() {
+    let gas = Gas::default();
+    let g = gas.gamma;
+    let p = 1.0e5;
+    let stream = |speed: f64, t0: f64, dy: f64| {
+        let t = t0 - speed * speed / (2.0 * gas.cp());
+        let rho = p / (gas.gas_constant * t);
+        let angle = (-60.0f64).to_radians();
+        CutSample { dy, rho, u: speed * angle.cos(), v: speed * angle.sin(), p, nu_tilde: 0.0 }
+    };
+    let cut = vec![stream(300.0, 400.0, 0.7), stream(150.0, 400.0, 0.3)];
+    let m = mixed_out(&cut, &gas).expect("a mixed-out state");
+    let flux = |f: &dyn Fn(&CutSample) -> f64| cut.iter().map(|s| f(s) * s.dy).sum::<f64>();
+    let mass = flux(&|s| s.rho * s.u);
+    assert!((m.rho * m.u - mass).abs() < 1e-12 * mass);
+    let x_mom = flux(&|s| s.rho * s.u * s.u + s.p);
+    assert!((m.rho * m.u * m.u + m.p - x_mom).abs() < 1e-10 * x_mom);
+    let y_mom = flux(&|s| s.rho * s.u * s.v);
+    assert!((m.rho * m.u * m.v - y_mom).abs() < 1e-10 * y_mom.abs());
+    let h = |rho: f64, u: f64, v: f64, p: f64| g / (g - 1.0) * p / rho + 0.5 * (u * u + v * v);
+    let energy = flux(&|s| s.rho * s.u * h(s.rho, s.u, s.v, s.p));
+    assert!((m.rho * m.u * h(m.rho, m.u, m.v, m.p) - energy).abs() < 1e-10 * energy);
+    let avg = plane_averages(&cut, &gas);
+    assert!(m.total_pressure < avg.total_pressure, "mixed {} vs mass-averaged {}", m.total_pressure, avg.total_pressure);
+    assert!(m.entropy > avg.entropy);
 }

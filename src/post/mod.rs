@@ -7,5 +7,5 @@ pub mod planes;
 pub mod surface;
 
 pub use compare::{read_measured_mis, rms_against_measured, MeasuredMis, MisComparison};
-pub use planes::{cascade_performance, pitchwise_cut, CascadePerformance, CutSample};
+pub use planes::{cascade_performance, mixed_out, pitchwise_cut, plane_averages, CascadePerformance, CutSample, MixedOut, PlaneAverages};
 pub use surface::{blade_surface, BladeSide, SurfacePoint};

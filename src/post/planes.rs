@@ -17,6 +17,8 @@ pub struct CutSample {
     pub u: f64,
     pub v: f64,
     pub p: f64,
+    /// Spalart-Allmaras working variable nu_tilde [m^2/s] (zero without SA).
+    pub nu_tilde: f64,
 }
 
 /// All cells crossed by the line x = `x_cut`, with the pitchwise length of each crossing.
@@ -34,7 +36,7 @@ pub fn pitchwise_cut(mesh: &Mesh, sol: &Solution, gamma: f64, x_cut: f64) -> Vec
                 if let Some(dy) = crossing_length(&quad, x_cut) {
                     let c = block.cell(i, j);
                     let rho = bs.rho[c];
-                    out.push(CutSample { dy, rho, u: bs.rho_u[c] / rho, v: bs.rho_v[c] / rho, p: bs.pressure(c, gamma) });
+                    out.push(CutSample { dy, rho, u: bs.rho_u[c] / rho, v: bs.rho_v[c] / rho, p: bs.pressure(c, gamma), nu_tilde: bs.nu_tilde.get(c).copied().unwrap_or(0.0) });
                 }
             }
         }
@@ -98,6 +100,70 @@ pub fn plane_averages(samples: &[CutSample], gas: &Gas) -> PlaneAverages {
         static_pressure: pa / len,
         length: len,
     }
+}
+
+/// The uniform state that the flow through a cut mixes out to, conserving the mass, both
+/// momentum components and the energy that cross it (Cumpsty & Horlock, J. Turbomach. 128,
+/// 2006, "Averaging nonuniform flow for a purpose"; Dixon & Hall eq. 3.50): with the fluxes per
+/// unit length F_m = sum rho u dy / L, F_x = sum (rho u^2 + p) dy / L, F_y = sum rho u v dy / L,
+/// F_e = sum rho u H dy / L, the mixed axial velocity u solves
+/// -(g + 1) / (2 (g - 1)) u^2 + g / (g - 1) (F_x / F_m) u + v^2 / 2 - H = 0 with v = F_y / F_m,
+/// H = F_e / F_m; the root with subsonic axial velocity is the one a downstream duct reaches.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct MixedOut {
+    pub rho: f64,
+    pub u: f64,
+    pub v: f64,
+    pub p: f64,
+    /// Total pressure of the mixed-out state [Pa].
+    pub total_pressure: f64,
+    /// Entropy function p / rho^gamma of the mixed-out state.
+    pub entropy: f64,
+    /// Flow angle atan2(v, u) [deg].
+    pub flow_angle_deg: f64,
+}
+
+/// The mixed-out state of a cut ([`MixedOut`]); `None` when the fluxes admit no real subsonic
+/// root (no flow through the cut, or a non-physical one).
+pub fn mixed_out(samples: &[CutSample], gas: &Gas) -> Option<MixedOut> {
+    let g = gas.gamma;
+    let (mut len, mut fm, mut fx, mut fy, mut fe) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for s in samples {
+        let dm = s.rho * s.u * s.dy;
+        let h = g / (g - 1.0) * s.p / s.rho + 0.5 * (s.u * s.u + s.v * s.v);
+        len += s.dy;
+        fm += dm;
+        fx += (s.rho * s.u * s.u + s.p) * s.dy;
+        fy += dm * s.v;
+        fe += dm * h;
+    }
+    if !(fm > 0.0 && len > 0.0) {
+        return None;
+    }
+    let (fm, fx) = (fm / len, fx / len);
+    let (v, h) = (fy / (fm * len), fe / (fm * len));
+    let (a, b, c) = (-(g + 1.0) / (2.0 * (g - 1.0)), g / (g - 1.0) * fx / fm, 0.5 * v * v - h);
+    let disc = b * b - 4.0 * a * c;
+    if !(disc >= 0.0) {
+        return None;
+    }
+    // a < 0: of the two positive roots the smaller (higher pressure) is the subsonic one.
+    let roots = [(-b + disc.sqrt()) / (2.0 * a), (-b - disc.sqrt()) / (2.0 * a)];
+    let u = roots.into_iter().filter(|u| *u > 0.0).fold(f64::INFINITY, f64::min);
+    let (p, rho) = (fx - fm * u, fm / u);
+    if !(u.is_finite() && p > 0.0 && rho > 0.0) {
+        return None;
+    }
+    let mach2 = (u * u + v * v) / (g * p / rho);
+    Some(MixedOut {
+        rho,
+        u,
+        v,
+        p,
+        total_pressure: p * (1.0 + 0.5 * (g - 1.0) * mach2).powf(g / (g - 1.0)),
+        entropy: p / rho.powf(g),
+        flow_angle_deg: v.atan2(u).to_degrees(),
+    })
 }
 
 /// What an optimizer scores a cascade on (LS89 optimization test case; DESIGN.md section 5).

@@ -308,6 +308,7 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     let mut cg = cblock::algebraic_grid(&inner, &outer, c.nj_c, c.h_ratio)?;
     let n_m = n_w + arcs.n_side;
     elliptic::winslow_smooth(&mut cg, spec.outlet_x, c.sweeps, CONTROL_PASSES);
+    let smoothed = cg.clone();
     let ni = cg.ni;
     // A graded distribution's first cell is (r - 1) / ln r times the size asked for at its
     // start (`distribution.rs`): ask for less, so that the C block's first cells continue the
@@ -322,6 +323,24 @@ fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
     for _ in 0..LIMITER_ROUNDS {
         cblock::limit_row_growth(&mut cg, ROW_RATIO);
         cblock::limit_line_growth(&mut cg, ROW_RATIO);
+    }
+    // Re-spacing may fold the first cell of a line that leaves the inner curve almost along it
+    // (a wavy suction side: design 26 of tests/cascade_design_space.rs, lines 1-10 degrees off
+    // the wall): those lines and their neighbours keep their smoothed nodes, which did not fold.
+    // Their neighbours too, as many as it takes (doubling) for the seam between smoothed and
+    // re-spaced lines not to fold in turn. Meshes without a fold are left as they are.
+    let mut spread = REVERT_NEIGHBOURS;
+    loop {
+        let folded = folded_lines(&cg, spread);
+        if folded.is_empty() || spread > MAX_REVERT_NEIGHBOURS {
+            break;
+        }
+        for &i in &folded {
+            for j in 1..cg.nj {
+                cg.set(i, j, smoothed.at(i, j));
+            }
+        }
+        spread *= 2;
     }
 
     let o = Grid { ni: og.ni, nj: og.nj, p: og.x.iter().zip(&og.y).map(|(&x, &y)| [x, y]).collect() };
@@ -452,14 +471,18 @@ impl WallArcs {
 
 /// Nodes of the wake cut from the outlet to the rear point of the O-grid's outer curve
 /// (`og.outer(0)`): a Hermite curve leaving the rear point along the O-grid line there and
-/// meeting the outlet half-way between M and M - pitch along M's direction. The first cell is
+/// meeting the outlet half-way between M and M - pitch along M's direction
+/// ([`wake_curve_between`] when that curve strays towards M or M - pitch). The first cell is
 /// the O-grid's outer spacing at the rear point; cells grow by at most `ratio` up to `h_far`.
 fn wake_cut(og: &OGrid, m: &Polyline, spec: &PassageSpec, ratio: f64, h_far: f64) -> Result<Vec<P2>, Error> {
     let rear = og.outer(0);
     let end = m.at(m.length());
     let outlet_point = [spec.outlet_x, end[1] - 0.5 * spec.pitch];
     let out_dir = unit(sub(end, m.at(m.length() * (1.0 - 1e-3))));
-    let curve = distribution::hermite(rear, og.outer_direction(0), outlet_point, out_dir, WAKE_TENSION, 400);
+    let mut curve = distribution::hermite(rear, og.outer_direction(0), outlet_point, out_dir, WAKE_TENSION, 400);
+    if pitchwise_clearance(&curve, m, spec.pitch) < WAKE_CLEARANCE * spec.pitch {
+        curve = wake_curve_between(rear, og.outer_direction(0), m, spec);
+    }
     let h0 = 0.5 * (dist(og.outer(1), rear) + dist(og.outer(og.ni - 1), rear));
     let start = [SpacingAt { s: 0.0, h: h0 }];
     let n = ceil8(distribution::cells_needed(curve.length(), &start, None, ratio, h_far));
@@ -469,6 +492,78 @@ fn wake_cut(og: &OGrid, m: &Polyline, spec: &PassageSpec, ratio: f64, h_far: f64
     nodes[n] = outlet_point;
     nodes.reverse();
     Ok(nodes)
+}
+
+/// Smallest pitchwise (vertical) gap between a wake curve and the periodic lines M above it and
+/// M - pitch below it (half a pitch each where the curve runs mid-way).
+fn pitchwise_clearance(curve: &Polyline, m: &Polyline, pitch: f64) -> f64 {
+    curve
+        .points()
+        .iter()
+        .filter_map(|q| m_height(m, q[0]).map(|y| (y - q[1]).min(q[1] - (y - pitch))))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// y of M (a graph y(x) from the inlet to the outlet) at `x`; `None` outside its extent.
+fn m_height(m: &Polyline, x: f64) -> Option<f64> {
+    let pts = m.points();
+    let k = pts.partition_point(|p| p[0] < x);
+    if k == 0 || k >= pts.len() {
+        return (pts.first().is_some_and(|p| p[0] == x)).then(|| pts[0][1]);
+    }
+    let (a, b) = (pts[k - 1], pts[k]);
+    Some(a[1] + (b[1] - a[1]) * (x - a[0]) / (b[0] - a[0]))
+}
+
+/// Smallest pitchwise gap, as a share of the pitch, that the Hermite wake cut may leave to M or
+/// M - pitch (it starts and ends at about half a pitch). In tests/cascade_design_space.rs
+/// design 98 had -0.12 (M crosses the curve twice); design 2 meshes with its Hermite curve at
+/// 0.22, so the mid-way curve is kept for curves that come really close. A blade whose mean line leaves the
+/// trailing edge much steeper than the straight way to the outlet bends M across the Hermite
+/// curve (design 98 of tests/cascade_design_space.rs: gap below zero, 774 folded cells).
+const WAKE_CLEARANCE: f64 = 0.1;
+
+/// Lengths, as shares of the way from the rear point to the outlet, of the blends of [`wake_curve_between`]: the rear point's offset
+/// from mid-pitch fades over `WAKE_OFFSET_BLEND`, its direction (the O-grid line's) over
+/// `WAKE_SLOPE_BLEND` of the distance to the outlet.
+const WAKE_OFFSET_BLEND: f64 = 0.5;
+const WAKE_SLOPE_BLEND: f64 = 0.1;
+/// Filter passes over the mid-way wake cut (400 samples: about 4 % of the way to the outlet).
+const WAKE_SMOOTHING_PASSES: usize = 40;
+
+/// A wake cut mid-way between M and M - pitch: y(x) = y_M(x) - pitch / 2, starting from the
+/// rear point `rear` along `dir` (the O-grid line there) and blending into the mid-way curve
+/// (smoothstep weights, so that position and slope stay continuous): the start's offset from
+/// mid-pitch fades over half the way to the outlet, its slope difference over a tenth.
+fn wake_curve_between(rear: P2, dir: P2, m: &Polyline, spec: &PassageSpec) -> Polyline {
+    let (x0, x1) = (rear[0], spec.outlet_x);
+    let mid = |x: f64| m_height(m, x).unwrap_or(rear[1] + 0.5 * spec.pitch) - 0.5 * spec.pitch;
+    let h = 1e-4 * (x1 - x0);
+    let mid_slope = (mid(x0 + h) - mid(x0)) / h;
+    let slope_gap = dir[1] / dir[0].max(1e-3) - mid_slope;
+    let offset = rear[1] - mid(x0);
+    let fade = |t: f64, len: f64| {
+        let u = (t / len).min(1.0);
+        1.0 - u * u * (3.0 - 2.0 * u)
+    };
+    let samples = 400;
+    let mut pts: Vec<P2> = (0..=samples)
+        .map(|k| {
+            let t = k as f64 / samples as f64;
+            let x = x0 + t * (x1 - x0);
+            let dx = x - x0;
+            [x, mid(x) + offset * fade(t, WAKE_OFFSET_BLEND) + slope_gap * dx * fade(t, WAKE_SLOPE_BLEND)]
+        })
+        .collect();
+    // M's kinks where its blade part meets its downstream extension would show in the cut:
+    // the three-point filter of M's own smoothing, the ends kept.
+    for _ in 0..WAKE_SMOOTHING_PASSES {
+        let old = pts.clone();
+        for k in 1..samples {
+            pts[k][1] = 0.25 * old[k - 1][1] + 0.5 * old[k][1] + 0.25 * old[k + 1][1];
+        }
+    }
+    Polyline::new(pts)
 }
 
 /// The nodes of M shared by both periodic sides of the C block, from the outlet back to the
@@ -616,6 +711,24 @@ fn outer_ends(m: &Polyline, ml: &MidlineNodes, pitch: f64, n_le: usize, inlet_x:
 fn cell_area(g: &Grid, i: usize, j: usize) -> f64 {
     let (a, b, c, d) = (g.at(i, j), g.at(i + 1, j), g.at(i + 1, j + 1), g.at(i, j + 1));
     0.5 * distribution::cross(sub(c, a), sub(d, b))
+}
+
+/// Lines on either side of a folded cell that keep their smoothed nodes (doubled while folds
+/// remain, up to [`MAX_REVERT_NEIGHBOURS`]).
+const REVERT_NEIGHBOURS: usize = 2;
+const MAX_REVERT_NEIGHBOURS: usize = 32;
+
+/// The lines within `spread` of a cell of non-positive area in the inner half of `g`.
+fn folded_lines(g: &Grid, spread: usize) -> Vec<usize> {
+    let mut lines = std::collections::BTreeSet::new();
+    for j in 0..g.nj / 2 {
+        for i in 0..g.ni {
+            if !(cell_area(g, i, j) > 0.0) {
+                lines.extend(i.saturating_sub(spread)..=(i + 1 + spread).min(g.ni));
+            }
+        }
+    }
+    lines.into_iter().collect()
 }
 
 fn check_positive_areas(mesh: &Mesh) -> Result<(), Error> {
