@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use super::acquisition::{Acquisition, Infill, Surrogates};
 use super::de::{DeSettings, DifferentialEvolution};
-use super::kriging::{Kriging, KrigingSettings};
+use super::kriging::{Kriging, KrigingSettings, LengthScalePrior};
 use super::lhs::maximin_latin_hypercube;
 use super::problem::{bounds_of, Bounded};
 use super::run::{Progress, Reports};
@@ -110,7 +110,7 @@ impl EgoSettings {
             infill: Infill::ExpectedImprovement,
             batch: BatchInfill::KrigingBeliever,
             transform: OutputTransform::Auto,
-            kriging: KrigingSettings::default(),
+            kriging: KrigingSettings { length_scale_prior: Some(LengthScalePrior::BOTORCH), ..KrigingSettings::default() },
             search_evaluations: 3000 + 500 * dim,
             local_fraction: 0.1,
             local_every: 2,

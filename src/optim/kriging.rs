@@ -6,9 +6,9 @@
 //! a tensor product of 1-D Matern 5/2 kernels in h_l = sqrt(10^psi_l) |x_i^l - x_j^l|. The
 //! hyperparameters psi = log10(theta), one per dimension, maximize the concentrated
 //! log-likelihood (eq. 7.5) phi = -n/2 ln(sigma^2) - 1/2 ln|R|, where mu and sigma^2 are the
-//! closed-form estimates of eq. 7.2-7.3, plus by default the log of a Gamma prior on the
+//! closed-form estimates of eq. 7.2-7.3, plus, if set, the log of a Gamma prior on the
 //! correlation lengths ([`LengthScalePrior`]: maximum a posteriori, which keeps few-sample fits
-//! from declaring coordinates irrelevant). The optimizer is argmin's L-BFGS with the analytic
+//! from declaring coordinates irrelevant; the Kriging optimizer's default). The optimizer is argmin's L-BFGS with the analytic
 //! gradient (below), multi-started, on a tanh map that keeps psi inside its range.
 //!
 //! Gradient of the concentrated likelihood: with alpha = R^-1 (y - 1 mu),
@@ -68,8 +68,11 @@ pub struct KrigingSettings {
     #[serde(default = "default_refine_evaluations")]
     pub refine_evaluations: u64,
     /// Prior on the correlation lengths: the hyperparameters maximize likelihood + ln prior
-    /// (maximum a posteriori) instead of the likelihood alone. `None`: maximum likelihood.
-    #[serde(default = "default_length_scale_prior")]
+    /// (maximum a posteriori) instead of the likelihood alone. `None` (the default here):
+    /// maximum likelihood. The Kriging optimizer sets [`LengthScalePrior::BOTORCH`]: a fit of
+    /// hundreds of samples of a smooth function with long lengths is hurt by it (Rosenbrock-9D
+    /// on [-2, 2]^9, 500 samples, Matern 5/2: test RMSE 54.2 against 8.43 without it).
+    #[serde(default)]
     pub length_scale_prior: Option<LengthScalePrior>,
 }
 
@@ -89,11 +92,10 @@ pub struct LengthScalePrior {
     pub rate: f64,
 }
 
-fn default_length_scale_prior() -> Option<LengthScalePrior> {
-    Some(LengthScalePrior { shape: 3.0, rate: 6.0 })
-}
-
 impl LengthScalePrior {
+    /// Gamma(3, 6): mode 1/3, mean 1/2 box width.
+    pub const BOTORCH: LengthScalePrior = LengthScalePrior { shape: 3.0, rate: 6.0 };
+
     /// ln p(psi) summed over the coordinates, as a density in psi = log10(theta) (the Gamma
     /// density of l times |dl/dpsi| = l ln10 / 2), and its gradient in psi.
     fn log_density(&self, correlation: Correlation, psi: &[f64]) -> (f64, Vec<f64>) {
@@ -137,7 +139,7 @@ impl Default for KrigingSettings {
             subsample_above: default_subsample_above(),
             subsample_size: default_subsample_size(),
             refine_evaluations: default_refine_evaluations(),
-            length_scale_prior: default_length_scale_prior(),
+            length_scale_prior: None,
         }
     }
 }
