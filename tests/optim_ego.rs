@@ -1,5 +1,7 @@
 //! The 2-level (Kriging-assisted) optimizer on Branin, Hartmann-6, Goldstein-Price (steep and
-//! badly scaled: the output transformation's case) and constrained problems; batches of 16.
+//! badly scaled: the output transformation's case) and constrained problems; batches of 16;
+//! and on problems that chose none of its defaults (six-hump camel back, Hartmann-3,
+//! Rosenbrock-4D), the check that a change made for Branin and Hartmann-6 holds elsewhere.
 
 use turbopt::eval::analytic::{AnalyticEvaluator, AnalyticProblem};
 use turbopt::eval::Evaluator;
@@ -39,8 +41,10 @@ fn report(name: &str, r: &[Option<usize>]) {
 fn branin_within_30_evaluations_median_of_10_seeds() {
     let r = runs(AnalyticProblem::Branin, 0.4018, 30, 0..10);
     report("Branin <= 0.4018, seeds 0-9", &r);
-    report("Branin <= 0.4018, held-out seeds 10-19", &runs(AnalyticProblem::Branin, 0.4018, 30, 10..20));
-    assert!(median(&r).is_some_and(|m| m <= 30));
+    let held_out = runs(AnalyticProblem::Branin, 0.4018, 30, 10..20);
+    report("Branin <= 0.4018, held-out seeds 10-19", &held_out);
+    // Issue 16: a median of at most 22 evaluations, on the held-out seeds as well.
+    assert!(median(&r).is_some_and(|m| m <= 22) && median(&held_out).is_some_and(|m| m <= 22));
 }
 
 #[test]
@@ -49,7 +53,53 @@ fn hartmann6_within_80_evaluations_median_of_10_seeds() {
     let r = runs(AnalyticProblem::Hartmann6, -3.25, 80, 0..10);
     report("Hartmann-6 <= -3.25, seeds 0-9", &r);
     report("Hartmann-6 <= -3.25, held-out seeds 10-19", &runs(AnalyticProblem::Hartmann6, -3.25, 80, 10..20));
-    assert!(median(&r).is_some_and(|m| m <= 80));
+    // Issue 16 asks for 10 of 10 seeds with a median of at most 35; the median holds, the
+    // seeds that settle in the -3.2032 basin (3 of 10 on both seed sets) do not.
+    assert!(median(&r).is_some_and(|m| m <= 35));
+}
+
+/// Six-hump camel back on [-3, 3] x [-2, 2] (two global minima -1.0316).
+fn camel(x: &[f64]) -> f64 {
+    let (a, b) = (x[0], x[1]);
+    (4.0 - 2.1 * a * a + a.powi(4) / 3.0) * a * a + a * b + (-4.0 + 4.0 * b * b) * b * b
+}
+
+/// Hartmann-3 on [0, 1]^3 (minimum -3.86278).
+fn hartmann3(x: &[f64]) -> f64 {
+    let a = [[3.0, 10.0, 30.0], [0.1, 10.0, 35.0], [3.0, 10.0, 30.0], [0.1, 10.0, 35.0]];
+    let c = [1.0, 1.2, 3.0, 3.2];
+    let p = [[0.3689, 0.1170, 0.2673], [0.4699, 0.4387, 0.7470], [0.1091, 0.8732, 0.5547], [0.0381, 0.5743, 0.8828]];
+    -(0..4).map(|i| c[i] * (-(0..3).map(|j| a[i][j] * (x[j] - p[i][j]).powi(2)).sum::<f64>()).exp()).sum::<f64>()
+}
+
+/// Rosenbrock-4D on [-2, 2]^4 (minimum 0): a curved valley, values up to 1e4.
+fn rosenbrock4(x: &[f64]) -> f64 {
+    (0..3).map(|i| 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2)).sum()
+}
+
+fn closure_runs(f: fn(&[f64]) -> f64, bounds: &Bounds, target: f64, budget: usize) -> Vec<Option<usize>> {
+    (0..10)
+        .map(|seed| {
+            let mut st = EgoSettings::for_dimension(bounds.dim(), budget, seed);
+            st.target = Some(target);
+            minimize(FnProblem::new(f, bounds.clone()), TwoLevel::new(st)).unwrap().evaluations_to_target
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "long validation: six-hump camel, Hartmann-3 and Rosenbrock-4D, 10 seeds each, ~3 min"]
+fn problems_that_chose_no_default() {
+    let camel_runs = closure_runs(camel, &Bounds::new([-3.0, -2.0], [3.0, 2.0]).unwrap(), -1.02, 40);
+    report("six-hump camel <= -1.02 (opt. -1.0316), budget 40", &camel_runs);
+    let h3 = closure_runs(hartmann3, &Bounds::cube(0.0, 1.0, 3).unwrap(), -3.85, 50);
+    report("Hartmann-3 <= -3.85 (opt. -3.8628), budget 50", &h3);
+    let rosen = closure_runs(rosenbrock4, &Bounds::cube(-2.0, 2.0, 4).unwrap(), 0.1, 80);
+    report("Rosenbrock-4D <= 0.1, budget 80", &rosen);
+    // Measured with the issue-16 defaults: 10/10, 10/10, 6/10 (expected improvement alone
+    // with the same Kriging: 10/10, 10/10, 2/10).
+    let hits = |r: &[Option<usize>]| r.iter().flatten().count();
+    assert!(hits(&camel_runs) == 10 && hits(&h3) == 10 && hits(&rosen) >= 5, "{camel_runs:?} {h3:?} {rosen:?}");
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //! a tensor product of 1-D Matern 5/2 kernels in h_l = sqrt(10^psi_l) |x_i^l - x_j^l|. The
 //! hyperparameters psi = log10(theta), one per dimension, maximize the concentrated
 //! log-likelihood (eq. 7.5) phi = -n/2 ln(sigma^2) - 1/2 ln|R|, where mu and sigma^2 are the
-//! closed-form estimates of eq. 7.2-7.3. The optimizer is argmin's L-BFGS with the analytic
+//! closed-form estimates of eq. 7.2-7.3, plus, if set, the log of a Gamma prior on the
+//! correlation lengths ([`LengthScalePrior`]: maximum a posteriori, which keeps few-sample fits
+//! from declaring coordinates irrelevant; the Kriging optimizer's default). The optimizer is argmin's L-BFGS with the analytic
 //! gradient (below), multi-started, on a tanh map that keeps psi inside its range.
 //!
 //! Gradient of the concentrated likelihood: with alpha = R^-1 (y - 1 mu),
@@ -65,6 +67,54 @@ pub struct KrigingSettings {
     pub subsample_size: usize,
     #[serde(default = "default_refine_evaluations")]
     pub refine_evaluations: u64,
+    /// Prior on the correlation lengths: the hyperparameters maximize likelihood + ln prior
+    /// (maximum a posteriori) instead of the likelihood alone. `None` (the default here):
+    /// maximum likelihood. The Kriging optimizer sets [`LengthScalePrior::BOTORCH`]: a fit of
+    /// hundreds of samples of a smooth function with long lengths is hurt by it (Rosenbrock-9D
+    /// on [-2, 2]^9, 500 samples, Matern 5/2: test RMSE 54.2 against 8.43 without it).
+    #[serde(default)]
+    pub length_scale_prior: Option<LengthScalePrior>,
+}
+
+/// Gamma(shape, rate) prior on every correlation length l_k of the unit-cube inputs, where
+/// R = exp(-d^2 / (2 l^2)) (Gaussian: l = (2 theta)^-1/2) or the Matern 5/2 factor in d / l
+/// (l = theta^-1/2). With few samples the likelihood alone often puts whole coordinates at the
+/// longest length allowed (psi = -3: l = 22 box widths), declaring them irrelevant on a handful
+/// of points, which sends expected improvement along the box faces (Hartmann-6 with 12 samples:
+/// three of six coordinates). The prior's mode l = (shape - 1) / rate lies inside the box and
+/// its tail bars lengths of many box widths unless the data insist; with hundreds of samples
+/// the likelihood dominates it. Gamma(3, 6) is the default length-scale prior of BoTorch's
+/// single-task GP (Balandat et al. 2020, "BoTorch", NeurIPS), for inputs in the unit cube and
+/// standardized outputs, as here.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LengthScalePrior {
+    pub shape: f64,
+    pub rate: f64,
+}
+
+impl LengthScalePrior {
+    /// Gamma(3, 6): mode 1/3, mean 1/2 box width.
+    pub const BOTORCH: LengthScalePrior = LengthScalePrior { shape: 3.0, rate: 6.0 };
+
+    /// ln p(psi) summed over the coordinates, as a density in psi = log10(theta) (the Gamma
+    /// density of l times |dl/dpsi| = l ln10 / 2), and its gradient in psi.
+    fn log_density(&self, correlation: Correlation, psi: &[f64]) -> (f64, Vec<f64>) {
+        let c = match correlation {
+            Correlation::Gaussian => std::f64::consts::FRAC_1_SQRT_2,
+            Correlation::Matern52 => 1.0,
+        };
+        let mut total = 0.0;
+        let grad = psi
+            .iter()
+            .map(|p| {
+                let l = c * 10f64.powf(-0.5 * p);
+                total += self.shape * l.ln() - self.rate * l;
+                // d/dpsi (shape ln l - rate l) with dl/dpsi = -l ln10 / 2.
+                -(self.shape - self.rate * l) * 0.5 * LN_10
+            })
+            .collect();
+        (total, grad)
+    }
 }
 
 fn default_subsample_above() -> usize {
@@ -89,6 +139,7 @@ impl Default for KrigingSettings {
             subsample_above: default_subsample_above(),
             subsample_size: default_subsample_size(),
             refine_evaluations: default_refine_evaluations(),
+            length_scale_prior: None,
         }
     }
 }
@@ -482,7 +533,7 @@ impl<'s> Data<'s> {
             .ok_or_else(|| Error::Other("Kriging: correlation matrix not positive definite at the subsample's optimum".into()))
     }
 
-    /// One L-BFGS run from `psi0`; returns the best (log-likelihood, psi) it evaluated.
+    /// One L-BFGS run from `psi0`; returns the best (log-likelihood + ln prior, psi) it evaluated.
     fn local_search(&self, psi0: &[f64]) -> Option<(f64, Vec<f64>)> {
         self.local_search_limited(psi0, self.settings.max_iterations)
     }
@@ -511,8 +562,16 @@ impl<'s> Data<'s> {
         let best = problem.best.lock().map(|b| b.clone()).unwrap_or(None);
         best.or_else(|| {
             let theta: Vec<f64> = psi0.iter().map(|p| 10f64.powf(*p)).collect();
-            self.factorize(&theta).map(|f| (f.log_likelihood, psi0.to_vec()))
+            self.factorize(&theta).map(|f| (f.log_likelihood + self.log_prior(psi0).0, psi0.to_vec()))
         })
+    }
+
+    /// ln prior of psi and its gradient (zero without a prior).
+    fn log_prior(&self, psi: &[f64]) -> (f64, Vec<f64>) {
+        match self.settings.length_scale_prior {
+            Some(prior) => prior.log_density(self.settings.correlation, psi),
+            None => (0.0, vec![0.0; psi.len()]),
+        }
     }
 
     fn into_model(self, psi: Vec<f64>) -> Result<Kriging> {
@@ -583,12 +642,16 @@ impl LikelihoodProblem<'_, '_> {
         let psi: Vec<f64> = z.iter().map(|v| c + h * v.tanh()).collect();
         let theta: Vec<f64> = psi.iter().map(|p| 10f64.powf(*p)).collect();
         let f = self.data.factorize(&theta).ok_or_else(|| ArgminError::msg("correlation matrix not positive definite"))?;
-        let g_psi = self.data.log_likelihood_gradient(&theta, &f);
-        let cost = -f.log_likelihood;
+        // Maximum a posteriori: the likelihood plus the length-scale prior.
+        let (log_prior, prior_gradient) = self.data.log_prior(&psi);
+        let g_psi: Vec<f64> =
+            self.data.log_likelihood_gradient(&theta, &f).iter().zip(&prior_gradient).map(|(g, p)| g + p).collect();
+        let objective = f.log_likelihood + log_prior;
+        let cost = -objective;
         let grad: Vec<f64> = z.iter().zip(&g_psi).map(|(v, g)| -g * h * (1.0 - v.tanh().powi(2))).collect();
         if let Ok(mut best) = self.best.lock() {
-            if best.as_ref().is_none_or(|b| f.log_likelihood > b.0) {
-                *best = Some((f.log_likelihood, psi));
+            if best.as_ref().is_none_or(|b| objective > b.0) {
+                *best = Some((objective, psi));
             }
         }
         if let Ok(mut memo) = self.memo.lock() {
@@ -792,6 +855,31 @@ mod tests {
                 assert!((g[k] - fd).abs() < 1e-5 * fd.abs().max(1.0), "{correlation:?} k={k}: {} vs {fd}", g[k]);
             }
         }
+    }
+
+    #[test]
+    fn length_scale_prior_gradient_matches_finite_differences_and_peaks_at_its_mode() {
+        let prior = LengthScalePrior { shape: 3.0, rate: 6.0 };
+        for correlation in [Correlation::Gaussian, Correlation::Matern52] {
+            let psi = [-2.0, 0.3, 1.5];
+            let (_, g) = prior.log_density(correlation, &psi);
+            for k in 0..3 {
+                let h = 1e-6;
+                let mut p = psi;
+                p[k] += h;
+                let up = prior.log_density(correlation, &p).0;
+                p[k] -= 2.0 * h;
+                let fd = (up - prior.log_density(correlation, &p).0) / (2.0 * h);
+                assert!((g[k] - fd).abs() < 1e-6 * fd.abs().max(1.0), "{correlation:?} k={k}: {} vs {fd}", g[k]);
+            }
+        }
+        // In psi the density peaks where l = shape / rate = 0.5 (Gaussian: theta = 2).
+        let (_, g) = prior.log_density(Correlation::Gaussian, &[2f64.log10()]);
+        assert!(g[0].abs() < 1e-12, "{}", g[0]);
+        // A length of 22 box widths (psi = -3) is far less likely than one of half a width.
+        let (long, _) = prior.log_density(Correlation::Gaussian, &[-3.0]);
+        let (mode, _) = prior.log_density(Correlation::Gaussian, &[2f64.log10()]);
+        assert!(mode - long > 100.0, "{mode} {long}");
     }
 
     #[test]
