@@ -76,7 +76,7 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
         config.solver.max_iterations = 1000;
         // `BACKEND=gpu`: the designs batched on GPU 0 (scripts/gpu-session design-space).
         if std::env::var("BACKEND").is_ok_and(|v| v == "gpu") {
-            config.solver.backend = turbopt::cascade::BackendChoice::Gpu { device: 0 };
+            config.solver.backend = turbopt::cascade::BackendChoice::gpu(0);
         }
         let ev = CfdEvaluator::new(config).unwrap();
         let to_solve: Vec<Vec<f64>> = meshed.iter().map(|&k| designs[k].clone()).collect();
