@@ -43,7 +43,7 @@ impl Scheme {
     }
 }
 
-/// Where the solver runs. `Gpu` runs the explicit scheme only; without a device, a driver or
+/// Where the solver runs (both schemes run on either backend). Without a device, a driver or
 /// the `cuda` feature every evaluation fails with a status naming the cause
 /// (`CfdEvaluator::check_backend` reports it once, up front).
 ///
