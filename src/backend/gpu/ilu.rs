@@ -5,7 +5,6 @@
 //! of the sequential ILU(0), row for row) or colour classes (multicolour ILU(0)); each level is
 //! one launch with a thread per row.
 
-use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
 use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
 
 use super::{grid, gpu_err, Ctx};
@@ -232,22 +231,10 @@ impl SystemPreconditioner {
             use cudarc::driver::DevicePtr;
             let key = a.values.device_ptr(cx.stream).0;
             match &self.recorded_factorization.0 {
-                Some((recorded_on, r)) if *recorded_on == key => {
-                    r.graph.launch().map_err(gpu_err)?;
-                    cx.counters.launched(r.launches);
-                    cx.counters.graph_launches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
+                Some((recorded_on, r)) if *recorded_on == key => r.replay(cx)?,
                 _ => {
-                    let before = cx.counters.snapshot().launches;
-                    cx.stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).map_err(gpu_err)?;
-                    let queued = self.queue_factorization(k, cx, a, true);
-                    let captured = cx.stream.end_capture(CUgraphInstantiate_flags(0));
-                    queued?;
-                    let graph = captured.map_err(gpu_err)?.ok_or_else(|| Error::Gpu("CUDA graph capture of a factorization recorded nothing".into()))?;
-                    graph.launch().map_err(gpu_err)?;
-                    cx.counters.graph_launches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let launches = cx.counters.snapshot().launches - before;
-                    self.recorded_factorization.0 = Some((key, super::GpuRecording { graph, launches }));
+                    let recording = super::GpuRecording::record(cx, "a factorization", || self.queue_factorization(k, cx, a, true))?;
+                    self.recorded_factorization.0 = Some((key, recording));
                 }
             }
         } else {

@@ -6,10 +6,8 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
-use cudarc::driver::sys::{CUgraphInstantiate_flags, CUstreamCaptureMode};
 use cudarc::driver::DevicePtr;
 
 use cudarc::driver::CudaSlice;
@@ -163,28 +161,19 @@ impl GpuBackend {
         key.extend(scratch.addresses(cx));
         let mut steps = pc.steps.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(r) = steps.get(&key) {
-            r.graph.launch().map_err(gpu_err)?;
-            cx.counters.launched(r.launches);
-            cx.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
+            r.replay(cx)?;
             return scratch.coefficients_to_host(cx, m);
         }
         if steps.len() >= MAX_RECORDED_STEPS {
             steps.clear();
         }
-        let before = cx.counters.snapshot().launches;
         let vectors: Vec<&CudaSlice<f64>> = basis.iter().map(|v| &v.data).collect();
-        cx.stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).map_err(gpu_err)?;
-        let queued = p
-            .apply(&self.kernels.ilu, cx, v_k, &mut z.data)
-            .and_then(|_| jacobian::spmv(&self.kernels.jacobian, cx, jac, turbulent, &z.data, &mut w.data))
-            .and_then(|_| reduce::gram_schmidt_queued(&self.kernels.reduce, &self.kernels.update, cx, &mut scratch, &vectors, &mut w.data));
-        // End the capture whatever happened inside, so the stream leaves capture mode.
-        let captured = cx.stream.end_capture(CUgraphInstantiate_flags(0));
-        queued?;
-        let graph = captured.map_err(gpu_err)?.ok_or_else(|| Error::Gpu("CUDA graph capture of an Arnoldi step recorded nothing".into()))?;
-        graph.launch().map_err(gpu_err)?;
-        cx.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
-        steps.insert(key, super::GpuRecording { graph, launches: cx.counters.snapshot().launches - before });
+        let recording = super::GpuRecording::record(cx, "an Arnoldi step", || {
+            p.apply(&self.kernels.ilu, cx, v_k, &mut z.data)?;
+            jacobian::spmv(&self.kernels.jacobian, cx, jac, turbulent, &z.data, &mut w.data)?;
+            reduce::gram_schmidt_queued(&self.kernels.reduce, &self.kernels.update, cx, &mut scratch, &vectors, &mut w.data)
+        })?;
+        steps.insert(key, recording);
         scratch.coefficients_to_host(cx, m)
     }
 }

@@ -156,6 +156,31 @@ pub struct GpuRecording {
     launches: usize,
 }
 
+impl GpuRecording {
+    /// Records the launches `work` queues on `cx`'s stream as a CUDA graph and launches it once
+    /// (capture only records: the work runs at this first launch). The capture ends whatever
+    /// `work` returned, so the stream always leaves capture mode; its error comes first.
+    pub(crate) fn record(cx: &Ctx, what: &str, work: impl FnOnce() -> Result<()>) -> Result<Self> {
+        let before = cx.counters.snapshot().launches;
+        cx.stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).map_err(gpu_err)?;
+        let queued = work();
+        let captured = cx.stream.end_capture(CUgraphInstantiate_flags(0));
+        queued?;
+        let graph = captured.map_err(gpu_err)?.ok_or_else(|| Error::Gpu(format!("CUDA graph capture of {what} recorded nothing")))?;
+        graph.launch().map_err(gpu_err)?;
+        cx.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
+        Ok(GpuRecording { graph, launches: cx.counters.snapshot().launches - before })
+    }
+
+    /// Launches the recorded work again, counting its kernels.
+    pub(crate) fn replay(&self, cx: &Ctx) -> Result<()> {
+        self.graph.launch().map_err(gpu_err)?;
+        cx.counters.launched(self.launches);
+        cx.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
 impl GpuBackend {
     /// Opens CUDA device `ordinal` and loads every kernel family (compiled by NVRTC once per
     /// process for the device's architecture).
@@ -317,26 +342,15 @@ impl Backend for GpuBackend {
             return Ok(());
         }
         if let Some(r) = recording {
-            r.graph.launch().map_err(gpu_err)?;
-            self.counters.launched(r.launches);
-            self.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
+            return r.replay(&self.ctx());
         }
         if let Some(e) = self.take_error() {
             return Err(e);
         }
-        let before = self.counters.snapshot().launches;
-        self.stream().begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).map_err(gpu_err)?;
-        work();
-        // End the capture whatever happened inside, so the stream leaves capture mode.
-        let captured = self.stream().end_capture(CUgraphInstantiate_flags(0));
-        if let Some(e) = self.take_error() {
-            return Err(e);
-        }
-        let graph = captured.map_err(gpu_err)?.ok_or_else(|| Error::Gpu("CUDA graph capture recorded nothing".into()))?;
-        graph.launch().map_err(gpu_err)?;
-        self.counters.graph_launches.fetch_add(1, Ordering::Relaxed);
-        *recording = Some(GpuRecording { graph, launches: self.counters.snapshot().launches - before });
+        *recording = Some(GpuRecording::record(&self.ctx(), "a repeated sequence", || {
+            work();
+            self.take_error().map_or(Ok(()), Err)
+        })?);
         Ok(())
     }
 
