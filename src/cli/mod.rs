@@ -160,8 +160,8 @@ pub struct OptimizeArgs {
     /// Continue the campaign in --out without re-running its logged evaluations.
     #[arg(long)]
     pub resume: bool,
-    /// Where the CFD solves run, overriding the campaign's `solver.backend`; `gpu` needs a
-    /// campaign with `scheme: Explicit` (e.g. optimize/ls89_default_gpu.ron).
+    /// Where the CFD solves run, overriding the campaign's `solver.backend` (either scheme runs
+    /// on the GPU; the designs of a batch run there at once).
     #[arg(long, value_enum)]
     pub backend: Option<BackendArg>,
     /// CUDA device ordinal for the GPU backend (default: the campaign's, else 0).
