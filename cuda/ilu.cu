@@ -278,20 +278,21 @@ __device__ void ilu_backward_level(const int* rows, int n, const int* row_ptr, c
 // ---- Jacobi-swept triangular solves (Anzt, Chow & Dongarra 2015) ----
 // One sweep of a triangular solve with every row reading the previous sweep's vector, so a
 // sweep is one launch with a thread per row whatever the ordering (BlockIlu0::jacobi_sweep).
+// Each row visits only the entries of its side of the diagonal (ilu.rs `TriangleRows`: (column,
+// slot) pairs in the row's order, so the arithmetic is forward_row's and backward_row's).
 
 // y_new_i = rhs_i - sum over earlier rows k of L_ik y_old_k (forward_row with rhs and y apart).
 template <int B>
-__device__ void ilu_forward_jacobi(int n, const int* row_ptr, const int* cols, const int* position, const double* lu, const double* rhs,
+__device__ void ilu_forward_jacobi(int n, const int* lower_ptr, const int2* lower, const double* lu, const double* rhs,
                                    const double* y_old, double* y_new) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     double y[B];
     for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
-    for (int s = row_ptr[i]; s < row_ptr[i + 1]; ++s) {
-        int k = cols[s];
-        if (position[k] >= position[i]) continue;
+    for (int t = lower_ptr[i]; t < lower_ptr[i + 1]; ++t) {
+        int2 e = lower[t];
         double p[B];
-        block_mul_vec<B>(lu + B * B * s, y_old + B * k, p);
+        block_mul_vec<B>(lu + B * B * e.y, y_old + B * e.x, p);
         for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
     }
     for (int q = 0; q < B; ++q) y_new[B * i + q] = y[q];
@@ -299,17 +300,16 @@ __device__ void ilu_forward_jacobi(int n, const int* row_ptr, const int* cols, c
 
 // x_new_i = D_i^-1 (rhs_i - sum over later rows j of U_ij x_old_j) (backward_row, likewise).
 template <int B>
-__device__ void ilu_backward_jacobi(int n, const int* row_ptr, const int* cols, const int* position, const double* lu, const double* inv_diag,
+__device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upper, const double* lu, const double* inv_diag,
                                     const double* rhs, const double* x_old, double* x_new) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     double y[B];
     for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
-    for (int s = row_ptr[i]; s < row_ptr[i + 1]; ++s) {
-        int j = cols[s];
-        if (position[j] <= position[i]) continue;
+    for (int t = upper_ptr[i]; t < upper_ptr[i + 1]; ++t) {
+        int2 e = upper[t];
         double p[B];
-        block_mul_vec<B>(lu + B * B * s, x_old + B * j, p);
+        block_mul_vec<B>(lu + B * B * e.y, x_old + B * e.x, p);
         for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
     }
     double x[B];
@@ -318,14 +318,14 @@ __device__ void ilu_backward_jacobi(int n, const int* row_ptr, const int* cols, 
 }
 
 #define JACOBI_SWEEP_KERNELS(B)                                                                                                     \
-    extern "C" __global__ void ilu_forward_jacobi_b##B(int n, const int* row_ptr, const int* cols, const int* position,            \
-                                                       const double* lu, const double* rhs, const double* y_old, double* y_new) {  \
-        ilu_forward_jacobi<B>(n, row_ptr, cols, position, lu, rhs, y_old, y_new);                                                   \
+    extern "C" __global__ void ilu_forward_jacobi_b##B(int n, const int* lower_ptr, const int2* lower, const double* lu,           \
+                                                       const double* rhs, const double* y_old, double* y_new) {                    \
+        ilu_forward_jacobi<B>(n, lower_ptr, lower, lu, rhs, y_old, y_new);                                                          \
     }                                                                                                                               \
-    extern "C" __global__ void ilu_backward_jacobi_b##B(int n, const int* row_ptr, const int* cols, const int* position,           \
-                                                        const double* lu, const double* inv_diag, const double* rhs,               \
-                                                        const double* x_old, double* x_new) {                                       \
-        ilu_backward_jacobi<B>(n, row_ptr, cols, position, lu, inv_diag, rhs, x_old, x_new);                                        \
+    extern "C" __global__ void ilu_backward_jacobi_b##B(int n, const int* upper_ptr, const int2* upper, const double* lu,          \
+                                                        const double* inv_diag, const double* rhs, const double* x_old,           \
+                                                        double* x_new) {                                                            \
+        ilu_backward_jacobi<B>(n, upper_ptr, upper, lu, inv_diag, rhs, x_old, x_new);                                               \
     }
 
 JACOBI_SWEEP_KERNELS(4)

@@ -1,6 +1,7 @@
-// Deterministic reductions (DESIGN.md section 6): a fixed grid of REDUCE_BLOCKS blocks, each a
-// strided partial sum and a tree in shared memory, then one block that adds the partials in a
-// fixed order. The launch shape never changes, so the result does not change from run to run.
+// Deterministic reductions (DESIGN.md section 6): a fixed grid (REDUCE_BLOCKS blocks; for the
+// Krylov inner products a grid fixed by the vector length), each block a strided partial sum and
+// a tree in shared memory, then one block that adds the partials in a fixed order. The launch
+// shape never changes for a given length, so the result does not change from run to run.
 // Twins of CpuBackend::residual_norms and CpuBackend::min_scalar.
 
 #define REDUCE_BLOCKS 256
@@ -121,7 +122,9 @@ extern "C" __global__ void max_finish(const double* __restrict__ partials, doubl
 // The block and grid sums of one-launch inner products: each block writes the partial sum of
 // its strided slice, and the last block to finish (a ticket counter, reset by atomicInc's
 // wrap-around) adds the partials in a fixed tree order, so the result never changes from run
-// to run.
+// to run. The grid is sized to the vector (reduce.rs `inner_product_blocks`: at most
+// REDUCE_BLOCKS, a few elements a thread), the same for every call of a length; the slots of
+// blocks the grid does not have count as zeros in the final tree.
 __device__ void sum_in_one_launch(double acc, double* partials, unsigned int* ticket, double* out, int take_sqrt) {
     __shared__ double s[REDUCE_THREADS];
     __shared__ bool last;
@@ -138,7 +141,7 @@ __device__ void sum_in_one_launch(double acc, double* partials, unsigned int* ti
     }
     __syncthreads();
     if (!last) return;
-    s[threadIdx.x] = __ldcg(partials + threadIdx.x);
+    s[threadIdx.x] = threadIdx.x < gridDim.x ? __ldcg(partials + threadIdx.x) : 0.0;
     __syncthreads();
     for (int half = REDUCE_BLOCKS / 2; half > 0; half /= 2) {
         if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];

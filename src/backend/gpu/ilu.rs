@@ -104,11 +104,11 @@ pub(super) struct Levels {
 }
 
 impl Levels {
-    fn new<const B: usize>(cx: &Ctx, pattern: &BsrMatrix<B>, ordering: Ordering) -> Result<Self> {
-        let (levels, position) = processing_levels(pattern, ordering);
+    /// Uploads the levels and positions of [`processing_levels`] for a matrix of `n_rows` rows.
+    fn new(cx: &Ctx, n_rows: usize, levels: &[Vec<usize>], position: &[usize]) -> Result<Self> {
         let mut bounds = vec![0];
-        let mut rows = Vec::with_capacity(pattern.n_rows);
-        for level in &levels {
+        let mut rows = Vec::with_capacity(n_rows);
+        for level in levels {
             rows.extend(level.iter().map(|&r| r as i32));
             bounds.push(rows.len());
         }
@@ -117,7 +117,7 @@ impl Levels {
             rows: cx.stream.clone_htod(&rows).map_err(gpu_err)?,
             bounds,
             position: cx.stream.clone_htod(&position).map_err(gpu_err)?,
-            flags: cx.stream.alloc_zeros::<i32>(pattern.n_rows.max(1)).map_err(gpu_err)?,
+            flags: cx.stream.alloc_zeros::<i32>(n_rows.max(1)).map_err(gpu_err)?,
             epoch: std::sync::atomic::AtomicI32::new(0),
         })
     }
@@ -152,11 +152,46 @@ pub(super) enum Factors {
     Cusparse(super::cusparse_ilu::CusparseIlu),
 }
 
-/// The Jacobi-swept triangular solves of [`PreconditionerKind::SweptIlu`]: the sweep count and
-/// two work vectors (the forward sweeps' iterates and the backward sweeps' other buffer).
+/// The Jacobi-swept triangular solves of [`PreconditionerKind::SweptIlu`]: the sweep count, two
+/// work vectors (the forward sweeps' iterates and the backward sweeps' other buffer), and the
+/// strictly lower and upper entries of each row.
 pub(super) struct JacobiSweeps {
     sweeps: usize,
     work: [CudaSlice<f64>; 2],
+    lower: TriangleRows,
+    upper: TriangleRows,
+}
+
+/// The entries of each row on one side of the diagonal in the processing order, in the row's
+/// order: row i's are `entries[ptr[i]..ptr[i + 1]]`, each (column, slot of its block). A sweep
+/// then reads only the blocks it multiplies, two dependent loads deep, instead of testing every
+/// entry of the row through the position array (three loads deep, and the row's other side
+/// read for nothing): the sweeps are most of the preconditioner's time, and with the designs of
+/// a batch sharing the GPU their threads' waiting is what fills it.
+struct TriangleRows {
+    ptr: CudaSlice<i32>,
+    /// (column, slot) pairs, read as `int2`.
+    entries: CudaSlice<i32>,
+}
+
+impl TriangleRows {
+    /// The entries k of each row i of `pattern` with `side(position[k], position[i])`.
+    fn new<const B: usize>(cx: &Ctx, pattern: &BsrMatrix<B>, position: &[usize], side: fn(usize, usize) -> bool) -> Result<Self> {
+        let mut ptr = Vec::with_capacity(pattern.n_rows + 1);
+        let mut entries = Vec::new();
+        ptr.push(0i32);
+        for i in 0..pattern.n_rows {
+            for s in pattern.row_ptr[i]..pattern.row_ptr[i + 1] {
+                let k = pattern.cols[s];
+                if side(position[k], position[i]) {
+                    entries.extend([k as i32, s as i32]);
+                }
+            }
+            ptr.push((entries.len() / 2) as i32);
+        }
+        entries.resize(entries.len().max(2), 0);
+        Ok(TriangleRows { ptr: cx.stream.clone_htod(&ptr).map_err(gpu_err)?, entries: cx.stream.clone_htod(&entries).map_err(gpu_err)? })
+    }
 }
 
 pub(super) struct SystemPreconditioner {
@@ -192,16 +227,19 @@ impl SystemPreconditioner {
             PreconditionerKind::CusparseIlu => Factors::Cusparse(super::cusparse_ilu::CusparseIlu::new(cx, a.block, a.n_rows, a.row_ptr, a.cols, a.values)?),
             PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } | PreconditionerKind::Auto => {
                 let ordering = if kind == PreconditionerKind::McIlu || kind == PreconditionerKind::Auto { Ordering::Multicolour } else { Ordering::Natural };
+                let (levels, position) = processing_levels(pattern, ordering);
                 let lu = cx.stream.alloc_zeros::<f64>(n_values.max(1)).map_err(gpu_err)?;
                 let swept = match kind {
                     PreconditionerKind::SweptIlu { sweeps } => {
                         let n = a.block * a.n_rows.max(1);
                         let work = [cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err)?, cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err)?];
-                        Some(JacobiSweeps { sweeps, work })
+                        let lower = TriangleRows::new(cx, pattern, &position, |k, i| k < i)?;
+                        let upper = TriangleRows::new(cx, pattern, &position, |k, i| k > i)?;
+                        Some(JacobiSweeps { sweeps, work, lower, upper })
                     }
                     _ => None,
                 };
-                Factors::Ilu { lu, inv_diag, levels: Levels::new(cx, pattern, ordering)?, swept }
+                Factors::Ilu { lu, inv_diag, levels: Levels::new(cx, a.n_rows, &levels, &position)?, swept }
             }
         };
         let failed = cx.stream.alloc_zeros::<i32>(1).map_err(gpu_err)?;
@@ -318,7 +356,7 @@ impl SystemPreconditioner {
         let n = self.n_rows as i32;
         match &self.factors {
             Factors::Cusparse(c) => c.apply_scratch(cx, r, z)?,
-            Factors::Ilu { lu, inv_diag, levels, swept: Some(js) } => self.apply_jacobi_sweeps(bk, cx, lu, inv_diag, levels, js, r, z)?,
+            Factors::Ilu { lu, inv_diag, swept: Some(js), .. } => self.apply_jacobi_sweeps(bk, cx, lu, inv_diag, js, r, z)?,
             Factors::Ilu { lu, inv_diag, levels, .. } if levels.sync_free(k) => {
                 cx.stream.memcpy_dtod(r, z).map_err(gpu_err)?;
                 // The flags are only read and written by these kernels, in stream order.
@@ -416,7 +454,6 @@ impl SystemPreconditioner {
         cx: &Ctx,
         lu: &CudaSlice<f64>,
         inv_diag: &CudaSlice<f64>,
-        levels: &Levels,
         js: &JacobiSweeps,
         r: &CudaSlice<f64>,
         z: &mut CudaSlice<f64>,
@@ -432,9 +469,8 @@ impl SystemPreconditioner {
                 cx.stream
                     .launch_builder(&bk.forward_jacobi)
                     .arg(&n)
-                    .arg(&self.row_ptr)
-                    .arg(&self.cols)
-                    .arg(&levels.position)
+                    .arg(&js.lower.ptr)
+                    .arg(&js.lower.entries)
                     .arg(lu)
                     .arg(r)
                     .arg(y)
@@ -457,7 +493,7 @@ impl SystemPreconditioner {
         unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
         for s in 1..=js.sweeps {
             let mut launch = cx.stream.launch_builder(&bk.backward_jacobi);
-            launch.arg(&n).arg(&self.row_ptr).arg(&self.cols).arg(&levels.position).arg(lu).arg(inv_diag).arg(y);
+            launch.arg(&n).arg(&js.upper.ptr).arg(&js.upper.entries).arg(lu).arg(inv_diag).arg(y);
             if in_z(s) {
                 launch.arg(other).arg(&mut *z);
             } else {

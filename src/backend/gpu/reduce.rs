@@ -42,6 +42,19 @@ fn fixed(blocks: usize) -> LaunchConfig {
     LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (REDUCE_BLOCKS as u32, 1, 1), shared_mem_bytes: 0 }
 }
 
+/// Elements each thread of an inner product adds before the block tree.
+const ELEMENTS_PER_THREAD: usize = 8;
+
+/// Blocks of the one-launch inner products of vectors of `n` entries: enough for about
+/// [`ELEMENTS_PER_THREAD`] entries a thread, at most `REDUCE_BLOCKS`. The Krylov vectors of a 2D
+/// cascade mesh have 15-250 thousand entries: a fixed 256-block grid gave each thread one entry
+/// and spent the launch in 256 shared-memory trees, which, with the designs of a batch sharing
+/// the GPU, held as many thread slots as the triangular sweeps (H100, BENCHMARKS.md session 8).
+/// The grid depends on `n` only, so a product's summation order is fixed for a system.
+fn inner_product_blocks(n: usize) -> usize {
+    n.div_ceil(REDUCE_BLOCKS * ELEMENTS_PER_THREAD).clamp(1, REDUCE_BLOCKS)
+}
+
 /// RMS of `r / vol` per variable into slot `slot` of `log`; nothing is read back.
 pub(super) fn residual_norms(k: &Kernels, cx: &Ctx, g: &GpuGeometry, r: &CudaSlice<f64>, log: &mut GpuNormLog, slot: usize) -> Result<()> {
     if slot >= log.capacity {
@@ -105,7 +118,8 @@ impl Scratch {
 fn dot_into(k: &Kernels, cx: &Ctx, partials: &mut CudaSlice<f64>, ticket: &mut CudaSlice<u32>, a: &CudaSlice<f64>, b: &CudaSlice<f64>, out: &mut CudaViewMut<f64>, root: bool) -> Result<()> {
     let n = a.len().min(b.len()) as i32;
     let root = root as i32;
-    unsafe { cx.stream.launch_builder(&k.dot_fused).arg(&n).arg(a).arg(b).arg(partials).arg(ticket).arg(out).arg(&root).launch(fixed(REDUCE_BLOCKS)) }.map_err(gpu_err)?;
+    let grid = fixed(inner_product_blocks(n as usize));
+    unsafe { cx.stream.launch_builder(&k.dot_fused).arg(&n).arg(a).arg(b).arg(partials).arg(ticket).arg(out).arg(&root).launch(grid) }.map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())
 }
@@ -181,6 +195,7 @@ impl Scratch {
 pub(super) fn gram_schmidt_queued(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<()> {
     let m = basis.len();
     let n = w.len() as i32;
+    let grid = fixed(inner_product_blocks(w.len()));
     let Scratch { partials, ticket, coefficients, .. } = scratch;
     let first = basis.first().copied().unwrap_or(&*w);
     dot_into(k, cx, partials, ticket, w, first, &mut coefficients.slice_mut(0..1), m == 0)?;
@@ -203,7 +218,7 @@ pub(super) fn gram_schmidt_queued(k: &Kernels, u: &super::update::Kernels, cx: &
                 .arg(&mut *ticket)
                 .arg(&mut slot)
                 .arg(&last)
-                .launch(fixed(REDUCE_BLOCKS))
+                .launch(grid)
         }
         .map_err(gpu_err)?;
         cx.counters.launched(1);
