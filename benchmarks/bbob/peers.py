@@ -9,7 +9,8 @@ scipy-de: scipy.optimize.differential_evolution with its defaults (best1bin, pop
 dithered F in [0.5, 1), CR 0.7, Latin hypercube) except tol=0 and polish=False, so that it
 spends the budget; restarted with a new seed while budget remains. cma-ipop: pycma's fmin2
 with IPOP restarts (population doubled at every restart, up to 9), x0 uniform in [-4, 4]^D,
-sigma0 = 2, as in the BBOB examples of pycma. egobox: Egor with its defaults (LHS DOE, log-EI).
+sigma0 = 2, as in the BBOB examples of pycma. egobox: Egor with its defaults (LHS DOE of 2 D, log-EI), continued from its database while
+budget remains.
 Every solver stops once COCO's final target (f_opt + 1e-8) is hit.
 Needs: pip install coco-experiment scipy cma egobox.
 """
@@ -65,6 +66,8 @@ def cma_ipop(problem, budget, seed):
 
 
 def egobox(problem, budget, seed):
+    """Egor with its defaults; continued from its own database (x_doe, y_doe: no re-evaluation)
+    while budget remains, since Egor ends a run early once its infill points repeat known ones."""
     import egobox as egx
 
     dim = problem.dimension
@@ -74,9 +77,16 @@ def egobox(problem, budget, seed):
         return np.array([[f(row)] for row in np.atleast_2d(x)])
 
     xlimits = [[lo, hi] for lo, hi in zip(problem.lower_bounds, problem.upper_bounds)]
-    n_doe = 2 * dim
+    doe = {"n_doe": 2 * dim}
     try:
-        egx.Egor(xlimits, n_doe=n_doe, seed=seed).minimize(batch, max_iters=max(1, budget - n_doe))
+        while problem.evaluations < budget:
+            before = problem.evaluations
+            res = egx.Egor(xlimits, seed=seed, **doe).minimize(batch, max_iters=max(1, budget - problem.evaluations))
+            result = getattr(res, "result", res)
+            doe = {"x_doe": result.x_doe, "y_doe": result.y_doe}
+            seed += 1000
+            if problem.evaluations == before:
+                return
     except Hit:
         pass
 

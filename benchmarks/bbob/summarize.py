@@ -6,6 +6,9 @@ cocopp's runtime ECDFs).
 
   python3 summarize.py [--plot out.png] [--instances 1-5] exdata/turbopt-LSHADE_budget10000 exdata/scipy-DE_budget10000 ...
 
+A folder is read with its subfolders, so the COCO folders of one algorithm run in parts (e.g.
+instances 1-5 and 6-10 as two processes) are read as one when copied under a common folder.
+
 --instances keeps the runs on those instance numbers only (to compare folders run on different
 instance sets on the ones they share).
 """
@@ -21,7 +24,7 @@ TARGETS = [10 ** (2 - 0.2 * k) for k in range(51)]
 def read(folder, keep):
     """{dim: {function: [final delta f of each instance]}}, instances in `keep` (None: all)"""
     runs = defaultdict(lambda: defaultdict(list))
-    for info in glob.glob(os.path.join(folder, "*.info")):
+    for info in glob.glob(os.path.join(folder, "**", "*.info"), recursive=True):
         header = None
         for line in open(info):
             m = re.search(r"funcId = (\d+), DIM = (\d+)", line)
