@@ -5,6 +5,9 @@
 //! turbopt-bbob --optimizer lshade  --dimensions 5,10 --instances 1-15 --budget 10000
 //! turbopt-bbob --optimizer kriging --dimensions 2,5  --instances 1-15 --budget 50
 //! ```
+//! `--suite-instances "instances: 1-5,71-80"` picks the instance numbers that `--instances`
+//! indexes: coco-rs bundles COCO 2.5, whose default list (1-5, 91-100) differs from that of
+//! the Python `coco-experiment` 2.8 the peers run on (1-5, 71-80).
 //! `--budget` is the evaluation budget per problem divided by the dimension. One run per
 //! problem and instance (L-SHADE and the Kriging optimizer spend their whole budget in one run;
 //! jDE is restarted with a new seed while budget remains and the final target is not hit).
@@ -51,10 +54,12 @@ struct Args {
     instances: String,
     functions: String,
     budget: usize,
+    /// COCO's suite instance string, e.g. "instances: 1-5,71-80"; empty: this COCO's default.
+    suite_instances: String,
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut a = Args { optimizer: Which::LShade, dimensions: "5,10".into(), instances: "1-15".into(), functions: "1-24".into(), budget: 10_000 };
+    let mut a = Args { optimizer: Which::LShade, dimensions: "5,10".into(), instances: "1-15".into(), functions: "1-24".into(), budget: 10_000, suite_instances: String::new() };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -71,6 +76,7 @@ fn parse_args() -> Result<Args, String> {
             "--instances" => a.instances = value,
             "--functions" => a.functions = value,
             "--budget" => a.budget = value.parse().map_err(|e| format!("--budget {value}: {e}"))?,
+            "--suite-instances" => a.suite_instances = value,
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -108,7 +114,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Which::Kriging => "turbopt-Kriging",
     };
     let options = format!("dimensions: {} instance_indices: {} function_indices: {}", args.dimensions, args.instances, args.functions);
-    let mut suite = Suite::new(suite::Name::Bbob, "", &options).ok_or("COCO refused the suite options")?;
+    let mut suite = Suite::new(suite::Name::Bbob, &args.suite_instances, &options).ok_or("COCO refused the suite options")?;
     let observer_options = format!("result_folder: {name}_budget{} algorithm_name: {name}", args.budget);
     let mut observer = Observer::new(observer::Name::Bbob, &observer_options).ok_or("COCO refused the observer options")?;
     let started = Instant::now();
