@@ -32,9 +32,13 @@ impl GpuDevice {
     fn open_in(ordinal: usize, kind: ContextKind) -> Result<Self> {
         let found = device_count()?;
         crate::gpu::Devices::one(ordinal).resolve(found)?;
+        let sched = host_sync_mode()?;
         let ctx = match kind {
-            ContextKind::Primary => CudaContext::new(ordinal),
-            ContextKind::Own => CudaContext::new_non_primary(ordinal, 0),
+            ContextKind::Primary => {
+                set_primary_context_flags(ordinal, sched)?;
+                CudaContext::new(ordinal)
+            }
+            ContextKind::Own => CudaContext::new_non_primary(ordinal, sched),
         }
         .map_err(|e| Error::Gpu(format!("cannot open CUDA device {ordinal}: {e}")))?;
         let name = ctx.name().unwrap_or_else(|_| "unknown CUDA device".into());
@@ -60,6 +64,39 @@ impl GpuDevice {
         let ptx = ptx_for(name, &format!("sm_{major}{minor}"))?;
         let module = self.ctx.load_module(Ptx::from_src(ptx)).map_err(|e| Error::Gpu(format!("loading {name}: {e}")))?;
         Ok(GpuModule { name: name.to_string(), module })
+    }
+}
+
+/// How a host thread waits for the GPU (the context's scheduling flag). The driver's default
+/// (`auto`) spins while there are fewer active contexts than cores and yields otherwise;
+/// `TURBOPT_CUDA_SCHED=spin|yield|blocking` overrides it so that batches of designs, whose host
+/// threads wait once per Arnoldi step, can be measured under each mode.
+fn host_sync_mode() -> Result<u32> {
+    use cudarc::driver::sys::CUctx_flags_enum::*;
+    match std::env::var("TURBOPT_CUDA_SCHED").as_deref() {
+        Err(_) | Ok("") | Ok("auto") => Ok(CU_CTX_SCHED_AUTO as u32),
+        Ok("spin") => Ok(CU_CTX_SCHED_SPIN as u32),
+        Ok("yield") => Ok(CU_CTX_SCHED_YIELD as u32),
+        Ok("blocking") => Ok(CU_CTX_SCHED_BLOCKING_SYNC as u32),
+        Ok(other) => Err(Error::Gpu(format!("TURBOPT_CUDA_SCHED={other}: expected auto, spin, yield or blocking"))),
+    }
+}
+
+/// Sets the primary context's scheduling flag before it is retained (it cannot change while
+/// the context is active; the driver then reports the flags already in force, which we accept).
+fn set_primary_context_flags(ordinal: usize, flags: u32) -> Result<()> {
+    use cudarc::driver::sys;
+    if flags == sys::CUctx_flags_enum::CU_CTX_SCHED_AUTO as u32 {
+        return Ok(());
+    }
+    let mut dev: sys::CUdevice = 0;
+    let got = unsafe { sys::cuDeviceGet(&mut dev, ordinal as i32) };
+    if got != sys::CUresult::CUDA_SUCCESS {
+        return Err(Error::Gpu(format!("cannot get CUDA device {ordinal}: {got:?}")));
+    }
+    match unsafe { sys::cuDevicePrimaryCtxSetFlags_v2(dev, flags) } {
+        sys::CUresult::CUDA_SUCCESS | sys::CUresult::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE => Ok(()),
+        other => Err(Error::Gpu(format!("cannot set the scheduling flag of CUDA device {ordinal}: {other:?}"))),
     }
 }
 
