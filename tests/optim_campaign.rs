@@ -180,6 +180,19 @@ fn bad_campaigns_are_errors() {
     }
 }
 
+/// Optimizer settings that cannot run (a budget that cuts the DE population below 4) fail with
+/// the reason before the baseline is evaluated: nothing is spent on a campaign that cannot go on.
+#[test]
+fn unrunnable_optimizer_settings_fail_before_the_baseline() {
+    let c = CampaignConfig::from_ron_str(r#"(name: "tiny", evaluator: Analytic(Branin), optimizer: DifferentialEvolution(population: Some(16)), budget: 3, seed: 1)"#, "tiny").unwrap();
+    let e = build_evaluator(&c.evaluator).unwrap();
+    let dir = scratch("tiny");
+    let err = run_campaign(&c, e.as_ref(), &dir, false, &mut SilentObserver).unwrap_err().to_string();
+    assert!(err.contains("population 2 is below the minimum of 4"), "{err}");
+    assert!(!dir.join("evaluations.jsonl").exists(), "the baseline was evaluated before the check");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every campaign file in optimize/ parses, and its evaluator and variables are valid.
 #[test]
 fn campaign_files_in_optimize_parse_and_build() {

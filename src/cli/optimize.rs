@@ -31,6 +31,10 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     };
     apply_backend_flags(args, &mut config)?;
     let out = args.out.clone().unwrap_or_else(|| std::path::Path::new("out").join(&config.name));
+    if let Some(variables) = &config.variables {
+        // Fail on settings that cannot run before `auto` measures its performance model.
+        crate::optim::campaign::check_optimizer(&config, variables.len())?;
+    }
     if let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator {
         if let Some(choice) = crate::eval::cfd::resolve_auto(cfd)? {
             log_auto_choice(&config.name, &out, &choice)?;

@@ -641,6 +641,7 @@ fn run_campaign_on(
     if config.budget < 2 {
         return Err(Error::Other(format!("campaign {}: budget {} leaves nothing after the baseline", config.name, config.budget)));
     }
+    let optimizer = configure_optimizer(config, space.dim()).map_err(|e| Error::Other(format!("campaign {}: {e}", config.name)))?;
     fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
     let config_path = out_dir.join(CONFIG_FILE);
     let log_path = out_dir.join(LOG_FILE);
@@ -691,7 +692,7 @@ fn run_campaign_on(
     };
 
     recorder.evaluate_batch(&[space.baseline.clone()]);
-    let termination = run_optimizer(config, &recorder, &selection, &space)?;
+    let termination = run_optimizer(optimizer, &recorder, &selection)?;
 
     let state = recorder.state.into_inner().unwrap_or_else(|p| p.into_inner());
     if let Some(m) = state.mismatch {
@@ -710,11 +711,16 @@ fn run_campaign_on(
     Ok(summary)
 }
 
-/// Run the configured optimizer on the remaining budget; returns why it stopped.
-fn run_optimizer(config: &CampaignConfig, recorder: &Recorder, selection: &Selection, space: &DesignSpace) -> Result<String> {
-    let budget = config.budget - 1;
-    let dim = space.dim();
-    match &config.optimizer {
+/// The campaign's optimizer with its settings for `dim` variables and the budget after the
+/// baseline, checked: a campaign whose settings cannot run fails before anything is evaluated.
+enum ConfiguredOptimizer {
+    DifferentialEvolution(DeSettings),
+    TwoLevel(EgoSettings),
+}
+
+fn configure_optimizer(config: &CampaignConfig, dim: usize) -> Result<ConfiguredOptimizer> {
+    let budget = config.budget.saturating_sub(1);
+    let configured = match &config.optimizer {
         OptimizerConfig::DifferentialEvolution { variant, population, strategy, control, bounds } => {
             let mut st = DeSettings::variant(variant.unwrap_or(Variant::LShade), dim, budget, config.seed);
             st.population = population.unwrap_or(st.population).min(budget);
@@ -723,8 +729,8 @@ fn run_optimizer(config: &CampaignConfig, recorder: &Recorder, selection: &Selec
             st.control = control.unwrap_or(st.control);
             st.bounds = bounds.unwrap_or(st.bounds);
             st.target = config.target;
-            let out = super::minimize(EvaluatorProblem::new(recorder, selection.clone())?, DifferentialEvolution::new(st))?;
-            Ok(out.termination)
+            st.validate(dim)?;
+            ConfiguredOptimizer::DifferentialEvolution(st)
         }
         OptimizerConfig::TwoLevel { initial_samples, batch_size, infill, correlation } => {
             let mut st = EgoSettings::for_dimension(dim, budget, config.seed);
@@ -733,6 +739,28 @@ fn run_optimizer(config: &CampaignConfig, recorder: &Recorder, selection: &Selec
             st.infill = infill.unwrap_or(st.infill);
             st.kriging.correlation = correlation.unwrap_or(st.kriging.correlation);
             st.target = config.target;
+            st.validate(dim)?;
+            ConfiguredOptimizer::TwoLevel(st)
+        }
+    };
+    Ok(configured)
+}
+
+/// Checks that the campaign's optimizer settings can run over `dim` design variables with its
+/// budget (e.g. a DE population cut below 4 by a small budget), before anything costly (the
+/// performance model of `auto`, the baseline) is done.
+pub fn check_optimizer(config: &CampaignConfig, dim: usize) -> Result<()> {
+    configure_optimizer(config, dim).map(|_| ()).map_err(|e| Error::Other(format!("campaign {}: {e}", config.name)))
+}
+
+/// Run the configured optimizer on the remaining budget; returns why it stopped.
+fn run_optimizer(optimizer: ConfiguredOptimizer, recorder: &Recorder, selection: &Selection) -> Result<String> {
+    match optimizer {
+        ConfiguredOptimizer::DifferentialEvolution(st) => {
+            let out = super::minimize(EvaluatorProblem::new(recorder, selection.clone())?, DifferentialEvolution::new(st))?;
+            Ok(out.termination)
+        }
+        ConfiguredOptimizer::TwoLevel(st) => {
             let out = super::minimize(EvaluatorProblem::new(recorder, selection.clone())?, TwoLevel::new(st))?;
             let reached = out.evaluations_to_target.is_some();
             Ok(if reached { "target reached".into() } else { "evaluation budget spent".into() })

@@ -150,7 +150,7 @@ impl DeSettings {
         }
     }
 
-    fn validate(&self, dim: usize) -> Result<(), OptimError> {
+    pub(crate) fn validate(&self, dim: usize) -> Result<(), OptimError> {
         let bad = |reason: String| Err(OptimError::Settings { optimizer: "differential evolution", reason });
         if self.population < 4 {
             return bad(format!("population {} is below the minimum of 4", self.population));

@@ -122,7 +122,7 @@ impl EgoSettings {
         }
     }
 
-    fn validate(&self, dim: usize) -> Result<(), OptimError> {
+    pub(crate) fn validate(&self, dim: usize) -> Result<(), OptimError> {
         let bad = |reason: String| Err(OptimError::Settings { optimizer: "2-level optimizer", reason });
         if self.initial_samples < 2 || self.initial_samples > self.max_evaluations {
             return bad(format!("{} initial samples for a budget of {}", self.initial_samples, self.max_evaluations));
