@@ -70,12 +70,16 @@ pub struct PerfModelArgs {
     /// on the same case, mesh and settings). Repeatable.
     #[arg(long)]
     pub history: Vec<String>,
-    /// Full runs of every combination predicted to take at most --validate-budget-s, compared
-    /// with the predictions.
+    /// Full runs of every combination predicted to take at most --validate-budget-s (and at
+    /// least --validate-from-s), compared with the predictions.
     #[arg(long)]
     pub validate: bool,
     #[arg(long, default_value_t = 600.0)]
     pub validate_budget_s: f64,
+    /// Skip the validation runs predicted under this many seconds (to validate the long
+    /// combinations in a separate process, e.g. where one command's time is limited).
+    #[arg(long, default_value_t = 0.0)]
+    pub validate_from_s: f64,
     /// Cache directory (default: TURBOPT_CACHE_DIR, else ~/.cache/turbopt/perf).
     #[arg(long)]
     pub cache_dir: Option<std::path::PathBuf>,

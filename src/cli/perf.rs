@@ -20,7 +20,7 @@ pub fn run(args: &PerfModelArgs) -> Result<()> {
         let case = CaseSetup::new(&args.blade, args.case.as_deref(), density)?;
         let mut model = PerfModel::build(&case, &methods, &machines, &cache, &options)?;
         if args.validate {
-            model.validate(&case, &methods, &machines, args.validate_budget_s)?;
+            model.validate(&case, &methods, &machines, args.validate_from_s..=args.validate_budget_s)?;
         }
         let dir = args.out.join(&model.case_key);
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;

@@ -352,11 +352,11 @@ impl PerfModel {
         self.hardware.iter().find(|h| h.hardware == hardware)
     }
 
-    /// Full runs of every combination not run yet whose prediction is at most `budget_s`, for
+    /// Full runs of every combination not run yet whose prediction lies in `predicted_s`, for
     /// the validation of the predictions.
-    pub fn validate(&mut self, case: &CaseSetup, methods: &MethodSettings, machines: &Machines, budget_s: f64) -> Result<()> {
+    pub fn validate(&mut self, case: &CaseSetup, methods: &MethodSettings, machines: &Machines, predicted_s: std::ops::RangeInclusive<f64>) -> Result<()> {
         for (combination, prediction) in self.predictions() {
-            if prediction.lower_bound || prediction.seconds > budget_s || self.full_runs.iter().any(|r| r.combination == combination) {
+            if prediction.lower_bound || !predicted_s.contains(&prediction.seconds) || self.full_runs.iter().any(|r| r.combination == combination) {
                 continue;
             }
             let Some(h) = self.measurement(combination.hardware).cloned() else { continue };

@@ -42,7 +42,7 @@ fn breakdown(out: &mut String, model: &PerfModel) {
     let _ = writeln!(out, "| operation | B/cell | {}{} |", cols.join(" | "), if speedup { " | GPU / CPU all cores" } else { "" });
     let _ = writeln!(out, "|---|---:|{}{}|", vec!["---:"; cols.len()].join("|"), if speedup { "|---:" } else { "" });
     for (k, row) in first.operations.iter().enumerate() {
-        let mut line = format!("| {} | {:.0} |", row.operation, row.bytes_per_cell);
+        let mut line = format!("| {} | {} |", row.operation, bytes_per_cell_entry(model, k, row.bytes_per_cell));
         for h in &model.hardware {
             let Some(r) = h.operations.get(k) else { continue };
             let class = BoundBy::classify(r, h.call_floor_s).map_or(String::new(), |c| format!(" ({}, {:.0} %bw)", c.label(), r.percent_of_bandwidth));
@@ -57,6 +57,21 @@ fn breakdown(out: &mut String, model: &PerfModel) {
     }
     let _ = writeln!(out, "\nresidual: boundary conditions + convective + viscous residual of one Runge-Kutta stage; multigrid transfer: restriction of state and residual + prolongation; Krylov iteration: one mean-flow FGMRES iteration (the SA solves' share included); factorization: one ILU(0) (the backend's `Auto` preconditioner: {}).", model.hardware.iter().map(|h| format!("{} {}", h.hardware.label(), super::preconditioner_name(h.preconditioner))).collect::<Vec<_>>().join(", "));
     let _ = writeln!(out, "Class rule (src/perf/measure.rs `BoundBy`): memory-bound at >= 40 % of the measured copy bandwidth; latency-bound under 10 smallest-copy calls ({}) or under 5 % of the bandwidth; compute-bound otherwise.\n", model.hardware.iter().map(|h| format!("{} {:.1} us, {:.1} GB/s", h.hardware.label(), h.call_floor_s * 1e6, h.bandwidth_bytes_per_s / 1e9)).collect::<Vec<_>>().join("; "));
+}
+
+/// The B/cell entry of operation `k`: one figure, or the first hardware's with the others that
+/// differ (the GPU's swept ILU reads its factors once per sweep, the CPU's ILU once).
+fn bytes_per_cell_entry(model: &PerfModel, k: usize, first: f64) -> String {
+    let others: Vec<String> = model
+        .hardware
+        .iter()
+        .filter_map(|h| h.operations.get(k).filter(|r| r.bytes_per_cell != first).map(|r| format!("{} {:.0}", h.hardware.label(), r.bytes_per_cell)))
+        .collect();
+    if others.is_empty() {
+        format!("{first:.0}")
+    } else {
+        format!("{first:.0} ({})", others.join(", "))
+    }
 }
 
 fn counts(out: &mut String, model: &PerfModel) {
