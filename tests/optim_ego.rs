@@ -48,14 +48,17 @@ fn branin_within_30_evaluations_median_of_10_seeds() {
 }
 
 #[test]
-#[ignore = "long validation: 20 seeds of EGO on Hartmann-6 (0-9 and held-out 10-19), ~1 min on 2 busy cores"]
+#[ignore = "long validation: 20 seeds of EGO on Hartmann-6 (0-9 and held-out 10-19), ~30 s"]
 fn hartmann6_within_80_evaluations_median_of_10_seeds() {
     let r = runs(AnalyticProblem::Hartmann6, -3.25, 80, 0..10);
     report("Hartmann-6 <= -3.25, seeds 0-9", &r);
-    report("Hartmann-6 <= -3.25, held-out seeds 10-19", &runs(AnalyticProblem::Hartmann6, -3.25, 80, 10..20));
-    // Issue 16 asks for 10 of 10 seeds with a median of at most 35; the median holds, the
-    // seeds that settle in the -3.2032 basin (3 of 10 on both seed sets) do not.
-    assert!(median(&r).is_some_and(|m| m <= 35));
+    let held_out = runs(AnalyticProblem::Hartmann6, -3.25, 80, 10..20);
+    report("Hartmann-6 <= -3.25, held-out seeds 10-19", &held_out);
+    // Issue 16: 10 of 10 seeds with a median of at most 35, on the held-out seeds as well.
+    // Without the restarts in other basins, 3 of 10 on both sets settled in the -3.2032 basin.
+    for runs in [&r, &held_out] {
+        assert!(runs.iter().all(Option::is_some) && median(runs).is_some_and(|m| m <= 35), "{runs:?}");
+    }
 }
 
 /// Six-hump camel back on [-3, 3] x [-2, 2] (two global minima -1.0316).
