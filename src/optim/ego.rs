@@ -499,12 +499,9 @@ impl TwoLevel {
         }
     }
 
-    /// A box of a tenth of every range around `centre`, inside the design box.
+    /// A box reaching a tenth of every range either side of `centre`, inside the design box.
     fn trust_region(&self, centre: &[f64]) -> Bounds {
-        let b = self.bounds();
-        let lower: Vec<f64> = (0..b.dim()).map(|k| (centre[k] - 0.1 * b.width(k)).max(b.lower()[k])).collect();
-        let upper: Vec<f64> = (0..b.dim()).map(|k| (centre[k] + 0.1 * b.width(k)).min(b.upper()[k])).collect();
-        Bounds::new(lower, upper).unwrap_or_else(|_| b.clone())
+        self.box_around(centre, 0.2)
     }
 
     /// L-SHADE on the criterion from a Latin hypercube and the best known designs, then a
@@ -609,13 +606,18 @@ fn separated_by_a_hill(models: &Surrogates, a: &[f64], b: &[f64]) -> bool {
 fn ei_negligible(models: &Surrogates, f_min: Option<f64>, bounds: &Bounds, x: &[f64]) -> bool {
     let acquisition = Acquisition { models, f_min, infill: Infill::ExpectedImprovement, bounds: bounds.clone(), keep_away: &[], radius: 0.0 };
     let ln_ei = -acquisition.value(x).objective;
-    ln_ei < (1e-4 * models.objective.process_variance().sqrt()).ln()
+    ln_ei < negligible_gain(models).ln()
 }
 
 /// Whether the plug-in step's design `x` is predicted to improve on `f_min` by at least 1e-4 of
 /// the objective model's process deviation.
 fn plug_in_promises(models: &Surrogates, f_min: Option<f64>, x: &[f64]) -> bool {
-    f_min.is_none_or(|f| f - models.objective.predict(x).mean >= 1e-4 * models.objective.process_variance().sqrt())
+    f_min.is_none_or(|f| f - models.objective.predict(x).mean >= negligible_gain(models))
+}
+
+/// A gain below 1e-4 of the objective model's process deviation is no gain.
+fn negligible_gain(models: &Surrogates) -> f64 {
+    1e-4 * models.objective.process_variance().sqrt()
 }
 
 /// Segments of the hill-valley test (points tested: one fewer).
