@@ -171,11 +171,11 @@ __device__ __forceinline__ void block_mul(const double* a, const double* b, doub
 }
 
 // out = a x (nalgebra's gemv: column by column).
-template <int B>
-__device__ __forceinline__ void block_mul_vec(const double* a, const double* x, double* out) {
+template <int B, typename T>
+__device__ __forceinline__ void block_mul_vec(const T* a, const double* x, double* out) {
     for (int r = 0; r < B; ++r) {
-        double s = a[B * r] * x[0];
-        for (int k = 1; k < B; ++k) s += a[B * r + k] * x[k];
+        double s = (double)a[B * r] * x[0];
+        for (int k = 1; k < B; ++k) s += (double)a[B * r + k] * x[k];
         out[r] = s;
     }
 }
@@ -330,6 +330,76 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
 
 JACOBI_SWEEP_KERNELS(4)
 JACOBI_SWEEP_KERNELS(1)
+
+// ---- The same sweeps reading f32 factors (FactorPrecision::Single) ----
+// The factors of each side packed in the sweep's entry order (ilu_pack_factors_f32) and the
+// inverse pivots rounded to f32: half the bytes of the f64 sweeps, whose factor reads are most
+// of a Krylov iteration's traffic. Each f32 value is widened before the f64 products, the
+// arithmetic of BlockIlu0 with single-precision factors.
+
+template <int B>
+__device__ void ilu_forward_jacobi_f32(int n, const int* lower_ptr, const int* lower_cols, const float* lower, const double* rhs,
+                                       const double* y_old, double* y_new) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    double y[B];
+    for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
+    for (int t = lower_ptr[i]; t < lower_ptr[i + 1]; ++t) {
+        double p[B];
+        block_mul_vec<B>(lower + B * B * t, y_old + B * lower_cols[t], p);
+        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    }
+    for (int q = 0; q < B; ++q) y_new[B * i + q] = y[q];
+}
+
+template <int B>
+__device__ void ilu_backward_jacobi_f32(int n, const int* upper_ptr, const int* upper_cols, const float* upper,
+                                        const float* inv_diag, const double* rhs, const double* x_old, double* x_new) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    double y[B];
+    for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
+    for (int t = upper_ptr[i]; t < upper_ptr[i + 1]; ++t) {
+        double p[B];
+        block_mul_vec<B>(upper + B * B * t, x_old + B * upper_cols[t], p);
+        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    }
+    double x[B];
+    block_mul_vec<B>(inv_diag + B * B * i, y, x);
+    for (int q = 0; q < B; ++q) x_new[B * i + q] = x[q];
+}
+
+// out[t] = the block in slot entries[t].y of lu, rounded to f32 (one thread per value).
+extern "C" __global__ void ilu_pack_factors_f32(int n_entries, int bb, const int2* entries, const double* lu, float* out) {
+    long v = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= (long)n_entries * bb) return;
+    int t = (int)(v / bb), q = (int)(v % bb);
+    out[v] = (float)lu[(long)entries[t].y * bb + q];
+}
+
+// out = x rounded to f32.
+extern "C" __global__ void round_to_f32(int n, const double* x, float* out) {
+    int v = blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n) out[v] = (float)x[v];
+}
+
+#define JACOBI_SWEEP_F32_KERNELS(B)                                                                                                 \
+    extern "C" __global__ void ilu_forward_jacobi_f32_b##B(int n, const int* lower_ptr, const int* lower_cols, const float* lower, \
+                                                           const double* rhs, const double* y_old, double* y_new) {                \
+        ilu_forward_jacobi_f32<B>(n, lower_ptr, lower_cols, lower, rhs, y_old, y_new);                                              \
+    }                                                                                                                               \
+    extern "C" __global__ void ilu_backward_jacobi_f32_b##B(int n, const int* upper_ptr, const int* upper_cols, const float* upper, \
+                                                            const float* inv_diag, const double* rhs, const double* x_old,         \
+                                                            double* x_new) {                                                        \
+        ilu_backward_jacobi_f32<B>(n, upper_ptr, upper_cols, upper, inv_diag, rhs, x_old, x_new);                                   \
+    }                                                                                                                               \
+    extern "C" __global__ void jacobi_apply_f32_b##B(int n_rows, const float* inv_diag, const double* r, double* z) {             \
+        int row = blockIdx.x * blockDim.x + threadIdx.x;                                                                            \
+        if (row < n_rows) block_mul_vec<B>(inv_diag + B * B * row, r + B * row, z + B * row);                                       \
+    }
+
+JACOBI_SWEEP_F32_KERNELS(4)
+JACOBI_SWEEP_F32_KERNELS(1)
 
 // ---- Sync-free level scheduling (Liu et al., Euro-Par 2016; what cuSPARSE's csrsv2 does) ----
 // One launch for a whole factorization or sweep: thread t takes the t-th row of the processing

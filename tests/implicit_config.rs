@@ -2,7 +2,7 @@
 //! and the validation of every knob, and the RON round trip of the `Implicit` scheme section.
 
 use turbopt::backend::cpu::CpuBackend;
-use turbopt::backend::{ConvectiveJacobian, PreconditionerKind};
+use turbopt::backend::{ConvectiveJacobian, FactorPrecision, PreconditionerKind};
 use turbopt::flow::case::OperatingPoint;
 use turbopt::flow::gas::Gas;
 use turbopt::mesh::simple::gaussian_bump_channel;
@@ -66,7 +66,10 @@ fn implicit_section_reads_from_ron_with_defaults_for_the_rest() {
 fn swept_ilu_reads_from_ron_with_its_sweep_count() {
     let config: SolverConfig = ron::from_str("(scheme: implicit((preconditioner: swept_ilu(sweeps: 2))))").unwrap();
     let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
-    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 2 });
+    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 2, factors: FactorPrecision::Double });
+    let config: SolverConfig = ron::from_str("(scheme: implicit((preconditioner: swept_ilu(sweeps: 8, factors: single))))").unwrap();
+    let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
+    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 8, factors: FactorPrecision::Single });
 }
 
 #[test]

@@ -248,3 +248,25 @@ fn jacobi_swept_ilu_preconditions_fgmres_between_block_jacobi_and_exact_ilu() {
     assert!(ss.converged && rel <= 1e-10, "{ss:?} {rel:e}");
     assert!(se.iterations <= ss.iterations && ss.iterations < sj.iterations, "exact {} swept {} jacobi {}", se.iterations, ss.iterations, sj.iterations);
 }
+
+/// f32 factors (the GPU's `FactorPrecision::Single`): the preconditioner moves by about the f32
+/// rounding (it is an approximation of A^-1 anyway), FGMRES keeps its iteration count, and the
+/// solution reaches the same accuracy, because the operator stays f64.
+#[test]
+fn swept_ilu_with_f32_factors_keeps_the_iterations_and_the_accuracy() {
+    let adj = grid_adjacency(24, 16);
+    let a = random_dominant::<4>(&adj, 1.3, 1);
+    let double = BlockIlu0::new(&a, Ordering::Natural).unwrap().with_jacobi_sweeps(8);
+    let single = BlockIlu0::new(&a, Ordering::Natural).unwrap().with_jacobi_sweeps(8).with_single_precision_factors();
+    let r: Vec<f64> = (0..a.n_rows * 4).map(|k| ((k * 37 % 11) as f64 - 5.0) / 3.0).collect();
+    let (mut zd, mut zs) = (vec![0.0; r.len()], vec![0.0; r.len()]);
+    double.apply(&r, &mut zd);
+    single.apply(&r, &mut zs);
+    let scale = zd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let moved = zd.iter().zip(&zs).fold(0.0f64, |m, (x, y)| m.max((x - y).abs())) / scale;
+    assert!(moved > 0.0 && moved <= 1e-6, "f32 factors moved M^-1 r by {moved:e}");
+    let (sd, rel_d) = solve_with(&a, &double, 30);
+    let (ss, rel_s) = solve_with(&a, &single, 30);
+    assert!(sd.converged && ss.converged && rel_d <= 1e-10 && rel_s <= 1e-10, "{sd:?} {rel_d:e} / {ss:?} {rel_s:e}");
+    assert!(ss.iterations.abs_diff(sd.iterations) <= 1, "iterations f64 {} f32 {}", sd.iterations, ss.iterations);
+}

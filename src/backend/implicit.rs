@@ -49,8 +49,13 @@ pub enum PreconditionerKind {
     /// `sweeps` Jacobi sweeps each instead of exact wavefront sweeps (Anzt, Chow & Dongarra
     /// 2015): every sweep is one parallel step, so a preconditioner application is `2 sweeps + 1`
     /// data-parallel operations whatever the mesh, at the price of a weaker preconditioner
-    /// than the exact solve. The SA system gets the same.
-    SweptIlu { sweeps: usize },
+    /// than the exact solve. The SA system gets the same. `factors`: the precision the sweeps
+    /// read the factors in (the arithmetic stays in f64).
+    SweptIlu {
+        sweeps: usize,
+        #[serde(default)]
+        factors: FactorPrecision,
+    },
     /// cuSPARSE's level-scheduled ILU(0) (bsrilu02/bsrsv2), natural ordering: the GPU baseline
     /// of thesis 5.4. The CPU backend runs its own natural-order block ILU(0) for it.
     CusparseIlu,
@@ -59,6 +64,20 @@ pub enum PreconditionerKind {
     /// LS89 medium make each exact triangular sweep a long chain of dependent steps and the
     /// multicolour ordering converges poorly (BENCHMARKS.md).
     Auto,
+}
+
+/// The precision a preconditioner's factors are stored and read in. The factorization and the
+/// sweeps' arithmetic stay in f64; `Single` rounds the factors to f32 once per factorization,
+/// which halves the bytes the sweeps read (most of a Krylov iteration's traffic on the GPU,
+/// `perf::measure::implicit_bytes_per_cell`). FGMRES is flexible and the preconditioner is an
+/// approximation of A^-1 in any case (ILU(0) truncated to a few sweeps), so a relative
+/// perturbation of 6e-8 in it leaves the solution's accuracy to the operator, which stays f64.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactorPrecision {
+    #[default]
+    Double,
+    Single,
 }
 
 /// What the Jacobian linearizes and how.

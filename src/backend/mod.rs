@@ -38,7 +38,7 @@ use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::Result;
 
-pub use implicit::{ConvectiveJacobian, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
+pub use implicit::{ConvectiveJacobian, FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 pub use layout::{BlockLayout, NGHOST};
 
 /// Number of conservative variables stored per cell (4 mean-flow + SA working variable).

@@ -234,6 +234,13 @@ pub enum PrecondArg {
     SweptIlu,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FactorsArg {
+    Double,
+    /// f32 factors: half the bytes per sweep.
+    Single,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Blade file (RON), e.g. blades/ls89.ron
@@ -272,6 +279,9 @@ pub struct SolveArgs {
     /// Jacobi sweeps per triangular solve of `--precond swept-ilu`.
     #[arg(long, default_value_t = crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
     pub sweeps: usize,
+    /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
+    #[arg(long, value_enum, default_value = "double")]
+    pub factors: FactorsArg,
     #[arg(long)]
     pub max_iterations: Option<usize>,
     /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.

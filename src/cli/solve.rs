@@ -104,8 +104,8 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<P
 
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
-    use super::{ModelArg, PrecondArg, SchemeArg};
-    use crate::backend::implicit::PreconditionerKind;
+    use super::{FactorsArg, ModelArg, PrecondArg, SchemeArg};
+    use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
     use crate::solver::{FlowModel, ImplicitConfig, Scheme};
     if let Some(m) = args.model {
         config.model = match m {
@@ -131,7 +131,13 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
                     PrecondArg::McIlu => PreconditionerKind::McIlu,
                     PrecondArg::Jacobi => PreconditionerKind::Jacobi,
                     PrecondArg::CusparseIlu => PreconditionerKind::CusparseIlu,
-                    PrecondArg::SweptIlu => PreconditionerKind::SweptIlu { sweeps: args.sweeps },
+                    PrecondArg::SweptIlu => PreconditionerKind::SweptIlu {
+                        sweeps: args.sweeps,
+                        factors: match args.factors {
+                            FactorsArg::Double => FactorPrecision::Double,
+                            FactorsArg::Single => FactorPrecision::Single,
+                        },
+                    },
                 };
             }
         }

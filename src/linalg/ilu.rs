@@ -82,6 +82,8 @@ pub struct BlockIlu0<const B: usize> {
     position: Vec<usize>,
     /// `Some(n)`: each triangular solve is `n` Jacobi sweeps instead of the exact sweep.
     jacobi_sweeps: Option<usize>,
+    /// Factors rounded to f32 after each factorization (`FactorPrecision::Single`).
+    single_precision_factors: bool,
 }
 
 impl<const B: usize> BlockIlu0<B> {
@@ -95,7 +97,7 @@ impl<const B: usize> BlockIlu0<B> {
         for (p, r) in levels.iter().flatten().enumerate() {
             position[*r] = p;
         }
-        let mut ilu = BlockIlu0 { lu: a.clone(), inv_diag: vec![SMatrix::zeros(); a.n_rows], levels, position, jacobi_sweeps: None };
+        let mut ilu = BlockIlu0 { lu: a.clone(), inv_diag: vec![SMatrix::zeros(); a.n_rows], levels, position, jacobi_sweeps: None, single_precision_factors: false };
         ilu.factorize()?;
         Ok(ilu)
     }
@@ -103,7 +105,27 @@ impl<const B: usize> BlockIlu0<B> {
     /// Refactorize with new values on the same pattern (the on-demand refresh of thesis 5.4.2).
     pub fn refactorize(&mut self, a: &BsrMatrix<B>) -> Result<(), String> {
         self.lu.values.copy_from_slice(&a.values);
-        self.factorize()
+        self.factorize()?;
+        if self.single_precision_factors {
+            self.round_factors_to_f32();
+        }
+        Ok(())
+    }
+
+    /// Keeps the factors (L, U and the inverse pivot blocks) rounded to f32, now and after every
+    /// refactorization; the sweeps' arithmetic stays f64. The twin of the GPU's f32 factors
+    /// (`FactorPrecision::Single`), whose kernels widen each f32 factor to f64 before the same
+    /// products, so both apply the same operator.
+    pub fn with_single_precision_factors(mut self) -> Self {
+        self.single_precision_factors = true;
+        self.round_factors_to_f32();
+        self
+    }
+
+    fn round_factors_to_f32(&mut self) {
+        let round = |x: &mut f64| *x = *x as f32 as f64;
+        self.lu.values.iter_mut().for_each(round);
+        self.inv_diag.iter_mut().for_each(|m| m.iter_mut().for_each(round));
     }
 
     /// Replaces the exact triangular solves of `apply` by `sweeps` Jacobi sweeps each (Anzt,

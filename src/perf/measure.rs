@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{ExplicitCosts, Hardware, ImplicitCosts};
 use super::setup::{CaseSetup, MethodSettings};
-use crate::backend::{ImplicitBackend, PreconditionerKind};
+use crate::backend::{FactorPrecision, ImplicitBackend, PreconditionerKind};
 use crate::bench::{self, BenchOptions, Operation, TestProblem, MIN_CELLS};
 use crate::cascade::{solve_point, PointRun, SolvesCases, Start};
 use crate::solver::{Control, IterationRecord, Observer};
@@ -92,11 +92,13 @@ pub struct HardwareMeasurement {
 ///   (`SweptIlu { sweeps }`: `sweeps` reads), only the diagonal block for `Jacobi`, plus the four
 ///   vectors the step reads or writes (Krylov vector, preconditioned vector, product, the new
 ///   basis vector) of 4 values: 8 x ((1 + 1) x 5 x 16 + 4 x 4) = 1,408 with one factor read,
-///   8 x ((1 + 8) x 5 x 16 + 4 x 4) = 5,888 with 8 sweeps.
+///   8 x ((1 + 8) x 5 x 16 + 4 x 4) = 5,888 with 8 sweeps; with f32 factors
+///   (`FactorPrecision::Single`) a factor read costs half: 8 x (5 x 16 + 4 x 4) + 8 x 4 x 5 x 16
+///   = 3,328 with 8 sweeps (the factorization itself stays f64, plus its f32 copy: not counted).
 pub fn implicit_bytes_per_cell(operation: &str, preconditioner: PreconditionerKind) -> f64 {
     let factor_reads = match preconditioner {
         PreconditionerKind::Jacobi => 0.2,
-        PreconditionerKind::SweptIlu { sweeps } => sweeps.max(1) as f64,
+        PreconditionerKind::SweptIlu { sweeps, factors } => sweeps.max(1) as f64 * factor_bytes(factors) / 8.0,
         PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => 1.0,
     };
     match operation {
@@ -104,6 +106,14 @@ pub fn implicit_bytes_per_cell(operation: &str, preconditioner: PreconditionerKi
         "factorization" => 1360.0,
         "Krylov iteration" => 8.0 * ((1.0 + factor_reads) * 5.0 * 16.0 + 4.0 * 4.0),
         _ => 0.0,
+    }
+}
+
+/// Bytes of one stored factor value.
+fn factor_bytes(precision: FactorPrecision) -> f64 {
+    match precision {
+        FactorPrecision::Double => 8.0,
+        FactorPrecision::Single => 4.0,
     }
 }
 
@@ -316,9 +326,10 @@ mod tests {
     #[test]
     fn a_krylov_iteration_reads_the_factors_once_per_sweep() {
         assert_eq!(implicit_bytes_per_cell("Krylov iteration", PreconditionerKind::Ilu), 1408.0);
-        assert_eq!(implicit_bytes_per_cell("Krylov iteration", PreconditionerKind::SweptIlu { sweeps: 8 }), 5888.0);
+        assert_eq!(implicit_bytes_per_cell("Krylov iteration", PreconditionerKind::SweptIlu { sweeps: 8, factors: FactorPrecision::Double }), 5888.0);
+        assert_eq!(implicit_bytes_per_cell("Krylov iteration", PreconditionerKind::SweptIlu { sweeps: 8, factors: FactorPrecision::Single }), 3328.0);
         assert!(implicit_bytes_per_cell("Krylov iteration", PreconditionerKind::Jacobi) < 1408.0);
-        assert_eq!(implicit_bytes_per_cell("factorization", PreconditionerKind::SweptIlu { sweeps: 8 }), 1360.0);
+        assert_eq!(implicit_bytes_per_cell("factorization", PreconditionerKind::SweptIlu { sweeps: 8, factors: FactorPrecision::Single }), 1360.0);
     }
 
     #[test]

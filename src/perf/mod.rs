@@ -36,7 +36,7 @@ pub use setup::{CaseSetup, MethodSettings};
 use crate::backend::cpu::CpuBackend;
 #[cfg(feature = "cuda")]
 use crate::backend::Backend;
-use crate::backend::PreconditionerKind;
+use crate::backend::{FactorPrecision, PreconditionerKind};
 use crate::{Error, Result};
 
 /// The backends of this machine the model measures: the CPU on one thread and on all, and the
@@ -148,7 +148,8 @@ pub fn preconditioner_name(kind: PreconditionerKind) -> String {
         PreconditionerKind::Ilu => "ilu".into(),
         PreconditionerKind::McIlu => "mc-ilu".into(),
         PreconditionerKind::CusparseIlu => "cusparse-ilu".into(),
-        PreconditionerKind::SweptIlu { sweeps } => format!("swept-ilu-{sweeps}"),
+        PreconditionerKind::SweptIlu { sweeps, factors: FactorPrecision::Double } => format!("swept-ilu-{sweeps}"),
+        PreconditionerKind::SweptIlu { sweeps, factors: FactorPrecision::Single } => format!("swept-ilu-{sweeps}-f32"),
         PreconditionerKind::Auto => "auto".into(),
     }
 }

@@ -4,7 +4,7 @@
 
 use super::*;
 use turbopt::backend::gpu::GpuVector;
-use turbopt::backend::{ConvectiveJacobian, ImplicitBackend, JacobianOptions, Physics, PreconditionerKind, SaSourceOptions, System};
+use turbopt::backend::{ConvectiveJacobian, FactorPrecision, ImplicitBackend, JacobianOptions, Physics, PreconditionerKind, SaSourceOptions, System};
 use turbopt::solver::implicit::solve_stage;
 use turbopt::solver::krylov::FgmresSettings;
 use turbopt::solver::{FlowModel, ImplicitConfig, ImplicitSolver, Scheme, Silent, SolverConfig};
@@ -92,7 +92,15 @@ fn preconditioners_match_cpu() {
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
         let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SpalartAllmaras), 9);
-        for kind in [PreconditionerKind::Jacobi, PreconditionerKind::Ilu, PreconditionerKind::McIlu, PreconditionerKind::SweptIlu { sweeps: 3 }, PreconditionerKind::SweptIlu { sweeps: 0 }] {
+        let kinds = [
+            PreconditionerKind::Jacobi,
+            PreconditionerKind::Ilu,
+            PreconditionerKind::McIlu,
+            PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Double },
+            PreconditionerKind::SweptIlu { sweeps: 0, factors: FactorPrecision::Double },
+            PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Single },
+        ];
+        for kind in kinds {
             let pc = p.cpu.factorize(&jc, kind).unwrap();
             let pg = p.gpu.factorize(&jg, kind).unwrap();
             // The CPU gives the SA system a natural ILU(0) except with the multicolour one.
@@ -121,7 +129,13 @@ fn stage_solves_take_the_cpu_iteration_counts() {
         let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SpalartAllmaras), 13);
         let rc = random_field(&p.gc, 14);
         let rg = p.gpu.field_from_host(&p.gg, &rc).unwrap();
-        for kind in [PreconditionerKind::Jacobi, PreconditionerKind::Ilu, PreconditionerKind::SweptIlu { sweeps: 3 }] {
+        let kinds = [
+            PreconditionerKind::Jacobi,
+            PreconditionerKind::Ilu,
+            PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Double },
+            PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Single },
+        ];
+        for kind in kinds {
             let pc = p.cpu.factorize(&jc, kind).unwrap();
             let pg = p.gpu.factorize(&jg, kind).unwrap();
             let mut dc = p.cpu.new_field(&p.gc);
@@ -148,7 +162,8 @@ fn implicit_solves_match_cpu() {
         ("Euler, 3 blocks, ILU", common::distorted_channel(3, 32, 16, 2.0, 0.03), FlowModel::Euler, PreconditionerKind::Ilu),
         ("RANS-SA, walled channel, ILU", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::Ilu),
         ("RANS-SA, walled channel, block-Jacobi", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::Jacobi),
-        ("RANS-SA, walled channel, swept ILU", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::SweptIlu { sweeps: 3 }),
+        ("RANS-SA, walled channel, swept ILU", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Double }),
+        ("RANS-SA, walled channel, swept ILU, f32 factors", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Single }),
     ];
     for (name, mesh, model, preconditioner) in cases {
         let implicit = ImplicitConfig { preconditioner, ..ImplicitConfig::default() };

@@ -9,7 +9,7 @@ use super::jacobian::{self, CpuJacobian};
 use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
 use std::ops::Range;
 
-use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind, System};
+use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::backend::{NFLOW, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
@@ -46,9 +46,23 @@ pub struct CpuPreconditioner {
 fn turbulence_ilu(a: &linalg::BsrMatrix<1>, kind: PreconditionerKind) -> std::result::Result<BlockIlu0<1>, String> {
     let ilu = BlockIlu0::new(a, Ordering::Natural)?;
     Ok(match kind {
-        PreconditionerKind::SweptIlu { sweeps } => ilu.with_jacobi_sweeps(sweeps),
+        PreconditionerKind::SweptIlu { .. } => swept(ilu, kind),
         _ => ilu,
     })
+}
+
+/// `ilu` with the triangular solves and factor precision of a `SweptIlu` kind.
+fn swept<const B: usize>(ilu: BlockIlu0<B>, kind: PreconditionerKind) -> BlockIlu0<B> {
+    match kind {
+        PreconditionerKind::SweptIlu { sweeps, factors } => {
+            let ilu = ilu.with_jacobi_sweeps(sweeps);
+            match factors {
+                FactorPrecision::Double => ilu,
+                FactorPrecision::Single => ilu.with_single_precision_factors(),
+            }
+        }
+        _ => ilu,
+    }
 }
 
 /// The field variables of `system`'s unknowns.
@@ -95,9 +109,7 @@ impl ImplicitBackend for CpuBackend {
                 PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
                 PreconditionerKind::Ilu | PreconditionerKind::Auto | PreconditionerKind::CusparseIlu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
-                PreconditionerKind::SweptIlu { sweeps } => {
-                    BlockIlu0::new(&jac.matrix, Ordering::Natural).map(|p| FlowPreconditioner::Ilu(p.with_jacobi_sweeps(sweeps)))
-                }
+                PreconditionerKind::SweptIlu { .. } => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(|p| FlowPreconditioner::Ilu(swept(p, kind))),
             }?;
             let turbulence = if jac.turbulent { Some(turbulence_ilu(&jac.turbulence, kind)?) } else { None };
             Ok(CpuPreconditioner { flow, turbulence, kind })

@@ -8,7 +8,7 @@
 use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
 
 use super::{grid, gpu_err, Ctx};
-use crate::backend::implicit::PreconditionerKind;
+use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
 use crate::gpu::GpuDevice;
 use crate::linalg::ilu::processing_levels;
 use crate::linalg::{BsrMatrix, Ordering};
@@ -26,6 +26,9 @@ struct BlockKernels {
     backward_syncfree: CudaFunction,
     forward_jacobi: CudaFunction,
     backward_jacobi: CudaFunction,
+    forward_jacobi_f32: CudaFunction,
+    backward_jacobi_f32: CudaFunction,
+    jacobi_apply_f32: CudaFunction,
 }
 
 impl BlockKernels {
@@ -41,6 +44,9 @@ impl BlockKernels {
             backward_syncfree: m.function(&format!("ilu_backward_syncfree_{suffix}"))?,
             forward_jacobi: m.function(&format!("ilu_forward_jacobi_{suffix}"))?,
             backward_jacobi: m.function(&format!("ilu_backward_jacobi_{suffix}"))?,
+            forward_jacobi_f32: m.function(&format!("ilu_forward_jacobi_f32_{suffix}"))?,
+            backward_jacobi_f32: m.function(&format!("ilu_backward_jacobi_f32_{suffix}"))?,
+            jacobi_apply_f32: m.function(&format!("jacobi_apply_f32_{suffix}"))?,
         })
     }
 }
@@ -48,6 +54,8 @@ impl BlockKernels {
 pub(super) struct Kernels {
     b4: BlockKernels,
     b1: BlockKernels,
+    pack_factors_f32: CudaFunction,
+    round_to_f32: CudaFunction,
     /// `TURBOPT_ILU_LEVEL_LAUNCHES=1`: always one launch per level; `=0`: always one sync-free
     /// launch per factorization and sweep; unset: [`Levels::sync_free`] decides per matrix.
     level_launches: Option<bool>,
@@ -69,7 +77,13 @@ impl Kernels {
             "0" => Some(false),
             _ => None,
         });
-        Ok(Kernels { b4: BlockKernels::load(&m, "b4")?, b1: BlockKernels::load(&m, "b1")?, level_launches })
+        Ok(Kernels {
+            b4: BlockKernels::load(&m, "b4")?,
+            b1: BlockKernels::load(&m, "b1")?,
+            pack_factors_f32: m.function("ilu_pack_factors_f32")?,
+            round_to_f32: m.function("round_to_f32")?,
+            level_launches,
+        })
     }
 
     fn of(&self, block: usize) -> &BlockKernels {
@@ -160,6 +174,39 @@ pub(super) struct JacobiSweeps {
     work: [CudaSlice<f64>; 2],
     lower: TriangleRows,
     upper: TriangleRows,
+    /// The factors rounded to f32 ([`FactorPrecision::Single`]), repacked after each factorization.
+    single: Option<SingleFactors>,
+}
+
+/// f32 copies of the factors the sweeps read: each side's blocks in its [`TriangleRows`] entry
+/// order (so a sweep reads them at the entry index, without the slot), and the inverse pivots.
+struct SingleFactors {
+    lower: CudaSlice<f32>,
+    upper: CudaSlice<f32>,
+    inv_diag: CudaSlice<f32>,
+}
+
+impl SingleFactors {
+    fn new(cx: &Ctx, block: usize, n_rows: usize, lower: &TriangleRows, upper: &TriangleRows) -> Result<Self> {
+        let bb = block * block;
+        let alloc = |n: usize| cx.stream.alloc_zeros::<f32>(n.max(1)).map_err(gpu_err);
+        Ok(SingleFactors { lower: alloc(bb * lower.count)?, upper: alloc(bb * upper.count)?, inv_diag: alloc(bb * n_rows)? })
+    }
+
+    /// Rounds the current factors into these copies: 3 launches.
+    fn pack(&mut self, k: &Kernels, cx: &Ctx, block: usize, lu: &CudaSlice<f64>, inv_diag: &CudaSlice<f64>, rows: [&TriangleRows; 2]) -> Result<()> {
+        let bb = (block * block) as i32;
+        for (side, out) in rows.into_iter().zip([&mut self.lower, &mut self.upper]) {
+            let count = side.count as i32;
+            unsafe { cx.stream.launch_builder(&k.pack_factors_f32).arg(&count).arg(&bb).arg(&side.entries).arg(lu).arg(out).launch(grid(side.count * block * block)) }
+                .map_err(gpu_err)?;
+        }
+        let len = self.inv_diag.len();
+        let n = len as i32;
+        unsafe { cx.stream.launch_builder(&k.round_to_f32).arg(&n).arg(inv_diag).arg(&mut self.inv_diag).launch(grid(len)) }.map_err(gpu_err)?;
+        cx.counters.launched(3);
+        Ok(())
+    }
 }
 
 /// The entries of each row on one side of the diagonal in the processing order, in the row's
@@ -172,6 +219,10 @@ struct TriangleRows {
     ptr: CudaSlice<i32>,
     /// (column, slot) pairs, read as `int2`.
     entries: CudaSlice<i32>,
+    /// The columns alone (the f32 sweeps read their factors at the entry index).
+    cols: CudaSlice<i32>,
+    /// Number of entries.
+    count: usize,
 }
 
 impl TriangleRows {
@@ -189,8 +240,11 @@ impl TriangleRows {
             }
             ptr.push((entries.len() / 2) as i32);
         }
+        let count = entries.len() / 2;
         entries.resize(entries.len().max(2), 0);
-        Ok(TriangleRows { ptr: cx.stream.clone_htod(&ptr).map_err(gpu_err)?, entries: cx.stream.clone_htod(&entries).map_err(gpu_err)? })
+        let cols: Vec<i32> = entries.iter().step_by(2).copied().collect();
+        let upload = |v: &[i32]| cx.stream.clone_htod(v).map_err(gpu_err);
+        Ok(TriangleRows { ptr: upload(&ptr)?, entries: upload(&entries)?, cols: upload(&cols)?, count })
     }
 }
 
@@ -230,12 +284,16 @@ impl SystemPreconditioner {
                 let (levels, position) = processing_levels(pattern, ordering);
                 let lu = cx.stream.alloc_zeros::<f64>(n_values.max(1)).map_err(gpu_err)?;
                 let swept = match kind {
-                    PreconditionerKind::SweptIlu { sweeps } => {
+                    PreconditionerKind::SweptIlu { sweeps, factors } => {
                         let n = a.block * a.n_rows.max(1);
                         let work = [cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err)?, cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err)?];
                         let lower = TriangleRows::new(cx, pattern, &position, |k, i| k < i)?;
                         let upper = TriangleRows::new(cx, pattern, &position, |k, i| k > i)?;
-                        Some(JacobiSweeps { sweeps, work, lower, upper })
+                        let single = match factors {
+                            FactorPrecision::Double => None,
+                            FactorPrecision::Single => Some(SingleFactors::new(cx, a.block, a.n_rows, &lower, &upper)?),
+                        };
+                        Some(JacobiSweeps { sweeps, work, lower, upper, single })
                     }
                     _ => None,
                 };
@@ -277,6 +335,9 @@ impl SystemPreconditioner {
             }
         } else {
             self.queue_factorization(k, cx, a, levelled)?;
+        }
+        if let Factors::Ilu { lu, inv_diag, swept: Some(JacobiSweeps { lower, upper, single: Some(single), .. }), .. } = &mut self.factors {
+            single.pack(k, cx, self.block, lu, inv_diag, [lower, upper])?;
         }
         let failed = cx.stream.clone_dtoh(&self.failed).map_err(gpu_err)?[0];
         if failed > 0 {
@@ -460,31 +521,47 @@ impl SystemPreconditioner {
     ) -> Result<()> {
         let n = self.n_rows as i32;
         let cfg = grid(self.n_rows);
+        // The factor arguments of each kernel: f64 factors at their slots, or f32 ones at the
+        // entry index (`SingleFactors`).
+        fn forward<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, n: &'a i32, js: &'a JacobiSweeps, lu: &'a CudaSlice<f64>) {
+            b.arg(n).arg(&js.lower.ptr);
+            match &js.single {
+                None => b.arg(&js.lower.entries).arg(lu),
+                Some(f) => b.arg(&js.lower.cols).arg(&f.lower),
+            };
+        }
+        fn backward<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, n: &'a i32, js: &'a JacobiSweeps, lu: &'a CudaSlice<f64>, inv_diag: &'a CudaSlice<f64>) {
+            b.arg(n).arg(&js.upper.ptr);
+            match &js.single {
+                None => b.arg(&js.upper.entries).arg(lu).arg(inv_diag),
+                Some(f) => b.arg(&js.upper.cols).arg(&f.upper).arg(&f.inv_diag),
+            };
+        }
+        let (forward_kernel, backward_kernel, apply_kernel) = match js.single {
+            None => (&bk.forward_jacobi, &bk.backward_jacobi, &bk.jacobi_apply),
+            Some(_) => (&bk.forward_jacobi_f32, &bk.backward_jacobi_f32, &bk.jacobi_apply_f32),
+        };
         // The work vectors are written through shared references: the kernels of one stream
         // own them for the duration of this call, as the sync-free kernels own their flags.
         let mut y = r;
         for s in 0..js.sweeps {
             let out = &js.work[s % 2];
-            unsafe {
-                cx.stream
-                    .launch_builder(&bk.forward_jacobi)
-                    .arg(&n)
-                    .arg(&js.lower.ptr)
-                    .arg(&js.lower.entries)
-                    .arg(lu)
-                    .arg(r)
-                    .arg(y)
-                    .arg(out)
-                    .launch(cfg)
-            }
-            .map_err(gpu_err)?;
+            let mut launch = cx.stream.launch_builder(forward_kernel);
+            forward(&mut launch, &n, js, lu);
+            launch.arg(r).arg(y).arg(out);
+            unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
             y = out;
         }
         let other = &js.work[js.sweeps % 2];
         // x^s goes to z when sweeps - s is even, to `other` otherwise.
         let in_z = |s: usize| (js.sweeps - s) % 2 == 0;
-        let mut launch = cx.stream.launch_builder(&bk.jacobi_apply);
-        launch.arg(&n).arg(inv_diag).arg(y);
+        let mut launch = cx.stream.launch_builder(apply_kernel);
+        launch.arg(&n);
+        match &js.single {
+            None => launch.arg(inv_diag),
+            Some(f) => launch.arg(&f.inv_diag),
+        };
+        launch.arg(y);
         if in_z(0) {
             launch.arg(&mut *z);
         } else {
@@ -492,8 +569,9 @@ impl SystemPreconditioner {
         }
         unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
         for s in 1..=js.sweeps {
-            let mut launch = cx.stream.launch_builder(&bk.backward_jacobi);
-            launch.arg(&n).arg(&js.upper.ptr).arg(&js.upper.entries).arg(lu).arg(inv_diag).arg(y);
+            let mut launch = cx.stream.launch_builder(backward_kernel);
+            backward(&mut launch, &n, js, lu, inv_diag);
+            launch.arg(y);
             if in_z(s) {
                 launch.arg(other).arg(&mut *z);
             } else {

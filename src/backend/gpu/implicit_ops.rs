@@ -15,7 +15,7 @@ use cudarc::driver::CudaSlice;
 use super::ilu::{DeviceMatrix, SystemPreconditioner};
 use super::jacobian::{self, GpuJacobian};
 use super::{gpu_err, reduce, update, viscous, GpuBackend, GpuField, GpuGeometry, GpuScalars};
-use crate::backend::implicit::{ImplicitBackend, JacobianOptions, PreconditionerKind, System};
+use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::backend::{BoundaryData, NFLOW, NVAR};
 use crate::flow::gas::Gas;
 use crate::{Error, Result};
@@ -86,7 +86,7 @@ fn turbulence_kind(kind: PreconditionerKind) -> PreconditionerKind {
         PreconditionerKind::Jacobi | PreconditionerKind::Ilu => PreconditionerKind::Ilu,
         PreconditionerKind::McIlu | PreconditionerKind::Auto => PreconditionerKind::McIlu,
         PreconditionerKind::CusparseIlu => PreconditionerKind::CusparseIlu,
-        PreconditionerKind::SweptIlu { sweeps } => PreconditionerKind::SweptIlu { sweeps },
+        kind @ PreconditionerKind::SweptIlu { .. } => kind,
     }
 }
 
@@ -214,7 +214,7 @@ impl ImplicitBackend for GpuBackend {
     /// needs 55 FGMRES iterations per stage against 13.5, and 75 s with exact natural-order
     /// sweeps (a chain of ~1,000 wavefronts per sweep).
     fn preferred_preconditioner(&self) -> PreconditionerKind {
-        PreconditionerKind::SweptIlu { sweeps: crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS }
+        PreconditionerKind::SweptIlu { sweeps: crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS, factors: FactorPrecision::Single }
     }
 
     fn factorize(&self, jac: &GpuJacobian, kind: PreconditionerKind) -> Result<GpuPreconditioner> {
