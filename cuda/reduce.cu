@@ -159,6 +159,63 @@ extern "C" __global__ void dot_fused(int n, const double* __restrict__ a, const 
     sum_in_one_launch(acc, partials, ticket, out, take_sqrt);
 }
 
+// The basis of a classical Gram-Schmidt pass, by value: its addresses are kernel parameters, so
+// a recorded Arnoldi step replays on exactly its vectors (reduce.rs `BasisPointers`).
+#define MAX_BASIS 64
+struct Basis {
+    const double* v[MAX_BASIS];
+};
+
+// c_i = w . v_i for the m basis vectors in one launch: block (b, i) adds dot_fused's strided
+// slice b of w . v_i and its tree into partials[i * gridDim.x + b]; the last block to finish
+// adds each product's partials in a fixed order, so the result does not change from run to run.
+extern "C" __global__ void basis_dots(int n, int m, Basis basis, const double* __restrict__ w, double* partials, unsigned int* ticket,
+                                      double* out) {
+    __shared__ double s[REDUCE_THREADS];
+    __shared__ bool last;
+    const double* v = basis.v[blockIdx.y];
+    double acc = 0.0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) acc += w[k] * v[k];
+    s[threadIdx.x] = acc;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
+        __syncthreads();
+    }
+    unsigned int blocks = gridDim.x * gridDim.y;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.y * gridDim.x + blockIdx.x] = s[0];
+        __threadfence();
+        last = atomicInc(ticket, blocks - 1) == blocks - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    for (int i = 0; i < m; ++i) {
+        s[threadIdx.x] = threadIdx.x < gridDim.x ? __ldcg(partials + i * gridDim.x + threadIdx.x) : 0.0;
+        __syncthreads();
+        for (int half = REDUCE_BLOCKS / 2; half > 0; half /= 2) {
+            if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) out[i] = s[0];
+        __syncthreads();
+    }
+}
+
+// w -= sum_i c_i v_i, basis vector by basis vector in order (axpy's arithmetic one after the
+// other); with `norm`, ||w|| of the result into out[0] (dot_fused's slices and tree).
+extern "C" __global__ void subtract_combination(int n, int m, Basis basis, const double* __restrict__ c, double* __restrict__ w,
+                                                double* partials, unsigned int* ticket, double* out, int norm) {
+    double acc = 0.0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+        double wk = w[k];
+        for (int i = 0; i < m; ++i) wk = wk + (-c[i]) * basis.v[i][k];
+        w[k] = wk;
+        acc += wk * wk;
+    }
+    if (norm) sum_in_one_launch(acc, partials, ticket, out, 1);
+}
+
 // Two steps of modified Gram-Schmidt in one launch: w -= c[0] v (subtract_projection's
 // arithmetic), then w . next (dot_fused's, with the same strided slices and tree), so the
 // Arnoldi step takes one launch per basis vector and its coefficients are bit for bit those of

@@ -136,7 +136,7 @@ fn fgmres_converges_with_every_preconditioner_on_the_cfd_matrix() {
     };
     backend.convective_residual(&g, &case.gas, &scheme, &w, &mut r);
     let options = JacobianOptions { convective: ConvectiveJacobian::FrozenRoe, entropy_fix: 0.1, physics: Physics::Euler, sa: Default::default() };
-    let settings = FgmresSettings { restart: 30, rel_tol: 1e-8, abs_tol: 1e-300, max_iterations: 3000 };
+    let settings = FgmresSettings { restart: 30, rel_tol: 1e-8, abs_tol: 1e-300, max_iterations: 3000, ..Default::default() };
     let norm = |f: &CpuField| f.blocks.iter().flatten().map(|x| x * x).sum::<f64>().sqrt();
     for cfl in [50.0, 1000.0] {
         let mut dt = backend.new_scalars(&g);

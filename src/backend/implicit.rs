@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Backend, BoundaryData, Physics, SaSourceOptions};
 use crate::flow::gas::Gas;
+use crate::solver::krylov::GramSchmidt;
 use crate::Result;
 
 /// How the convective face-flux Jacobians dF/dW_L, dF/dW_R of the first-order residual are formed.
@@ -236,14 +237,20 @@ pub trait ImplicitBackend: Backend + Sync {
     /// `y = x`.
     fn copy(&self, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
 
-    /// One Arnoldi step's modified Gram-Schmidt with the arithmetic of
-    /// `crate::solver::krylov::modified_gram_schmidt` (h_i = w . v_i, w -= h_i v_i in turn;
-    /// h = ||w||, w *= 1/h), run so that the coefficients stay where the vectors are and come
-    /// back to the host once per step (at most one synchronization per Arnoldi step on a GPU).
-    /// `None`: this backend has no such step, and the vector operations run one by one.
-    fn orthogonalize(&self, basis: &[Self::KrylovVector], w: &mut Self::KrylovVector) -> Option<(Vec<f64>, f64)> {
-        let _ = (basis, w);
+    /// One Arnoldi step's Gram-Schmidt by `method` (never `Auto`) with the arithmetic of
+    /// `crate::solver::krylov::gram_schmidt` (h = ||w||, w *= 1/h at the end), run so that the
+    /// coefficients stay where the vectors are and come back to the host once per step (at most
+    /// one synchronization per Arnoldi step on a GPU). `None`: this backend has no such step,
+    /// and the vector operations run one by one.
+    fn orthogonalize(&self, basis: &[Self::KrylovVector], w: &mut Self::KrylovVector, method: GramSchmidt) -> Option<(Vec<f64>, f64)> {
+        let _ = (basis, w, method);
         None
+    }
+
+    /// What [`GramSchmidt::Auto`] means on this backend: modified Gram-Schmidt, unless the
+    /// backend pays per inner product in launches (the GPU).
+    fn preferred_gram_schmidt(&self) -> GramSchmidt {
+        GramSchmidt::Modified
     }
 
     /// One whole Arnoldi step of FGMRES on `system` (`KrylovSystem::arnoldi_step`): z = M^-1 v_k
@@ -260,8 +267,9 @@ pub trait ImplicitBackend: Backend + Sync {
         basis: &[Self::KrylovVector],
         w: &mut Self::KrylovVector,
         z: &mut Self::KrylovVector,
+        method: GramSchmidt,
     ) -> Option<(Vec<f64>, f64)> {
-        let _ = (jacobian, preconditioner, system, basis, w, z);
+        let _ = (jacobian, preconditioner, system, basis, w, z, method);
         None
     }
 

@@ -241,6 +241,13 @@ pub enum FactorsArg {
     Single,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GramSchmidtArg {
+    Modified,
+    /// Classical Gram-Schmidt applied twice (5 GPU launches per step whatever the basis size).
+    ClassicalTwice,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// Blade file (RON), e.g. blades/ls89.ron
@@ -282,6 +289,9 @@ pub struct SolveArgs {
     /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
     #[arg(long, value_enum, default_value = "double")]
     pub factors: FactorsArg,
+    /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: the backend's choice).
+    #[arg(long, value_enum)]
+    pub gram_schmidt: Option<GramSchmidtArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
     /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.

@@ -104,7 +104,8 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<P
 
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
-    use super::{FactorsArg, ModelArg, PrecondArg, SchemeArg};
+    use super::{FactorsArg, GramSchmidtArg, ModelArg, PrecondArg, SchemeArg};
+    use crate::solver::krylov::GramSchmidt;
     use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
     use crate::solver::{FlowModel, ImplicitConfig, Scheme};
     if let Some(m) = args.model {
@@ -125,6 +126,12 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             if let Some(n) = args.stages {
                 imp.stages = n;
             }
+            if let Some(g) = args.gram_schmidt {
+                imp.gmres.gram_schmidt = match g {
+                    GramSchmidtArg::Modified => GramSchmidt::Modified,
+                    GramSchmidtArg::ClassicalTwice => GramSchmidt::ClassicalTwice,
+                };
+            }
             if let Some(p) = args.precond {
                 imp.preconditioner = match p {
                     PrecondArg::Ilu => PreconditionerKind::Ilu,
@@ -142,8 +149,8 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             }
         }
         Scheme::Explicit => {
-            if args.stages.is_some() || args.precond.is_some() {
-                return Err(Error::Other("--stages and --precond belong to --scheme implicit".into()));
+            if args.stages.is_some() || args.precond.is_some() || args.gram_schmidt.is_some() {
+                return Err(Error::Other("--stages, --precond and --gram-schmidt belong to --scheme implicit".into()));
             }
             if let Some(cfl) = args.cfl {
                 config.cfl = cfl;

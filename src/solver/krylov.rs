@@ -1,7 +1,7 @@
 //! Restarted flexible GMRES (Saad 1993; Saad, Iterative Methods, alg. 9.6), written once for
 //! every backend (DESIGN.md section 6, "Krylov once"): right preconditioning that may change
-//! from one iteration to the next, Arnoldi with modified Gram-Schmidt, Givens rotations for the
-//! least-squares problem. The Krylov vectors stay where the backend keeps them; only inner
+//! from one iteration to the next, Arnoldi with modified Gram-Schmidt or classical Gram-Schmidt
+//! applied twice ([`GramSchmidt`]), Givens rotations for the least-squares problem. The Krylov vectors stay where the backend keeps them; only inner
 //! products and norms come back to the host, where the small Hessenberg problem is solved.
 
 use crate::backend::{ImplicitBackend, System};
@@ -16,12 +16,32 @@ pub struct FgmresSettings {
     pub abs_tol: f64,
     /// Total inner iterations allowed (over all restarts).
     pub max_iterations: usize,
+    /// How each Arnoldi step orthogonalizes (`auto`: the backend's choice).
+    #[serde(default)]
+    pub gram_schmidt: GramSchmidt,
 }
 
 impl Default for FgmresSettings {
     fn default() -> Self {
-        FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 200 }
+        FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 200, gram_schmidt: GramSchmidt::Auto }
     }
+}
+
+/// The orthogonalization of an Arnoldi step. Both keep the Krylov basis orthogonal to working
+/// accuracy; they differ in how the work is cut up. Modified Gram-Schmidt (Saad alg. 9.6) takes
+/// the basis vectors one after the other, each inner product waiting for the previous
+/// subtraction: on a GPU, one launch per basis vector. Classical Gram-Schmidt takes all inner
+/// products against the same vector at once, which loses orthogonality when the new vector is
+/// nearly in the span of the basis; applied twice it is as orthogonal as the modified one
+/// ("twice is enough": Giraud, Langou, Rozloznik 2005), in 5 launches whatever the basis size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GramSchmidt {
+    /// The backend's choice (`ImplicitBackend::preferred_gram_schmidt`; modified on other systems).
+    #[default]
+    Auto,
+    Modified,
+    ClassicalTwice,
 }
 
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
@@ -57,26 +77,53 @@ pub trait KrylovSystem {
     /// `y = x`.
     fn copy(&self, x: &Self::Vector, y: &mut Self::Vector);
 
-    /// One Arnoldi step's modified Gram-Schmidt (Saad alg. 9.6, lines 4-8): for each basis
-    /// vector v_i in turn, h_i = w . v_i and w -= h_i v_i; then h = ||w|| and, when h > 0,
-    /// w *= 1/h. Returns h_0..h_k and h. The default calls the vector operations one by one (a
-    /// read-back per inner product on a GPU); a backend may run the same arithmetic with the
-    /// coefficients kept where the vectors are and read back once per step.
-    fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector) -> (Vec<f64>, f64) {
-        modified_gram_schmidt(self, basis, w)
+    /// One Arnoldi step's Gram-Schmidt (Saad alg. 9.6, lines 4-8) by `method`: w orthogonalized
+    /// against the basis, then h = ||w|| and, when h > 0, w *= 1/h. Returns h_0..h_k and h. The
+    /// default calls the vector operations one by one (a read-back per inner product on a GPU);
+    /// a backend may run the same arithmetic with the coefficients kept where the vectors are
+    /// and read back once per step.
+    fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
+        gram_schmidt(self, basis, w, method)
     }
 
     /// One Arnoldi step of FGMRES (Saad alg. 9.6, lines 3-8): z = M^-1 v_k with v_k the last
     /// of `basis` (v_0..v_k), w = A z, then w orthogonalized against the basis and normalized
     /// into v_{k+1} ([`Self::orthogonalize`]). Returns the Hessenberg column and ||w||.
-    fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector) -> (Vec<f64>, f64) {
+    fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
         self.apply_preconditioner(basis.last().expect("the basis holds v_k"), z);
         self.apply_operator(z, w);
-        self.orthogonalize(basis, w)
+        self.orthogonalize(basis, w, method)
     }
 }
 
-/// [`KrylovSystem::orthogonalize`] with the vector operations one by one.
+/// [`KrylovSystem::orthogonalize`] with the vector operations one by one (`Auto`: modified).
+pub fn gram_schmidt<S: KrylovSystem + ?Sized>(system: &S, basis: &[S::Vector], w: &mut S::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
+    match method {
+        GramSchmidt::Auto | GramSchmidt::Modified => modified_gram_schmidt(system, basis, w),
+        GramSchmidt::ClassicalTwice => classical_gram_schmidt_twice(system, basis, w),
+    }
+}
+
+/// Classical Gram-Schmidt applied twice: c = V^T w, w -= V c, twice, the coefficients summed
+/// (h = c_1 + c_2); then h = ||w|| and w *= 1/h when h > 0.
+pub fn classical_gram_schmidt_twice<S: KrylovSystem + ?Sized>(system: &S, basis: &[S::Vector], w: &mut S::Vector) -> (Vec<f64>, f64) {
+    let mut h = vec![0.0; basis.len()];
+    for _ in 0..2 {
+        let c: Vec<f64> = basis.iter().map(|vi| system.dot(w, vi)).collect();
+        for (ci, vi) in c.iter().zip(basis) {
+            system.axpy(-ci, vi, w);
+        }
+        h.iter_mut().zip(&c).for_each(|(h, c)| *h += c);
+    }
+    let norm = system.norm2(w);
+    if norm > 0.0 {
+        system.scale(1.0 / norm, w);
+    }
+    (h, norm)
+}
+
+/// One Arnoldi step's modified Gram-Schmidt with the vector operations one by one: for each
+/// basis vector v_i in turn, h_i = w . v_i and w -= h_i v_i.
 pub fn modified_gram_schmidt<S: KrylovSystem + ?Sized>(system: &S, basis: &[S::Vector], w: &mut S::Vector) -> (Vec<f64>, f64) {
     let mut h = Vec::with_capacity(basis.len());
     for vi in basis {
@@ -130,17 +177,29 @@ impl<B: ImplicitBackend> KrylovSystem for StageSystem<'_, B> {
     fn copy(&self, x: &Self::Vector, y: &mut Self::Vector) {
         self.backend.copy(x, y);
     }
-    fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector) -> (Vec<f64>, f64) {
-        self.backend.orthogonalize(basis, w).unwrap_or_else(|| modified_gram_schmidt(self, basis, w))
+    fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
+        let method = self.method(method);
+        self.backend.orthogonalize(basis, w, method).unwrap_or_else(|| gram_schmidt(self, basis, w, method))
     }
-    fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector) -> (Vec<f64>, f64) {
-        match self.backend.arnoldi_step(self.jacobian, self.preconditioner, self.system, basis, w, z) {
+    fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
+        let method = self.method(method);
+        match self.backend.arnoldi_step(self.jacobian, self.preconditioner, self.system, basis, w, z, method) {
             Some(step) => step,
             None => {
                 self.apply_preconditioner(basis.last().expect("the basis holds v_k"), z);
                 self.apply_operator(z, w);
-                self.orthogonalize(basis, w)
+                self.orthogonalize(basis, w, method)
             }
+        }
+    }
+}
+
+impl<B: ImplicitBackend> StageSystem<'_, B> {
+    /// `method` with `Auto` resolved by the backend.
+    fn method(&self, method: GramSchmidt) -> GramSchmidt {
+        match method {
+            GramSchmidt::Auto => self.backend.preferred_gram_schmidt(),
+            m => m,
         }
     }
 }
@@ -207,7 +266,7 @@ pub fn fgmres_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, 
         let mut k_used = 0;
         for k in 0..m {
             let (head, tail) = v.split_at_mut(k + 1);
-            let (column, norm) = system.arnoldi_step(head, &mut tail[0], &mut zv[k]);
+            let (column, norm) = system.arnoldi_step(head, &mut tail[0], &mut zv[k], settings.gram_schmidt);
             for (i, hi) in column.into_iter().enumerate() {
                 h[i][k] = hi;
             }

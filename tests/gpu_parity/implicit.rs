@@ -6,7 +6,7 @@ use super::*;
 use turbopt::backend::gpu::GpuVector;
 use turbopt::backend::{ConvectiveJacobian, FactorPrecision, ImplicitBackend, JacobianOptions, Physics, PreconditionerKind, SaSourceOptions, System};
 use turbopt::solver::implicit::solve_stage;
-use turbopt::solver::krylov::FgmresSettings;
+use turbopt::solver::krylov::{FgmresSettings, GramSchmidt};
 use turbopt::solver::{FlowModel, ImplicitConfig, ImplicitSolver, Scheme, Silent, SolverConfig};
 
 /// max |a - b| / max |a| over all entries.
@@ -123,7 +123,13 @@ fn preconditioners_match_cpu() {
 #[test]
 #[ignore = "needs a CUDA device"]
 fn stage_solves_take_the_cpu_iteration_counts() {
-    let settings = FgmresSettings { restart: 20, rel_tol: 1e-3, abs_tol: 1e-300, max_iterations: 200 };
+    for gram_schmidt in [GramSchmidt::Modified, GramSchmidt::ClassicalTwice] {
+        stage_solves_take_the_cpu_iteration_counts_with(FgmresSettings { restart: 20, rel_tol: 1e-3, abs_tol: 1e-300, max_iterations: 200, gram_schmidt });
+    }
+}
+
+fn stage_solves_take_the_cpu_iteration_counts_with(settings: FgmresSettings) {
+    let method = settings.gram_schmidt;
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
         let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SpalartAllmaras), 13);
@@ -144,7 +150,7 @@ fn stage_solves_take_the_cpu_iteration_counts() {
             let b = solve_stage(&p.gpu, &p.gg, &jg, &pg, 1.0, &rg, &mut dg, &settings);
             let d = relative_difference(&dc, &p.host(&dg));
             let sa = (a.turbulence.map(|s| s.iterations), b.turbulence.map(|s| s.iterations));
-            println!("{name}, {kind:?}: FGMRES iterations CPU {} GPU {}, SA {:?}; solutions differ by {d:.2e}", a.flow.iterations, b.flow.iterations, sa);
+            println!("{name}, {kind:?}, {method:?}: FGMRES iterations CPU {} GPU {}, SA {:?}; solutions differ by {d:.2e}", a.flow.iterations, b.flow.iterations, sa);
             assert_eq!(a.flow.iterations, b.flow.iterations, "{name} {kind:?}: mean-flow FGMRES iterations");
             assert_eq!(sa.0, sa.1, "{name} {kind:?}: SA FGMRES iterations");
             assert!(d <= 1e-9, "{name} {kind:?}: stage solutions differ by {d:e}");
@@ -158,15 +164,21 @@ fn implicit_solves_match_cpu() {
     let cpu = CpuBackend::new(None).unwrap();
     let gpu = GpuBackend::new(0).unwrap();
     let walls = || Sides { jmin: BoundaryKind::Wall, jmax: BoundaryKind::Wall, ..Sides::inviscid_channel() };
+    let channel = || wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap();
+    let (swept, swept_f32) = (PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Double }, PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Single });
+    let (rans, modified, twice) = (FlowModel::SpalartAllmaras, GramSchmidt::Modified, GramSchmidt::ClassicalTwice);
     let cases = [
-        ("Euler, 3 blocks, ILU", common::distorted_channel(3, 32, 16, 2.0, 0.03), FlowModel::Euler, PreconditionerKind::Ilu),
-        ("RANS-SA, walled channel, ILU", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::Ilu),
-        ("RANS-SA, walled channel, block-Jacobi", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::Jacobi),
-        ("RANS-SA, walled channel, swept ILU", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Double }),
-        ("RANS-SA, walled channel, swept ILU, f32 factors", wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap(), FlowModel::SpalartAllmaras, PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Single }),
+        ("Euler, 3 blocks, ILU", common::distorted_channel(3, 32, 16, 2.0, 0.03), FlowModel::Euler, PreconditionerKind::Ilu, modified),
+        ("RANS-SA, walled channel, ILU", channel(), rans, PreconditionerKind::Ilu, modified),
+        ("RANS-SA, walled channel, block-Jacobi", channel(), rans, PreconditionerKind::Jacobi, modified),
+        ("RANS-SA, walled channel, block-Jacobi, classical Gram-Schmidt twice", channel(), rans, PreconditionerKind::Jacobi, twice),
+        ("RANS-SA, walled channel, swept ILU", channel(), rans, swept, modified),
+        ("RANS-SA, walled channel, swept ILU, f32 factors", channel(), rans, swept_f32, modified),
+        ("RANS-SA, walled channel, swept ILU, f32 factors, classical Gram-Schmidt twice", channel(), rans, swept_f32, twice),
     ];
-    for (name, mesh, model, preconditioner) in cases {
-        let implicit = ImplicitConfig { preconditioner, ..ImplicitConfig::default() };
+    for (name, mesh, model, preconditioner, gram_schmidt) in cases {
+        let gmres = FgmresSettings { gram_schmidt, ..ImplicitConfig::default().gmres };
+        let implicit = ImplicitConfig { preconditioner, gmres, ..ImplicitConfig::default() };
         let config = SolverConfig { model, scheme: Scheme::Implicit(implicit), max_iterations: 60, ..SolverConfig::default() };
         let (case, start) = common::incidence_channel_case(&mesh, config);
         let a = ImplicitSolver::new(&cpu, &mesh, case.clone()).unwrap().solve(&start, &mut Silent).unwrap();

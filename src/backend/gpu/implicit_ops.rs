@@ -18,6 +18,7 @@ use super::{gpu_err, reduce, update, viscous, GpuBackend, GpuField, GpuGeometry,
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::backend::{BoundaryData, NFLOW, NVAR};
 use crate::flow::gas::Gas;
+use crate::solver::krylov::GramSchmidt;
 use crate::{Error, Result};
 
 /// A vector of one system's unknowns on the device (`nv` values per interior cell, in the row
@@ -149,6 +150,7 @@ impl GpuBackend {
         basis: &[GpuVector],
         w: &mut GpuVector,
         z: &mut GpuVector,
+        method: GramSchmidt,
     ) -> Result<(Vec<f64>, f64)> {
         let m = basis.len();
         let v_k = &basis.last().ok_or_else(|| Error::Gpu("an Arnoldi step needs v_k".into()))?.data;
@@ -156,13 +158,13 @@ impl GpuBackend {
         scratch.reserve(cx, m)?;
         let turbulent = system == System::Turbulence;
         let values = if turbulent { &jac.turbulence } else { &jac.values };
-        let mut key = vec![turbulent as u64, values.device_ptr(cx.stream).0, jac.row_ptr.device_ptr(cx.stream).0, w.data.device_ptr(cx.stream).0, z.data.device_ptr(cx.stream).0];
+        let mut key = vec![turbulent as u64, method as u64, values.device_ptr(cx.stream).0, jac.row_ptr.device_ptr(cx.stream).0, w.data.device_ptr(cx.stream).0, z.data.device_ptr(cx.stream).0];
         key.extend(basis.iter().map(|v| v.data.device_ptr(cx.stream).0));
         key.extend(scratch.addresses(cx));
         let mut steps = pc.steps.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(r) = steps.get(&key) {
             r.replay(cx)?;
-            return scratch.coefficients_to_host(cx, m);
+            return coefficients_to_host(&scratch, cx, m, method);
         }
         if steps.len() >= MAX_RECORDED_STEPS {
             steps.clear();
@@ -171,10 +173,26 @@ impl GpuBackend {
         let recording = super::GpuRecording::record(cx, "an Arnoldi step", || {
             p.apply(&self.kernels.ilu, cx, v_k, &mut z.data)?;
             jacobian::spmv(&self.kernels.jacobian, cx, jac, turbulent, &z.data, &mut w.data)?;
-            reduce::gram_schmidt_queued(&self.kernels.reduce, &self.kernels.update, cx, &mut scratch, &vectors, &mut w.data)
+            queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)
         })?;
         steps.insert(key, recording);
-        scratch.coefficients_to_host(cx, m)
+        coefficients_to_host(&scratch, cx, m, method)
+    }
+}
+
+/// Queues one Arnoldi step's Gram-Schmidt by `method` (`Auto` is resolved before it gets here).
+fn queue_gram_schmidt(k: &super::Kernels, cx: &super::Ctx, scratch: &mut reduce::Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>, method: GramSchmidt) -> Result<()> {
+    match method {
+        GramSchmidt::ClassicalTwice => reduce::classical_gram_schmidt_twice_queued(&k.reduce, &k.update, cx, scratch, basis, w),
+        GramSchmidt::Modified | GramSchmidt::Auto => reduce::gram_schmidt_queued(&k.reduce, &k.update, cx, scratch, basis, w),
+    }
+}
+
+/// The Hessenberg column and ||w|| of the step [`queue_gram_schmidt`] queued (one read-back).
+fn coefficients_to_host(scratch: &reduce::Scratch, cx: &super::Ctx, m: usize, method: GramSchmidt) -> Result<(Vec<f64>, f64)> {
+    match method {
+        GramSchmidt::ClassicalTwice => scratch.twice_coefficients_to_host(cx, m),
+        GramSchmidt::Modified | GramSchmidt::Auto => scratch.coefficients_to_host(cx, m),
     }
 }
 
@@ -309,15 +327,26 @@ impl ImplicitBackend for GpuBackend {
 
     /// The Gram-Schmidt coefficients stay on the device until the step ends: one read-back per
     /// Arnoldi step instead of one per inner product.
-    fn orthogonalize(&self, basis: &[GpuVector], w: &mut GpuVector) -> Option<(Vec<f64>, f64)> {
+    fn orthogonalize(&self, basis: &[GpuVector], w: &mut GpuVector, method: GramSchmidt) -> Option<(Vec<f64>, f64)> {
+        if method == GramSchmidt::ClassicalTwice && basis.len() > reduce::MAX_BASIS {
+            return None;
+        }
         let vectors: Vec<&CudaSlice<f64>> = basis.iter().map(|v| &v.data).collect();
         let mut out = (vec![f64::NAN; basis.len()], f64::NAN);
         self.guarded(|cx| {
             let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
-            out = reduce::gram_schmidt(&self.kernels.reduce, &self.kernels.update, cx, &mut scratch, &vectors, &mut w.data)?;
+            scratch.reserve(cx, basis.len())?;
+            queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)?;
+            out = coefficients_to_host(&scratch, cx, basis.len(), method)?;
             Ok(())
         });
         Some(out)
+    }
+
+    /// Classical Gram-Schmidt applied twice: 5 launches per Arnoldi step where the modified one
+    /// takes one per basis vector (m + 2), at equal orthogonality.
+    fn preferred_gram_schmidt(&self) -> GramSchmidt {
+        GramSchmidt::ClassicalTwice
     }
 
     /// The whole step as one CUDA graph per set of buffers, recorded on first use: one launch
@@ -325,17 +354,17 @@ impl ImplicitBackend for GpuBackend {
     /// kernels, the product, m + 2 Gram-Schmidt kernels), the same kernels in the same order.
     /// Preconditioners whose kernels carry per-call arguments (the sync-free ILU's epochs) or
     /// run library calls (cuSPARSE) take the operations one by one.
-    fn arnoldi_step(&self, jac: &GpuJacobian, pc: &GpuPreconditioner, system: System, basis: &[GpuVector], w: &mut GpuVector, z: &mut GpuVector) -> Option<(Vec<f64>, f64)> {
+    fn arnoldi_step(&self, jac: &GpuJacobian, pc: &GpuPreconditioner, system: System, basis: &[GpuVector], w: &mut GpuVector, z: &mut GpuVector, method: GramSchmidt) -> Option<(Vec<f64>, f64)> {
         let p = match system {
             System::MeanFlow => &pc.flow,
             System::Turbulence => pc.turbulence.as_ref()?,
         };
-        if !self.graphs || !p.is_recordable(&self.kernels.ilu) {
+        if !self.graphs || !p.is_recordable(&self.kernels.ilu) || (method == GramSchmidt::ClassicalTwice && basis.len() > reduce::MAX_BASIS) {
             return None;
         }
         let mut out = (vec![f64::NAN; basis.len()], f64::NAN);
         self.guarded(|cx| {
-            out = self.recorded_arnoldi_step(cx, jac, pc, p, system, basis, w, z)?;
+            out = self.recorded_arnoldi_step(cx, jac, pc, p, system, basis, w, z, method)?;
             Ok(())
         });
         Some(out)

@@ -20,6 +20,8 @@ pub(super) struct Kernels {
     max_finish: CudaFunction,
     dot_fused: CudaFunction,
     subtract_projection_dot: CudaFunction,
+    basis_dots: CudaFunction,
+    subtract_combination: CudaFunction,
 }
 
 impl Kernels {
@@ -34,6 +36,8 @@ impl Kernels {
             max_finish: m.function("max_finish")?,
             dot_fused: m.function("dot_fused")?,
             subtract_projection_dot: m.function("subtract_projection_dot")?,
+            basis_dots: m.function("basis_dots")?,
+            subtract_combination: m.function("subtract_combination")?,
         })
     }
 }
@@ -100,13 +104,15 @@ pub(super) struct Scratch {
     coefficients: CudaSlice<f64>,
     /// The blocks of a `dot_fused` launch that have finished (reset by its last block).
     ticket: CudaSlice<u32>,
+    /// The partial sums of `basis_dots`: one row of blocks per basis vector.
+    basis_partials: CudaSlice<f64>,
 }
 
 impl Scratch {
     pub fn new(cx: &Ctx) -> Result<Self> {
         let zeros = |n: usize| cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err);
         let ticket = cx.stream.alloc_zeros::<u32>(1).map_err(gpu_err)?;
-        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket })
+        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket, basis_partials: zeros(MAX_BASIS * REDUCE_BLOCKS)? })
     }
 
     fn read(&self, cx: &Ctx) -> Result<f64> {
@@ -154,23 +160,11 @@ pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &
     scratch.read(cx)
 }
 
-/// One Arnoldi step's modified Gram-Schmidt with the coefficients on the device
-/// (`ImplicitBackend::orthogonalize`): h_i = w . v_i and w -= h_i v_i for each basis vector in
-/// turn, then h = ||w|| and w *= 1/h, all queued without a wait; the coefficients come back in
-/// one read-back. Each subtraction shares its launch with the next inner product
-/// (`subtract_projection_dot`), the same arithmetic as `dot`, `axpy` and `scale` one by one:
-/// m + 2 launches for m basis vectors.
-pub(super) fn gram_schmidt(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<(Vec<f64>, f64)> {
-    scratch.reserve(cx, basis.len())?;
-    gram_schmidt_queued(k, u, cx, scratch, basis, w)?;
-    scratch.coefficients_to_host(cx, basis.len())
-}
-
 impl Scratch {
     /// Room for the coefficients of a step with `m` basis vectors (allocated before a graph
     /// capture, which must not allocate).
     pub(super) fn reserve(&mut self, cx: &Ctx, m: usize) -> Result<()> {
-        if self.coefficients.len() < m + 1 {
+        if self.coefficients.len() < 2 * m + 1 {
             self.coefficients = cx.stream.alloc_zeros::<f64>(2 * (m + 1)).map_err(gpu_err)?;
         }
         Ok(())
@@ -178,9 +172,9 @@ impl Scratch {
 
     /// The device buffers a queued Gram-Schmidt step writes, as raw addresses (the key of a
     /// recorded step).
-    pub(super) fn addresses(&self, cx: &Ctx) -> [u64; 3] {
+    pub(super) fn addresses(&self, cx: &Ctx) -> [u64; 4] {
         use cudarc::driver::DevicePtr;
-        [self.partials.device_ptr(cx.stream).0, self.ticket.device_ptr(cx.stream).0, self.coefficients.device_ptr(cx.stream).0]
+        [self.partials.device_ptr(cx.stream).0, self.ticket.device_ptr(cx.stream).0, self.coefficients.device_ptr(cx.stream).0, self.basis_partials.device_ptr(cx.stream).0]
     }
 
     /// h_0..h_m-1 and ||w|| of the last queued step with `m` basis vectors (one read-back).
@@ -188,10 +182,88 @@ impl Scratch {
         let h = cx.stream.clone_dtoh(&self.coefficients.slice(0..m + 1)).map_err(gpu_err)?;
         Ok((h[..m].to_vec(), h[m]))
     }
+
+    /// h = c_1 + c_2 and ||w|| of the last queued classical Gram-Schmidt step applied twice with
+    /// `m` basis vectors (one read-back).
+    pub(super) fn twice_coefficients_to_host(&self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
+        let c = cx.stream.clone_dtoh(&self.coefficients.slice(0..2 * m + 1)).map_err(gpu_err)?;
+        Ok(((0..m).map(|i| 0.0 + c[i] + c[m + i]).collect(), c[2 * m]))
+    }
 }
 
-/// The kernels of [`gram_schmidt`], queued without a read-back (the coefficients stay in
-/// `scratch`, reserved for `basis.len()`).
+/// Most basis vectors a classical Gram-Schmidt launch takes (`MAX_BASIS` in reduce.cu): FGMRES
+/// restarts beyond 63 take the modified one.
+pub(super) const MAX_BASIS: usize = 64;
+
+/// The addresses of a Krylov basis, passed by value as a kernel parameter (`Basis` in reduce.cu).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct BasisPointers {
+    v: [u64; MAX_BASIS],
+}
+
+// SAFETY: plain addresses, laid out as reduce.cu's `Basis`.
+unsafe impl cudarc::driver::DeviceRepr for BasisPointers {}
+
+/// One Arnoldi step's classical Gram-Schmidt applied twice with the coefficients on the device
+/// (`crate::solver::krylov::classical_gram_schmidt_twice`): c = V^T w in one launch, w -= V c in
+/// one more, again, then w *= 1/||w||: 5 launches whatever the basis size (modified Gram-Schmidt
+/// takes m + 2). The coefficients stay in `scratch` (reserved for `basis.len()`): c_1, c_2 and
+/// ||w|| in slots 0..m, m..2m and 2m. Fails beyond [`MAX_BASIS`] vectors.
+pub(super) fn classical_gram_schmidt_twice_queued(
+    k: &Kernels,
+    u: &super::update::Kernels,
+    cx: &Ctx,
+    scratch: &mut Scratch,
+    basis: &[&CudaSlice<f64>],
+    w: &mut CudaSlice<f64>,
+) -> Result<()> {
+    use cudarc::driver::DevicePtr;
+    let m = basis.len();
+    if m == 0 || m > MAX_BASIS {
+        return Err(crate::Error::Gpu(format!("classical Gram-Schmidt takes 1 to {MAX_BASIS} basis vectors, not {m}")));
+    }
+    let mut pointers = BasisPointers { v: [0; MAX_BASIS] };
+    for (p, v) in pointers.v.iter_mut().zip(basis) {
+        *p = v.device_ptr(cx.stream).0;
+    }
+    let (n, mi) = (w.len() as i32, m as i32);
+    let blocks = inner_product_blocks(w.len());
+    let dots_grid = LaunchConfig { grid_dim: (blocks as u32, m as u32, 1), block_dim: (REDUCE_BLOCKS as u32, 1, 1), shared_mem_bytes: 0 };
+    let Scratch { partials, ticket, coefficients, basis_partials, .. } = scratch;
+    for pass in 0..2 {
+        let (done, mut rest) = coefficients.split_at_mut(pass * m);
+        let _ = done;
+        let (mut c, mut tail) = rest.split_at_mut(m);
+        let mut norm_slot = tail.slice_mut(m * (1 - pass)..m * (1 - pass) + 1);
+        let with_norm = pass as i32;
+        unsafe {
+            cx.stream.launch_builder(&k.basis_dots).arg(&n).arg(&mi).arg(&pointers).arg(&*w).arg(&mut *basis_partials).arg(&mut *ticket).arg(&mut c).launch(dots_grid).map_err(gpu_err)?;
+            cx.stream
+                .launch_builder(&k.subtract_combination)
+                .arg(&n)
+                .arg(&mi)
+                .arg(&pointers)
+                .arg(&c.as_view())
+                .arg(&mut *w)
+                .arg(&mut *partials)
+                .arg(&mut *ticket)
+                .arg(&mut norm_slot)
+                .arg(&with_norm)
+                .launch(fixed(blocks))
+                .map_err(gpu_err)?;
+        }
+        cx.counters.launched(2);
+    }
+    super::update::normalize_by(u, cx, &coefficients.slice(2 * m..2 * m + 1), w)
+}
+
+/// One Arnoldi step's modified Gram-Schmidt with the coefficients on the device
+/// (`ImplicitBackend::orthogonalize`): h_i = w . v_i and w -= h_i v_i for each basis vector in
+/// turn, then h = ||w|| and w *= 1/h, queued without a wait (the coefficients stay in `scratch`,
+/// reserved for `basis.len()`, and come back in one read-back). Each subtraction shares its
+/// launch with the next inner product (`subtract_projection_dot`), the same arithmetic as `dot`,
+/// `axpy` and `scale` one by one: m + 2 launches for m basis vectors.
 pub(super) fn gram_schmidt_queued(k: &Kernels, u: &super::update::Kernels, cx: &Ctx, scratch: &mut Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>) -> Result<()> {
     let m = basis.len();
     let n = w.len() as i32;
