@@ -164,7 +164,7 @@ impl GpuBackend {
         let mut steps = pc.steps.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(r) = steps.get(&key) {
             r.replay(cx)?;
-            return coefficients_to_host(&scratch, cx, m, method);
+            return coefficients_to_host(&mut scratch, cx, m, method);
         }
         if steps.len() >= MAX_RECORDED_STEPS {
             steps.clear();
@@ -176,7 +176,7 @@ impl GpuBackend {
             queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)
         })?;
         steps.insert(key, recording);
-        coefficients_to_host(&scratch, cx, m, method)
+        coefficients_to_host(&mut scratch, cx, m, method)
     }
 }
 
@@ -189,7 +189,7 @@ fn queue_gram_schmidt(k: &super::Kernels, cx: &super::Ctx, scratch: &mut reduce:
 }
 
 /// The Hessenberg column and ||w|| of the step [`queue_gram_schmidt`] queued (one read-back).
-fn coefficients_to_host(scratch: &reduce::Scratch, cx: &super::Ctx, m: usize, method: GramSchmidt) -> Result<(Vec<f64>, f64)> {
+fn coefficients_to_host(scratch: &mut reduce::Scratch, cx: &super::Ctx, m: usize, method: GramSchmidt) -> Result<(Vec<f64>, f64)> {
     match method {
         GramSchmidt::ClassicalTwice => scratch.twice_coefficients_to_host(cx, m),
         GramSchmidt::Modified | GramSchmidt::Auto => scratch.coefficients_to_host(cx, m),
@@ -337,7 +337,7 @@ impl ImplicitBackend for GpuBackend {
             let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
             scratch.reserve(cx, basis.len())?;
             queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)?;
-            out = coefficients_to_host(&scratch, cx, basis.len(), method)?;
+            out = coefficients_to_host(&mut scratch, cx, basis.len(), method)?;
             Ok(())
         });
         Some(out)

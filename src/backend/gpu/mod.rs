@@ -499,7 +499,8 @@ impl Backend for GpuBackend {
             return Err(Error::Gpu(format!("norm log read of {n} slots, capacity {}", log.capacity)));
         }
         self.counters.norm_readbacks.fetch_add(1, Ordering::Relaxed);
-        let values = self.stream().clone_dtoh(&log.slots.slice(..NVAR * n)).map_err(gpu_err)?;
+        let cx = self.ctx();
+        let values = self.scratch.lock().unwrap_or_else(|p| p.into_inner()).read_back(&cx, &log.slots.slice(..NVAR * n))?;
         Ok(values.chunks_exact(NVAR).map(|c| std::array::from_fn(|v| c[v])).collect())
     }
 

@@ -1,7 +1,7 @@
 //! Launch wrappers of `cuda/reduce.cu`: deterministic two-pass reductions (fixed grid, fixed
 //! summation order), twins of `CpuBackend::residual_norms` and `CpuBackend::min_scalar`.
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaViewMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
 
 use super::{gpu_err, Ctx, GpuGeometry, GpuNormLog};
 use crate::backend::NVAR;
@@ -106,17 +106,25 @@ pub(super) struct Scratch {
     ticket: CudaSlice<u32>,
     /// The partial sums of `basis_dots`: one row of blocks per basis vector.
     basis_partials: CudaSlice<f64>,
+    /// Where the read-backs land.
+    host: PinnedReadBack,
 }
 
 impl Scratch {
     pub fn new(cx: &Ctx) -> Result<Self> {
         let zeros = |n: usize| cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err);
         let ticket = cx.stream.alloc_zeros::<u32>(1).map_err(gpu_err)?;
-        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket, basis_partials: zeros(MAX_BASIS * REDUCE_BLOCKS)? })
+        let host = PinnedReadBack::new(cx, 2 * MAX_BASIS + 1)?;
+        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket, basis_partials: zeros(MAX_BASIS * REDUCE_BLOCKS)?, host })
     }
 
-    fn read(&self, cx: &Ctx) -> Result<f64> {
-        Ok(cx.stream.clone_dtoh(&self.out).map_err(gpu_err)?[0])
+    fn read(&mut self, cx: &Ctx) -> Result<f64> {
+        Ok(self.host.read(cx, &self.out.as_view())?[0])
+    }
+
+    /// The values of `src` after the stream's queued work (one copy and one wait).
+    pub(super) fn read_back(&mut self, cx: &Ctx, src: &CudaView<f64>) -> Result<Vec<f64>> {
+        self.host.read(cx, src)
     }
 }
 
@@ -178,16 +186,64 @@ impl Scratch {
     }
 
     /// h_0..h_m-1 and ||w|| of the last queued step with `m` basis vectors (one read-back).
-    pub(super) fn coefficients_to_host(&self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
-        let h = cx.stream.clone_dtoh(&self.coefficients.slice(0..m + 1)).map_err(gpu_err)?;
+    pub(super) fn coefficients_to_host(&mut self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
+        let h = self.host.read(cx, &self.coefficients.slice(0..m + 1))?;
         Ok((h[..m].to_vec(), h[m]))
     }
 
     /// h = c_1 + c_2 and ||w|| of the last queued classical Gram-Schmidt step applied twice with
     /// `m` basis vectors (one read-back).
-    pub(super) fn twice_coefficients_to_host(&self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
-        let c = cx.stream.clone_dtoh(&self.coefficients.slice(0..2 * m + 1)).map_err(gpu_err)?;
+    pub(super) fn twice_coefficients_to_host(&mut self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
+        let c = self.host.read(cx, &self.coefficients.slice(0..2 * m + 1))?;
         Ok(((0..m).map(|i| 0.0 + c[i] + c[m + i]).collect(), c[2 * m]))
+    }
+}
+
+/// Page-locked host memory for a stream's small read-backs (Krylov coefficients, inner products,
+/// residual norms), written by an asynchronous copy the stream then waits for. A copy to
+/// pageable memory (`clone_dtoh` into a `Vec`) goes through the driver's own staging buffer
+/// instead, which the streams of one context share.
+pub(super) struct PinnedReadBack {
+    ptr: *mut f64,
+    len: usize,
+    ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+}
+
+// SAFETY: the buffer is only touched through `&mut self`, after its stream's copy has completed.
+unsafe impl Send for PinnedReadBack {}
+unsafe impl Sync for PinnedReadBack {}
+
+impl PinnedReadBack {
+    fn new(cx: &Ctx, len: usize) -> Result<Self> {
+        let ctx = cx.stream.context().clone();
+        ctx.bind_to_thread().map_err(gpu_err)?;
+        let ptr = unsafe { cudarc::driver::result::malloc_host(len * std::mem::size_of::<f64>(), 0) }.map_err(gpu_err)? as *mut f64;
+        Ok(PinnedReadBack { ptr, len, ctx })
+    }
+
+    /// The values of `src`, once the work queued on `cx`'s stream before it has run.
+    fn read(&mut self, cx: &Ctx, src: &CudaView<f64>) -> Result<Vec<f64>> {
+        use cudarc::driver::DevicePtr;
+        let n = src.len();
+        if n > self.len {
+            *self = PinnedReadBack::new(cx, n.max(2 * self.len))?;
+        }
+        let (address, _record) = src.device_ptr(cx.stream);
+        // SAFETY: `ptr` holds `len >= n` values; nothing else reads or writes them until the
+        // stream has finished the copy (the synchronize below).
+        let host = unsafe { std::slice::from_raw_parts_mut(self.ptr, n) };
+        unsafe { cudarc::driver::result::memcpy_dtoh_async(host, address, cx.stream.cu_stream()) }.map_err(gpu_err)?;
+        cx.stream.synchronize().map_err(gpu_err)?;
+        Ok(host.to_vec())
+    }
+}
+
+impl Drop for PinnedReadBack {
+    fn drop(&mut self) {
+        // A failure leaves the page-locked memory to the context's teardown.
+        if self.ctx.bind_to_thread().is_ok() {
+            let _ = unsafe { cudarc::driver::result::free_host(self.ptr as *mut std::ffi::c_void) };
+        }
     }
 }
 
