@@ -255,7 +255,8 @@ impl GpuBackend {
     /// Copy of a device field in the CPU layout (tests and diagnostics; counted as a transfer).
     pub fn field_to_host(&self, g: &GpuGeometry, f: &GpuField) -> Result<CpuField> {
         self.counters.field_transfer();
-        let arena = self.stream().clone_dtoh(&f.data).map_err(gpu_err)?;
+        let cx = self.ctx();
+        let arena = self.scratch.lock().unwrap_or_else(|p| p.into_inner()).read_back(&cx, &f.data.as_view())?;
         Ok(CpuField { blocks: g.from_arena(&arena) })
     }
 
