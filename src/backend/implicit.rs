@@ -237,7 +237,7 @@ pub trait ImplicitBackend: Backend + Sync {
     /// `y = x`.
     fn copy(&self, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
 
-    /// One Arnoldi step's Gram-Schmidt by `method` (never `Auto`) with the arithmetic of
+    /// One Arnoldi step's Gram-Schmidt by `method` with the arithmetic of
     /// `crate::solver::krylov::gram_schmidt` (h = ||w||, w *= 1/h at the end), run so that the
     /// coefficients stay where the vectors are and come back to the host once per step (at most
     /// one synchronization per Arnoldi step on a GPU). `None`: this backend has no such step,
@@ -245,12 +245,6 @@ pub trait ImplicitBackend: Backend + Sync {
     fn orthogonalize(&self, basis: &[Self::KrylovVector], w: &mut Self::KrylovVector, method: GramSchmidt) -> Option<(Vec<f64>, f64)> {
         let _ = (basis, w, method);
         None
-    }
-
-    /// What [`GramSchmidt::Auto`] means on this backend: modified Gram-Schmidt, unless the
-    /// backend pays per inner product in launches (the GPU).
-    fn preferred_gram_schmidt(&self) -> GramSchmidt {
-        GramSchmidt::Modified
     }
 
     /// One whole Arnoldi step of FGMRES on `system` (`KrylovSystem::arnoldi_step`): z = M^-1 v_k

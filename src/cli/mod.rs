@@ -289,7 +289,7 @@ pub struct SolveArgs {
     /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
     #[arg(long, value_enum, default_value = "double")]
     pub factors: FactorsArg,
-    /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: the backend's choice).
+    /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: modified).
     #[arg(long, value_enum)]
     pub gram_schmidt: Option<GramSchmidtArg>,
     #[arg(long)]

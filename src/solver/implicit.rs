@@ -128,7 +128,7 @@ impl Default for ImplicitConfig {
             cfl: CflRamp::default(),
             jacobian: ConvectiveJacobian::FrozenRoe,
             preconditioner: PreconditionerKind::Auto,
-            gmres: FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 60, gram_schmidt: GramSchmidt::Auto },
+            gmres: FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 60, gram_schmidt: GramSchmidt::Modified },
             // The thesis tuned a = 0.5, b = 0.15 for a constant CFL of 50; with a CFL ramp from
             // 5 that gives MAX_ITR ~ 1 early on and a factorization every iteration of the ramp.
             // a = 5 keeps the threshold meaningful at low CFL (78 % vs 90 % fewer factorizations

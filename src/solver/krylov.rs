@@ -16,14 +16,14 @@ pub struct FgmresSettings {
     pub abs_tol: f64,
     /// Total inner iterations allowed (over all restarts).
     pub max_iterations: usize,
-    /// How each Arnoldi step orthogonalizes (`auto`: the backend's choice).
+    /// How each Arnoldi step orthogonalizes.
     #[serde(default)]
     pub gram_schmidt: GramSchmidt,
 }
 
 impl Default for FgmresSettings {
     fn default() -> Self {
-        FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 200, gram_schmidt: GramSchmidt::Auto }
+        FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 200, gram_schmidt: GramSchmidt::Modified }
     }
 }
 
@@ -34,12 +34,12 @@ impl Default for FgmresSettings {
 /// products against the same vector at once, which loses orthogonality when the new vector is
 /// nearly in the span of the basis; applied twice it is as orthogonal as the modified one
 /// ("twice is enough": Giraud, Langou, Rozloznik 2005), in 5 launches whatever the basis size.
+/// On the GPU both take the same time, single design and 16 at once (BENCHMARKS.md, issue 13,
+/// session 11), so the modified one is the default everywhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GramSchmidt {
-    /// The backend's choice (`ImplicitBackend::preferred_gram_schmidt`; modified on other systems).
     #[default]
-    Auto,
     Modified,
     ClassicalTwice,
 }
@@ -96,10 +96,10 @@ pub trait KrylovSystem {
     }
 }
 
-/// [`KrylovSystem::orthogonalize`] with the vector operations one by one (`Auto`: modified).
+/// [`KrylovSystem::orthogonalize`] with the vector operations one by one.
 pub fn gram_schmidt<S: KrylovSystem + ?Sized>(system: &S, basis: &[S::Vector], w: &mut S::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
     match method {
-        GramSchmidt::Auto | GramSchmidt::Modified => modified_gram_schmidt(system, basis, w),
+        GramSchmidt::Modified => modified_gram_schmidt(system, basis, w),
         GramSchmidt::ClassicalTwice => classical_gram_schmidt_twice(system, basis, w),
     }
 }
@@ -178,11 +178,9 @@ impl<B: ImplicitBackend> KrylovSystem for StageSystem<'_, B> {
         self.backend.copy(x, y);
     }
     fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
-        let method = self.method(method);
         self.backend.orthogonalize(basis, w, method).unwrap_or_else(|| gram_schmidt(self, basis, w, method))
     }
     fn arnoldi_step(&self, basis: &[Self::Vector], w: &mut Self::Vector, z: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
-        let method = self.method(method);
         match self.backend.arnoldi_step(self.jacobian, self.preconditioner, self.system, basis, w, z, method) {
             Some(step) => step,
             None => {
@@ -190,16 +188,6 @@ impl<B: ImplicitBackend> KrylovSystem for StageSystem<'_, B> {
                 self.apply_operator(z, w);
                 self.orthogonalize(basis, w, method)
             }
-        }
-    }
-}
-
-impl<B: ImplicitBackend> StageSystem<'_, B> {
-    /// `method` with `Auto` resolved by the backend.
-    fn method(&self, method: GramSchmidt) -> GramSchmidt {
-        match method {
-            GramSchmidt::Auto => self.backend.preferred_gram_schmidt(),
-            m => m,
         }
     }
 }

@@ -161,7 +161,7 @@ pub(super) enum Factors {
     Jacobi { inv_diag: CudaSlice<f64> },
     /// L and U in the matrix's slots, and the inverse pivot blocks; `swept`: triangular solves
     /// by Jacobi sweeps instead of level by level.
-    Ilu { lu: CudaSlice<f64>, inv_diag: CudaSlice<f64>, levels: Levels, swept: Option<JacobiSweeps> },
+    Ilu { lu: CudaSlice<f64>, inv_diag: CudaSlice<f64>, levels: Levels, swept: Option<Box<JacobiSweeps>> },
     /// cuSPARSE's ILU(0) (its own factors, levels and work buffer).
     Cusparse(super::cusparse_ilu::CusparseIlu),
 }
@@ -293,7 +293,7 @@ impl SystemPreconditioner {
                             FactorPrecision::Double => None,
                             FactorPrecision::Single => Some(SingleFactors::new(cx, a.block, a.n_rows, &lower, &upper)?),
                         };
-                        Some(JacobiSweeps { sweeps, work, lower, upper, single })
+                        Some(Box::new(JacobiSweeps { sweeps, work, lower, upper, single }))
                     }
                     _ => None,
                 };
@@ -336,8 +336,10 @@ impl SystemPreconditioner {
         } else {
             self.queue_factorization(k, cx, a, levelled)?;
         }
-        if let Factors::Ilu { lu, inv_diag, swept: Some(JacobiSweeps { lower, upper, single: Some(single), .. }), .. } = &mut self.factors {
-            single.pack(k, cx, self.block, lu, inv_diag, [lower, upper])?;
+        if let Factors::Ilu { lu, inv_diag, swept: Some(js), .. } = &mut self.factors {
+            if let JacobiSweeps { lower, upper, single: Some(single), .. } = &mut **js {
+                single.pack(k, cx, self.block, lu, inv_diag, [lower, upper])?;
+            }
         }
         let failed = cx.stream.clone_dtoh(&self.failed).map_err(gpu_err)?[0];
         if failed > 0 {

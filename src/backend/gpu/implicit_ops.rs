@@ -180,11 +180,11 @@ impl GpuBackend {
     }
 }
 
-/// Queues one Arnoldi step's Gram-Schmidt by `method` (`Auto` is resolved before it gets here).
+/// Queues one Arnoldi step's Gram-Schmidt by `method`.
 fn queue_gram_schmidt(k: &super::Kernels, cx: &super::Ctx, scratch: &mut reduce::Scratch, basis: &[&CudaSlice<f64>], w: &mut CudaSlice<f64>, method: GramSchmidt) -> Result<()> {
     match method {
         GramSchmidt::ClassicalTwice => reduce::classical_gram_schmidt_twice_queued(&k.reduce, &k.update, cx, scratch, basis, w),
-        GramSchmidt::Modified | GramSchmidt::Auto => reduce::gram_schmidt_queued(&k.reduce, &k.update, cx, scratch, basis, w),
+        GramSchmidt::Modified => reduce::gram_schmidt_queued(&k.reduce, &k.update, cx, scratch, basis, w),
     }
 }
 
@@ -192,7 +192,7 @@ fn queue_gram_schmidt(k: &super::Kernels, cx: &super::Ctx, scratch: &mut reduce:
 fn coefficients_to_host(scratch: &mut reduce::Scratch, cx: &super::Ctx, m: usize, method: GramSchmidt) -> Result<(Vec<f64>, f64)> {
     match method {
         GramSchmidt::ClassicalTwice => scratch.twice_coefficients_to_host(cx, m),
-        GramSchmidt::Modified | GramSchmidt::Auto => scratch.coefficients_to_host(cx, m),
+        GramSchmidt::Modified => scratch.coefficients_to_host(cx, m),
     }
 }
 
@@ -341,12 +341,6 @@ impl ImplicitBackend for GpuBackend {
             Ok(())
         });
         Some(out)
-    }
-
-    /// Classical Gram-Schmidt applied twice: 5 launches per Arnoldi step where the modified one
-    /// takes one per basis vector (m + 2), at equal orthogonality.
-    fn preferred_gram_schmidt(&self) -> GramSchmidt {
-        GramSchmidt::ClassicalTwice
     }
 
     /// The whole step as one CUDA graph per set of buffers, recorded on first use: one launch
