@@ -66,10 +66,10 @@ fn implicit_section_reads_from_ron_with_defaults_for_the_rest() {
 fn swept_ilu_reads_from_ron_with_its_sweep_count() {
     let config: SolverConfig = ron::from_str("(scheme: implicit((preconditioner: swept_ilu(sweeps: 2))))").unwrap();
     let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
-    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 2, factors: FactorPrecision::Double });
-    let config: SolverConfig = ron::from_str("(scheme: implicit((preconditioner: swept_ilu(sweeps: 8, factors: single))))").unwrap();
+    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 2, factors: FactorPrecision::Single });
+    let config: SolverConfig = ron::from_str("(scheme: implicit((preconditioner: swept_ilu(sweeps: 8, factors: double))))").unwrap();
     let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
-    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 8, factors: FactorPrecision::Single });
+    assert_eq!(implicit.preconditioner, PreconditionerKind::SweptIlu { sweeps: 8, factors: FactorPrecision::Double });
 }
 
 #[test]

@@ -287,7 +287,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
     pub sweeps: usize,
     /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
-    #[arg(long, value_enum, default_value = "double")]
+    #[arg(long, value_enum, default_value = "single")]
     pub factors: FactorsArg,
     /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: modified).
     #[arg(long, value_enum)]
