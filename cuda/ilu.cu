@@ -188,9 +188,9 @@ __device__ void jacobi_invert(int n_rows, const int* diag, const double* values,
     if (!invert_block<B>(values + B * B * diag[row], inv_diag + B * B * row)) atomicCAS(failed, 0, row + 1);
 }
 
-// z_r = D_r^-1 r_r.
-template <int B>
-__device__ void jacobi_apply(int n_rows, const double* inv_diag, const double* r, double* z) {
+// z_r = D_r^-1 r_r (the inverse blocks in f64, or rounded to f32 for the f32 swept ILU).
+template <int B, typename T>
+__device__ void jacobi_apply(int n_rows, const T* inv_diag, const double* r, double* z) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= n_rows) return;
     block_mul_vec<B>(inv_diag + B * B * row, r + B * row, z + B * row);
@@ -281,9 +281,14 @@ __device__ void ilu_backward_level(const int* rows, int n, const int* row_ptr, c
 // Each row visits only the entries of its side of the diagonal (ilu.rs `TriangleRows`: (column,
 // slot) pairs in the row's order, so the arithmetic is forward_row's and backward_row's).
 
+// The factors are read in f64 at their slots of `lu` (entry.y), or, with `packed`, rounded to f32
+// and packed in the entry order (ilu_pack_factors_f32; FactorPrecision::Single: half the bytes of
+// the sweeps, whose factor reads are most of a Krylov iteration's traffic). Each f32 value is
+// widened before the f64 products: the arithmetic of BlockIlu0 with single-precision factors.
+
 // y_new_i = rhs_i - sum over earlier rows k of L_ik y_old_k (forward_row with rhs and y apart).
-template <int B>
-__device__ void ilu_forward_jacobi(int n, const int* lower_ptr, const int2* lower, const double* lu, const double* rhs,
+template <int B, typename T>
+__device__ void ilu_forward_jacobi(int n, const int* lower_ptr, const int2* lower, const T* factors, int packed, const double* rhs,
                                    const double* y_old, double* y_new) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -292,15 +297,15 @@ __device__ void ilu_forward_jacobi(int n, const int* lower_ptr, const int2* lowe
     for (int t = lower_ptr[i]; t < lower_ptr[i + 1]; ++t) {
         int2 e = lower[t];
         double p[B];
-        block_mul_vec<B>(lu + B * B * e.y, y_old + B * e.x, p);
+        block_mul_vec<B>(factors + B * B * (packed ? t : e.y), y_old + B * e.x, p);
         for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
     }
     for (int q = 0; q < B; ++q) y_new[B * i + q] = y[q];
 }
 
 // x_new_i = D_i^-1 (rhs_i - sum over later rows j of U_ij x_old_j) (backward_row, likewise).
-template <int B>
-__device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upper, const double* lu, const double* inv_diag,
+template <int B, typename T>
+__device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upper, const T* factors, int packed, const T* inv_diag,
                                     const double* rhs, const double* x_old, double* x_new) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -309,59 +314,7 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
     for (int t = upper_ptr[i]; t < upper_ptr[i + 1]; ++t) {
         int2 e = upper[t];
         double p[B];
-        block_mul_vec<B>(lu + B * B * e.y, x_old + B * e.x, p);
-        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
-    }
-    double x[B];
-    block_mul_vec<B>(inv_diag + B * B * i, y, x);
-    for (int q = 0; q < B; ++q) x_new[B * i + q] = x[q];
-}
-
-#define JACOBI_SWEEP_KERNELS(B)                                                                                                     \
-    extern "C" __global__ void ilu_forward_jacobi_b##B(int n, const int* lower_ptr, const int2* lower, const double* lu,           \
-                                                       const double* rhs, const double* y_old, double* y_new) {                    \
-        ilu_forward_jacobi<B>(n, lower_ptr, lower, lu, rhs, y_old, y_new);                                                          \
-    }                                                                                                                               \
-    extern "C" __global__ void ilu_backward_jacobi_b##B(int n, const int* upper_ptr, const int2* upper, const double* lu,          \
-                                                        const double* inv_diag, const double* rhs, const double* x_old,           \
-                                                        double* x_new) {                                                            \
-        ilu_backward_jacobi<B>(n, upper_ptr, upper, lu, inv_diag, rhs, x_old, x_new);                                               \
-    }
-
-JACOBI_SWEEP_KERNELS(4)
-JACOBI_SWEEP_KERNELS(1)
-
-// ---- The same sweeps reading f32 factors (FactorPrecision::Single) ----
-// The factors of each side packed in the sweep's entry order (ilu_pack_factors_f32) and the
-// inverse pivots rounded to f32: half the bytes of the f64 sweeps, whose factor reads are most
-// of a Krylov iteration's traffic. Each f32 value is widened before the f64 products, the
-// arithmetic of BlockIlu0 with single-precision factors.
-
-template <int B>
-__device__ void ilu_forward_jacobi_f32(int n, const int* lower_ptr, const int* lower_cols, const float* lower, const double* rhs,
-                                       const double* y_old, double* y_new) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    double y[B];
-    for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
-    for (int t = lower_ptr[i]; t < lower_ptr[i + 1]; ++t) {
-        double p[B];
-        block_mul_vec<B>(lower + B * B * t, y_old + B * lower_cols[t], p);
-        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
-    }
-    for (int q = 0; q < B; ++q) y_new[B * i + q] = y[q];
-}
-
-template <int B>
-__device__ void ilu_backward_jacobi_f32(int n, const int* upper_ptr, const int* upper_cols, const float* upper,
-                                        const float* inv_diag, const double* rhs, const double* x_old, double* x_new) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    double y[B];
-    for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
-    for (int t = upper_ptr[i]; t < upper_ptr[i + 1]; ++t) {
-        double p[B];
-        block_mul_vec<B>(upper + B * B * t, x_old + B * upper_cols[t], p);
+        block_mul_vec<B>(factors + B * B * (packed ? t : e.y), x_old + B * e.x, p);
         for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
     }
     double x[B];
@@ -383,23 +336,21 @@ extern "C" __global__ void round_to_f32(int n, const double* x, float* out) {
     if (v < n) out[v] = (float)x[v];
 }
 
-#define JACOBI_SWEEP_F32_KERNELS(B)                                                                                                 \
-    extern "C" __global__ void ilu_forward_jacobi_f32_b##B(int n, const int* lower_ptr, const int* lower_cols, const float* lower, \
-                                                           const double* rhs, const double* y_old, double* y_new) {                \
-        ilu_forward_jacobi_f32<B>(n, lower_ptr, lower_cols, lower, rhs, y_old, y_new);                                              \
+// The sweeps of one block size and factor type: `_b4`, `_b1`, and `_f32_b4`, `_f32_b1`.
+#define JACOBI_SWEEP_KERNELS(NAME, B, T, PACKED)                                                                                    \
+    extern "C" __global__ void ilu_forward_jacobi##NAME(int n, const int* lower_ptr, const int2* lower, const T* factors,          \
+                                                        const double* rhs, const double* y_old, double* y_new) {                   \
+        ilu_forward_jacobi<B, T>(n, lower_ptr, lower, factors, PACKED, rhs, y_old, y_new);                                          \
     }                                                                                                                               \
-    extern "C" __global__ void ilu_backward_jacobi_f32_b##B(int n, const int* upper_ptr, const int* upper_cols, const float* upper, \
-                                                            const float* inv_diag, const double* rhs, const double* x_old,         \
-                                                            double* x_new) {                                                        \
-        ilu_backward_jacobi_f32<B>(n, upper_ptr, upper_cols, upper, inv_diag, rhs, x_old, x_new);                                   \
-    }                                                                                                                               \
-    extern "C" __global__ void jacobi_apply_f32_b##B(int n_rows, const float* inv_diag, const double* r, double* z) {             \
-        int row = blockIdx.x * blockDim.x + threadIdx.x;                                                                            \
-        if (row < n_rows) block_mul_vec<B>(inv_diag + B * B * row, r + B * row, z + B * row);                                       \
+    extern "C" __global__ void ilu_backward_jacobi##NAME(int n, const int* upper_ptr, const int2* upper, const T* factors,         \
+                                                         const T* inv_diag, const double* rhs, const double* x_old, double* x_new) { \
+        ilu_backward_jacobi<B, T>(n, upper_ptr, upper, factors, PACKED, inv_diag, rhs, x_old, x_new);                               \
     }
 
-JACOBI_SWEEP_F32_KERNELS(4)
-JACOBI_SWEEP_F32_KERNELS(1)
+JACOBI_SWEEP_KERNELS(_b4, 4, double, 0)
+JACOBI_SWEEP_KERNELS(_b1, 1, double, 0)
+JACOBI_SWEEP_KERNELS(_f32_b4, 4, float, 1)
+JACOBI_SWEEP_KERNELS(_f32_b1, 1, float, 1)
 
 // ---- Sync-free level scheduling (Liu et al., Euro-Par 2016; what cuSPARSE's csrsv2 does) ----
 // One launch for a whole factorization or sweep: thread t takes the t-th row of the processing
@@ -532,6 +483,9 @@ SYNCFREE_KERNELS(1)
         jacobi_invert<B>(n_rows, diag, values, inv_diag, failed);                                                                  \
     }                                                                                                                              \
     extern "C" __global__ void jacobi_apply_b##B(int n_rows, const double* inv_diag, const double* r, double* z) {               \
+        jacobi_apply<B>(n_rows, inv_diag, r, z);                                                                                   \
+    }                                                                                                                               \
+    extern "C" __global__ void jacobi_apply_f32_b##B(int n_rows, const float* inv_diag, const double* r, double* z) {             \
         jacobi_apply<B>(n_rows, inv_diag, r, z);                                                                                   \
     }                                                                                                                              \
     extern "C" __global__ void ilu_factor_level_b##B(const int* rows, int n, const int* row_ptr, const int* cols, const int* diag,  \

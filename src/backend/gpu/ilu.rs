@@ -219,8 +219,6 @@ struct TriangleRows {
     ptr: CudaSlice<i32>,
     /// (column, slot) pairs, read as `int2`.
     entries: CudaSlice<i32>,
-    /// The columns alone (the f32 sweeps read their factors at the entry index).
-    cols: CudaSlice<i32>,
     /// Number of entries.
     count: usize,
 }
@@ -242,9 +240,8 @@ impl TriangleRows {
         }
         let count = entries.len() / 2;
         entries.resize(entries.len().max(2), 0);
-        let cols: Vec<i32> = entries.iter().step_by(2).copied().collect();
         let upload = |v: &[i32]| cx.stream.clone_htod(v).map_err(gpu_err);
-        Ok(TriangleRows { ptr: upload(&ptr)?, entries: upload(&entries)?, cols: upload(&cols)?, count })
+        Ok(TriangleRows { ptr: upload(&ptr)?, entries: upload(&entries)?, count })
     }
 }
 
@@ -529,14 +526,14 @@ impl SystemPreconditioner {
             b.arg(n).arg(&js.lower.ptr);
             match &js.single {
                 None => b.arg(&js.lower.entries).arg(lu),
-                Some(f) => b.arg(&js.lower.cols).arg(&f.lower),
+                Some(f) => b.arg(&js.lower.entries).arg(&f.lower),
             };
         }
         fn backward<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, n: &'a i32, js: &'a JacobiSweeps, lu: &'a CudaSlice<f64>, inv_diag: &'a CudaSlice<f64>) {
             b.arg(n).arg(&js.upper.ptr);
             match &js.single {
                 None => b.arg(&js.upper.entries).arg(lu).arg(inv_diag),
-                Some(f) => b.arg(&js.upper.cols).arg(&f.upper).arg(&f.inv_diag),
+                Some(f) => b.arg(&js.upper.entries).arg(&f.upper).arg(&f.inv_diag),
             };
         }
         let (forward_kernel, backward_kernel, apply_kernel) = match js.single {
