@@ -1,8 +1,9 @@
 //! Restarted flexible GMRES (Saad 1993; Saad, Iterative Methods, alg. 9.6), written once for
 //! every backend (DESIGN.md section 6, "Krylov once"): right preconditioning that may change
 //! from one iteration to the next, Arnoldi with modified Gram-Schmidt or classical Gram-Schmidt
-//! applied twice ([`GramSchmidt`]), Givens rotations for the least-squares problem. The Krylov vectors stay where the backend keeps them; only inner
-//! products and norms come back to the host, where the small Hessenberg problem is solved.
+//! applied twice ([`GramSchmidt`]), Givens rotations for the least-squares problem. The Krylov
+//! vectors stay where the backend keeps them; only inner products and norms come back to the
+//! host, where the small Hessenberg problem is solved.
 
 use crate::backend::{ImplicitBackend, System};
 

@@ -44,14 +44,11 @@ pub struct CpuPreconditioner {
 /// The SA system's scalar ILU(0) for a mean-flow preconditioner `kind`: natural ordering, with
 /// the Jacobi-swept triangular solves of `SweptIlu`.
 fn turbulence_ilu(a: &linalg::BsrMatrix<1>, kind: PreconditionerKind) -> std::result::Result<BlockIlu0<1>, String> {
-    let ilu = BlockIlu0::new(a, Ordering::Natural)?;
-    Ok(match kind {
-        PreconditionerKind::SweptIlu { .. } => swept(ilu, kind),
-        _ => ilu,
-    })
+    Ok(swept(BlockIlu0::new(a, Ordering::Natural)?, kind))
 }
 
-/// `ilu` with the triangular solves and factor precision of a `SweptIlu` kind.
+/// `ilu` with the triangular solves and factor precision of a `SweptIlu` kind (other kinds:
+/// unchanged).
 fn swept<const B: usize>(ilu: BlockIlu0<B>, kind: PreconditionerKind) -> BlockIlu0<B> {
     match kind {
         PreconditionerKind::SweptIlu { sweeps, factors } => {
