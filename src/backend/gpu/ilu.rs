@@ -209,6 +209,22 @@ impl SingleFactors {
     }
 }
 
+/// One factor argument of a Jacobi sweep kernel: f64 factors (read at their slots) or packed
+/// f32 ones ([`SingleFactors`], read at the entry index).
+enum FactorArg<'a> {
+    Double(&'a CudaSlice<f64>),
+    Single(&'a CudaSlice<f32>),
+}
+
+impl<'a> FactorArg<'a> {
+    fn push(&self, launch: &mut cudarc::driver::LaunchArgs<'a>) {
+        match *self {
+            FactorArg::Double(s) => launch.arg(s),
+            FactorArg::Single(s) => launch.arg(s),
+        };
+    }
+}
+
 /// The entries of each row on one side of the diagonal in the processing order, in the row's
 /// order: row i's are `entries[ptr[i]..ptr[i + 1]]`, each (column, slot of its block). A sweep
 /// then reads only the blocks it multiplies, two dependent loads deep, instead of testing every
@@ -520,25 +536,14 @@ impl SystemPreconditioner {
     ) -> Result<()> {
         let n = self.n_rows as i32;
         let cfg = grid(self.n_rows);
-        // The factor arguments of each kernel: f64 factors at their slots, or f32 ones at the
-        // entry index (`SingleFactors`).
-        fn forward<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, n: &'a i32, js: &'a JacobiSweeps, lu: &'a CudaSlice<f64>) {
-            b.arg(n).arg(&js.lower.ptr);
-            match &js.single {
-                None => b.arg(&js.lower.entries).arg(lu),
-                Some(f) => b.arg(&js.lower.entries).arg(&f.lower),
-            };
-        }
-        fn backward<'a>(b: &mut cudarc::driver::LaunchArgs<'a>, n: &'a i32, js: &'a JacobiSweeps, lu: &'a CudaSlice<f64>, inv_diag: &'a CudaSlice<f64>) {
-            b.arg(n).arg(&js.upper.ptr);
-            match &js.single {
-                None => b.arg(&js.upper.entries).arg(lu).arg(inv_diag),
-                Some(f) => b.arg(&js.upper.entries).arg(&f.upper).arg(&f.inv_diag),
-            };
-        }
-        let (forward_kernel, backward_kernel, apply_kernel) = match js.single {
-            None => (&bk.forward_jacobi, &bk.backward_jacobi, &bk.jacobi_apply),
-            Some(_) => (&bk.forward_jacobi_f32, &bk.backward_jacobi_f32, &bk.jacobi_apply_f32),
+        // The f64 factors at their slots, or the f32 ones packed at the entry index
+        // (`SingleFactors`); both kernel families take the same arguments otherwise.
+        let ((forward_kernel, backward_kernel, apply_kernel), (lower, upper, pivots)) = match &js.single {
+            None => ((&bk.forward_jacobi, &bk.backward_jacobi, &bk.jacobi_apply), (FactorArg::Double(lu), FactorArg::Double(lu), FactorArg::Double(inv_diag))),
+            Some(f) => (
+                (&bk.forward_jacobi_f32, &bk.backward_jacobi_f32, &bk.jacobi_apply_f32),
+                (FactorArg::Single(&f.lower), FactorArg::Single(&f.upper), FactorArg::Single(&f.inv_diag)),
+            ),
         };
         // The work vectors are written through shared references: the kernels of one stream
         // own them for the duration of this call, as the sync-free kernels own their flags.
@@ -546,7 +551,8 @@ impl SystemPreconditioner {
         for s in 0..js.sweeps {
             let out = &js.work[s % 2];
             let mut launch = cx.stream.launch_builder(forward_kernel);
-            forward(&mut launch, &n, js, lu);
+            launch.arg(&n).arg(&js.lower.ptr).arg(&js.lower.entries);
+            lower.push(&mut launch);
             launch.arg(r).arg(y).arg(out);
             unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
             y = out;
@@ -556,10 +562,7 @@ impl SystemPreconditioner {
         let in_z = |s: usize| (js.sweeps - s) % 2 == 0;
         let mut launch = cx.stream.launch_builder(apply_kernel);
         launch.arg(&n);
-        match &js.single {
-            None => launch.arg(inv_diag),
-            Some(f) => launch.arg(&f.inv_diag),
-        };
+        pivots.push(&mut launch);
         launch.arg(y);
         if in_z(0) {
             launch.arg(&mut *z);
@@ -569,7 +572,9 @@ impl SystemPreconditioner {
         unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
         for s in 1..=js.sweeps {
             let mut launch = cx.stream.launch_builder(backward_kernel);
-            backward(&mut launch, &n, js, lu, inv_diag);
+            launch.arg(&n).arg(&js.upper.ptr).arg(&js.upper.entries);
+            upper.push(&mut launch);
+            pivots.push(&mut launch);
             launch.arg(y);
             if in_z(s) {
                 launch.arg(other).arg(&mut *z);

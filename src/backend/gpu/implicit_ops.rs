@@ -164,7 +164,7 @@ impl GpuBackend {
         let mut steps = pc.steps.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(r) = steps.get(&key) {
             r.replay(cx)?;
-            return coefficients_to_host(&mut scratch, cx, m, method);
+            return scratch.hessenberg_column_to_host(cx, m, method);
         }
         if steps.len() >= MAX_RECORDED_STEPS {
             steps.clear();
@@ -176,7 +176,7 @@ impl GpuBackend {
             queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)
         })?;
         steps.insert(key, recording);
-        coefficients_to_host(&mut scratch, cx, m, method)
+        scratch.hessenberg_column_to_host(cx, m, method)
     }
 }
 
@@ -188,12 +188,10 @@ fn queue_gram_schmidt(k: &super::Kernels, cx: &super::Ctx, scratch: &mut reduce:
     }
 }
 
-/// The Hessenberg column and ||w|| of the step [`queue_gram_schmidt`] queued (one read-back).
-fn coefficients_to_host(scratch: &mut reduce::Scratch, cx: &super::Ctx, m: usize, method: GramSchmidt) -> Result<(Vec<f64>, f64)> {
-    match method {
-        GramSchmidt::ClassicalTwice => scratch.twice_coefficients_to_host(cx, m),
-        GramSchmidt::Modified => scratch.coefficients_to_host(cx, m),
-    }
+/// Whether the Gram-Schmidt step of `method` with `m` basis vectors runs with its coefficients
+/// on the device: classical Gram-Schmidt takes at most [`reduce::MAX_BASIS`] vectors per launch.
+fn runs_on_device(method: GramSchmidt, m: usize) -> bool {
+    method == GramSchmidt::Modified || m <= reduce::MAX_BASIS
 }
 
 impl ImplicitBackend for GpuBackend {
@@ -328,7 +326,7 @@ impl ImplicitBackend for GpuBackend {
     /// The Gram-Schmidt coefficients stay on the device until the step ends: one read-back per
     /// Arnoldi step instead of one per inner product.
     fn orthogonalize(&self, basis: &[GpuVector], w: &mut GpuVector, method: GramSchmidt) -> Option<(Vec<f64>, f64)> {
-        if method == GramSchmidt::ClassicalTwice && basis.len() > reduce::MAX_BASIS {
+        if !runs_on_device(method, basis.len()) {
             return None;
         }
         let vectors: Vec<&CudaSlice<f64>> = basis.iter().map(|v| &v.data).collect();
@@ -337,7 +335,7 @@ impl ImplicitBackend for GpuBackend {
             let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
             scratch.reserve(cx, basis.len())?;
             queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)?;
-            out = coefficients_to_host(&mut scratch, cx, basis.len(), method)?;
+            out = scratch.hessenberg_column_to_host(cx, basis.len(), method)?;
             Ok(())
         });
         Some(out)
@@ -353,7 +351,7 @@ impl ImplicitBackend for GpuBackend {
             System::MeanFlow => &pc.flow,
             System::Turbulence => pc.turbulence.as_ref()?,
         };
-        if !self.graphs || !p.is_recordable(&self.kernels.ilu) || (method == GramSchmidt::ClassicalTwice && basis.len() > reduce::MAX_BASIS) {
+        if !self.graphs || !p.is_recordable(&self.kernels.ilu) || !runs_on_device(method, basis.len()) {
             return None;
         }
         let mut out = (vec![f64::NAN; basis.len()], f64::NAN);

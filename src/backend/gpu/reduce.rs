@@ -6,6 +6,7 @@ use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfi
 use super::{gpu_err, Ctx, GpuGeometry, GpuNormLog};
 use crate::backend::NVAR;
 use crate::gpu::GpuDevice;
+use crate::solver::krylov::GramSchmidt;
 use crate::Result;
 
 /// Blocks (and threads per block) of the first pass; `REDUCE_BLOCKS` in reduce.cu.
@@ -185,17 +186,20 @@ impl Scratch {
         [self.partials.device_ptr(cx.stream).0, self.ticket.device_ptr(cx.stream).0, self.coefficients.device_ptr(cx.stream).0, self.basis_partials.device_ptr(cx.stream).0]
     }
 
-    /// h_0..h_m-1 and ||w|| of the last queued step with `m` basis vectors (one read-back).
-    pub(super) fn coefficients_to_host(&mut self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
-        let h = self.host.read(cx, &self.coefficients.slice(0..m + 1))?;
-        Ok((h[..m].to_vec(), h[m]))
-    }
-
-    /// h = c_1 + c_2 and ||w|| of the last queued classical Gram-Schmidt step applied twice with
-    /// `m` basis vectors (one read-back).
-    pub(super) fn twice_coefficients_to_host(&mut self, cx: &Ctx, m: usize) -> Result<(Vec<f64>, f64)> {
-        let c = self.host.read(cx, &self.coefficients.slice(0..2 * m + 1))?;
-        Ok(((0..m).map(|i| 0.0 + c[i] + c[m + i]).collect(), c[2 * m]))
+    /// The Hessenberg column h_0..h_m-1 and ||w|| of the last step queued with `m` basis vectors
+    /// (one read-back). Modified Gram-Schmidt leaves h and ||w|| in slots 0..m and m; classical
+    /// Gram-Schmidt applied twice leaves c_1, c_2 and ||w|| in 0..m, m..2m and 2m, and h = c_1 + c_2.
+    pub(super) fn hessenberg_column_to_host(&mut self, cx: &Ctx, m: usize, method: GramSchmidt) -> Result<(Vec<f64>, f64)> {
+        match method {
+            GramSchmidt::Modified => {
+                let h = self.host.read(cx, &self.coefficients.slice(0..m + 1))?;
+                Ok((h[..m].to_vec(), h[m]))
+            }
+            GramSchmidt::ClassicalTwice => {
+                let c = self.host.read(cx, &self.coefficients.slice(0..2 * m + 1))?;
+                Ok(((0..m).map(|i| 0.0 + c[i] + c[m + i]).collect(), c[2 * m]))
+            }
+        }
     }
 }
 
@@ -287,14 +291,13 @@ pub(super) fn classical_gram_schmidt_twice_queued(
     let blocks = inner_product_blocks(w.len());
     let dots_grid = LaunchConfig { grid_dim: (blocks as u32, m as u32, 1), block_dim: (REDUCE_BLOCKS as u32, 1, 1), shared_mem_bytes: 0 };
     let Scratch { partials, ticket, coefficients, basis_partials, .. } = scratch;
-    for pass in 0..2 {
-        let (done, mut rest) = coefficients.split_at_mut(pass * m);
-        let _ = done;
-        let (mut c, mut tail) = rest.split_at_mut(m);
-        let mut norm_slot = tail.slice_mut(m * (1 - pass)..m * (1 - pass) + 1);
-        let with_norm = pass as i32;
+    let (mut c_1, mut rest) = coefficients.split_at_mut(m);
+    let (mut c_2, mut rest) = rest.split_at_mut(m);
+    let mut norm = rest.slice_mut(0..1);
+    // The first pass's subtraction leaves the norm slot alone (with_norm 0); the second writes ||w||.
+    for (c, with_norm) in [(&mut c_1, 0i32), (&mut c_2, 1)] {
         unsafe {
-            cx.stream.launch_builder(&k.basis_dots).arg(&n).arg(&mi).arg(&pointers).arg(&*w).arg(&mut *basis_partials).arg(&mut *ticket).arg(&mut c).launch(dots_grid).map_err(gpu_err)?;
+            cx.stream.launch_builder(&k.basis_dots).arg(&n).arg(&mi).arg(&pointers).arg(&*w).arg(&mut *basis_partials).arg(&mut *ticket).arg(&mut *c).launch(dots_grid).map_err(gpu_err)?;
             cx.stream
                 .launch_builder(&k.subtract_combination)
                 .arg(&n)
@@ -304,7 +307,7 @@ pub(super) fn classical_gram_schmidt_twice_queued(
                 .arg(&mut *w)
                 .arg(&mut *partials)
                 .arg(&mut *ticket)
-                .arg(&mut norm_slot)
+                .arg(&mut norm)
                 .arg(&with_norm)
                 .launch(fixed(blocks))
                 .map_err(gpu_err)?;
