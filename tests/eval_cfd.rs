@@ -270,3 +270,37 @@ fn mesher_refusal_is_mesh_failure_with_reason() {
         other => panic!("expected MeshFailure, got {other:?}"),
     }
 }
+
+/// `warm_start_from: Nearest`: a design evaluated again in a later batch starts from its own
+/// converged flow (the nearest donor, distance zero) and converges at once, where its first
+/// evaluation started from the baseline's; the donors of a batch are those of earlier batches
+/// only, so a design's twin in the same batch still starts from the baseline.
+#[test]
+fn nearest_warm_start_starts_a_design_from_the_nearest_converged_one_of_an_earlier_batch() {
+    use turbopt::eval::cfd_config::WarmStartFrom;
+    let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
+    c.solver.scheme = Scheme::Implicit;
+    c.solver.config.model = turbopt::solver::FlowModel::Euler;
+    c.solver.convergence_orders = 4.0;
+    c.solver.figures = None;
+    c.solver.max_iterations = 400;
+    c.warm_start_from = WarmStartFrom::Nearest;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let mut design = ev.space().baseline.clone();
+    let k = index_of(&ev, "camber_4");
+    design[k] += 0.3 * (ev.space().upper[k] - design[k]);
+
+    let first = ev.evaluate_batch(&[design.clone(), design.clone()]);
+    for e in &first {
+        assert!(matches!(e.status, Status::Ok), "{:?}", e.status);
+        assert!(e.diagnostics.scheme.ends_with("(warm start)"), "no donors yet: {}", e.diagnostics.scheme);
+    }
+    assert_eq!(first[0].diagnostics.iterations, first[1].diagnostics.iterations, "the same start in one batch");
+    let again = ev.evaluate(&design);
+    assert!(matches!(again.status, Status::Ok), "{:?}", again.status);
+    assert!(again.diagnostics.scheme.contains("from a nearer evaluated design"), "{}", again.diagnostics.scheme);
+    println!("from the baseline: {} iterations; from its own flow: {}", first[0].diagnostics.iterations, again.diagnostics.iterations);
+    assert!(again.diagnostics.iterations * 4 <= first[0].diagnostics.iterations, "{} against {}", again.diagnostics.iterations, first[0].diagnostics.iterations);
+    let objective_change = (again.objectives[0] - first[0].objectives[0]).abs() / first[0].objectives[0].abs();
+    assert!(objective_change < 1e-2, "the same design, converged to the same residual level: {objective_change:.2e}");
+}

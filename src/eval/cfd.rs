@@ -37,6 +37,7 @@ pub use super::cfd_config::{
     default_rans_config, BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
 };
 use super::dispatch::{panic_message, run_on_workers, Outcome};
+use super::donors::{nearest, Donor, DonorArchive, WarmStartFrom};
 use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 use crate::backend::cpu::CpuBackend;
@@ -98,6 +99,8 @@ pub struct CfdEvaluator {
     setup: CascadeSetup,
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
+    /// Converged designs of earlier batches, the starts of `warm_start_from: Nearest`.
+    donors: DonorArchive<SolvedFlows>,
     /// The GPU workers of `backend: Gpu` (one per listed device, each with a backend per
     /// design in flight), opened on first use, or why they could not be.
     #[cfg(feature = "cuda")]
@@ -160,10 +163,14 @@ struct Run {
 }
 
 impl Run {
-    fn outcome(self) -> Outcome {
+    /// The outcome for the dispatcher, and the flows of a converged design.
+    fn outcome(self) -> (Outcome, Option<SolvedFlows>) {
         match self.device_fault {
-            Some(reason) => Outcome::WorkerFault(reason),
-            None => Outcome::Evaluated(self.evaluation),
+            Some(reason) => (Outcome::WorkerFault(reason), None),
+            None => {
+                let flows = self.flows.filter(|_| matches!(self.evaluation.status, Status::Ok));
+                (Outcome::Evaluated(self.evaluation), flows)
+            }
         }
     }
 }
@@ -203,16 +210,24 @@ struct WarmStart<'a> {
     references: &'a [f64],
 }
 
+/// The converged flows a design starts from, and the residual references its orders count from
+/// (always the baseline's).
+#[derive(Clone, Copy)]
+struct WarmSource<'a> {
+    flows: &'a SolvedFlows,
+    references: &'a [f64],
+    from_donor: bool,
+}
+
 /// Where a design's solves start from.
 #[derive(Clone, Copy, PartialEq)]
 enum FlowStart {
     /// The quasi-one-dimensional cascade start.
     Cold,
-    /// The baseline's converged flow, on a mesh with the baseline's block sizes.
-    Warm,
-    /// The baseline's converged flow resampled onto the design's blocks, whose sizes differ
+    /// A converged flow: the baseline's, or a nearer evaluated design's (`from_donor`,
+    /// `warm_start_from: Nearest`), resampled onto the design's blocks where their sizes differ
     /// (`Solution::resampled`).
-    WarmResampled,
+    Warm { from_donor: bool, resampled: bool },
 }
 
 impl FlowStart {
@@ -220,8 +235,10 @@ impl FlowStart {
     fn label(self) -> &'static str {
         match self {
             FlowStart::Cold => "",
-            FlowStart::Warm => " (warm start)",
-            FlowStart::WarmResampled => " (warm start, resampled onto the design's mesh)",
+            FlowStart::Warm { from_donor: false, resampled: false } => " (warm start)",
+            FlowStart::Warm { from_donor: false, resampled: true } => " (warm start, resampled onto the design's mesh)",
+            FlowStart::Warm { from_donor: true, resampled: false } => " (warm start from a nearer evaluated design)",
+            FlowStart::Warm { from_donor: true, resampled: true } => " (warm start from a nearer evaluated design, resampled onto the design's mesh)",
         }
     }
 }
@@ -278,6 +295,7 @@ impl CfdEvaluator {
             setup,
             objectives,
             baseline: OnceLock::new(),
+            donors: DonorArchive::default(),
             #[cfg(feature = "cuda")]
             gpu: OnceLock::new(),
             auto_choice,
@@ -315,7 +333,7 @@ impl CfdEvaluator {
     /// the published Bezier profile. Cold start, all cores of the configured backend.
     pub fn evaluate_main_blade(&self) -> Evaluation {
         self.guarded(|| match self.check(BladeChoice::Main) {
-            Ok(blade) => self.run(blade, None, self.whole_backend()).evaluation,
+            Ok(blade) => self.run(blade, None, None, self.whole_backend()).evaluation,
             Err(status) => Evaluation::failed(status),
         })
     }
@@ -347,7 +365,7 @@ impl CfdEvaluator {
                 Ok(c) => c,
                 Err(status) => return Err(format!("baseline design failed: {status:?}")),
             };
-            let Run { evaluation: result, flows, .. } = self.run(checked, None, self.whole_backend());
+            let Run { evaluation: result, flows, .. } = self.run(checked, None, None, self.whole_backend());
             match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
                 (true, Some(flows)) => Ok(Baseline { flows, evaluation: result }),
                 _ => Err(format!("baseline design failed: {:?}", result.status)),
@@ -369,29 +387,49 @@ impl CfdEvaluator {
         }
     }
 
-    /// One design at `place`, warm-started from the baseline when possible. Not guarded: a
-    /// panic is its worker dying (`eval::dispatch` catches it; [`Evaluator::evaluate`] turns it
-    /// into a failed status).
-    fn evaluate_placed(&self, design: &[f64], place: Placement) -> Outcome {
+    /// One design at `place`, warm-started from the baseline, or from the nearest of `donors`
+    /// under `warm_start_from: Nearest`, when possible. Returns its flows too when it converged
+    /// (a donor for later batches). Not guarded: a panic is its worker dying (`eval::dispatch`
+    /// catches it; [`Evaluator::evaluate`] turns it into a failed status).
+    fn evaluate_placed(&self, design: &[f64], place: Placement, donors: &[Donor<SolvedFlows>]) -> (Outcome, Option<SolvedFlows>) {
+        let answered = |e: Evaluation| (Outcome::Evaluated(e), None);
         if let Err(status) = self.backend_ready() {
-            return Outcome::Evaluated(Evaluation::failed(status));
+            return answered(Evaluation::failed(status));
         }
         // A bad blade is answered before the (expensive) baseline solve and any mesh.
         let checked = match self.check(BladeChoice::Design(design)) {
             Ok(c) => c,
-            Err(status) => return Outcome::Evaluated(Evaluation::failed(status)),
+            Err(status) => return answered(Evaluation::failed(status)),
         };
         if !self.needs_baseline() {
-            return self.run(checked, None, place).outcome();
+            return self.run(checked, None, None, place).outcome();
         }
         match self.baseline() {
             Ok(b) if design == self.space.baseline.as_slice() => {
                 let mut e = b.evaluation.clone();
                 e.diagnostics.cached = true;
-                Outcome::Evaluated(e)
+                answered(e)
             }
-            Ok(b) => self.run(checked, Some(b), place).outcome(),
-            Err(reason) => Outcome::Evaluated(Evaluation::failed(Status::Failed(reason.clone()))),
+            Ok(b) => {
+                let donor = nearest(donors, design, &self.space.baseline, &self.space.lower, &self.space.upper);
+                self.run(checked, Some(b), donor.map(|d| d.flows.as_ref()), place).outcome()
+            }
+            Err(reason) => answered(Evaluation::failed(Status::Failed(reason.clone()))),
+        }
+    }
+
+    /// The donors a batch starting now may use: none unless `warm_start_from: Nearest`.
+    fn donor_snapshot(&self) -> Vec<Donor<SolvedFlows>> {
+        match self.config.warm_start_from {
+            WarmStartFrom::Nearest if self.config.warm_start => self.donors.snapshot(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Keeps the converged designs of a finished batch as donors, in the batch's order.
+    fn keep_donors(&self, finished: impl IntoIterator<Item = (Vec<f64>, SolvedFlows)>) {
+        if self.config.warm_start && self.config.warm_start_from == WarmStartFrom::Nearest {
+            self.donors.extend(finished.into_iter().map(|(design, flows)| Donor { design, flows: std::sync::Arc::new(flows) }));
         }
     }
 
@@ -470,10 +508,11 @@ impl CfdEvaluator {
         })
     }
 
-    /// The whole pipeline at `place`.
-    fn run(&self, blade: CheckedBlade, baseline: Option<&Baseline>, place: Placement) -> Run {
+    /// The whole pipeline at `place`, warm-started from `donor`'s flows when given, else from the
+    /// baseline's.
+    fn run(&self, blade: CheckedBlade, baseline: Option<&Baseline>, donor: Option<&SolvedFlows>, place: Placement) -> Run {
         let start = Instant::now();
-        let solved = match self.solve_design(blade, baseline, place, start) {
+        let solved = match self.solve_design(blade, baseline, donor, place, start) {
             Ok(s) => s,
             Err(u) => return Run { evaluation: u.evaluation, flows: None, device_fault: u.device_fault },
         };
@@ -490,13 +529,14 @@ impl CfdEvaluator {
 
     /// [`CfdEvaluator::solve_points`] at `place`: a CPU backend of its threads, or a stream of
     /// a GPU worker (held for the whole design).
-    fn solve_design(&self, blade: CheckedBlade, baseline: Option<&Baseline>, place: Placement, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+    fn solve_design(&self, blade: CheckedBlade, baseline: Option<&Baseline>, donor: Option<&SolvedFlows>, place: Placement, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+        let from = self.warm_source(baseline, donor);
         match place {
             Placement::Cpu { threads } => {
                 let backend = CpuBackend::new(threads).map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
-                self.solve_points(&backend, blade, baseline, start)
+                self.solve_points(&backend, blade, from, start)
             }
-            Placement::Gpu { worker } => self.solve_design_on_gpu(worker, blade, baseline, start),
+            Placement::Gpu { worker } => self.solve_design_on_gpu(worker, blade, from, start),
             Placement::UnresolvedAuto => Err(Unsolved::design(Evaluation::failed(Status::Failed(unresolved_auto().to_string())))),
         }
     }
@@ -504,12 +544,12 @@ impl CfdEvaluator {
     /// A design on a stream of GPU worker `worker`. A stream that cannot be had, a device error
     /// during the solves or one pending after them is the worker's fault.
     #[cfg(feature = "cuda")]
-    fn solve_design_on_gpu(&self, worker: usize, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+    fn solve_design_on_gpu(&self, worker: usize, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
         let pool = self.gpu_pool().map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
         let w = pool.workers.get(worker).ok_or_else(|| Unsolved::design(Evaluation::failed(Status::Failed(format!("no GPU worker {worker}")))))?;
         let on_worker = |e: &dyn std::fmt::Display| format!("GPU worker {worker} (device {}): {e}", w.device());
         let backend: GpuBackend = w.take().map_err(|e| Unsolved::fault(on_worker(&e)))?;
-        let solved = self.solve_points(&backend, blade, baseline, start);
+        let solved = self.solve_points(&backend, blade, from, start);
         match (solved, w.give_back(backend)) {
             (Ok(s), Ok(())) => Ok(s),
             (Ok(_), Err(e)) => Err(Unsolved::fault(on_worker(&e))),
@@ -545,18 +585,18 @@ impl CfdEvaluator {
     }
 
     #[cfg(not(feature = "cuda"))]
-    fn solve_design_on_gpu(&self, _worker: usize, _: CheckedBlade, _: Option<&Baseline>, _: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+    fn solve_design_on_gpu(&self, _worker: usize, _: CheckedBlade, _: Option<WarmSource<'_>>, _: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
         Err(Unsolved::design(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string()))))
     }
 
     /// Mesh -> a solve on `backend` at every operating point, warm-started from `baseline`
     /// (resampled onto the design's blocks where their sizes differ). A failure comes back as
     /// the failed evaluation.
-    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, baseline: Option<&Baseline>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
         let prepared = self.prepare(blade).map_err(|status| Unsolved::design(with_wall_time(Evaluation::failed(status), start)))?;
         let backend_name = backend.name();
         let block_sizes = prepared.block_sizes();
-        let (flow_start, warm) = self.warm_starts(baseline, &block_sizes);
+        let (flow_start, warm) = warm_starts(from, &block_sizes);
         let extras = |f: &PointFigures| self.objective_values(f);
         let mut points = Vec::with_capacity(self.setup.points.len());
         for (k, op) in self.setup.points.iter().enumerate() {
@@ -583,21 +623,17 @@ impl CfdEvaluator {
         Ok(SolvedDesign { outline: prepared.section.outline, block_sizes, points, start: flow_start, backend: backend_name })
     }
 
-    /// The start of a design whose mesh has `block_sizes`: the baseline's flows and residual
-    /// references per operating point (resampled onto the design's blocks where their sizes
-    /// differ), or a cold start without a baseline, with warm starts off, or for another block
-    /// layout.
-    fn warm_starts<'a>(&self, baseline: Option<&'a Baseline>, block_sizes: &[(usize, usize)]) -> (FlowStart, Option<WarmStart<'a>>) {
-        let Some(b) = baseline.map(|b| &b.flows).filter(|_| self.config.warm_start) else {
-            return (FlowStart::Cold, None);
-        };
-        if b.block_sizes == block_sizes {
-            return (FlowStart::Warm, Some(WarmStart { solutions: Cow::Borrowed(&b.solutions), references: &b.residual_references }));
-        }
-        match b.solutions.iter().map(|s| s.resampled(block_sizes)).collect::<Option<Vec<_>>>() {
-            Some(resampled) => (FlowStart::WarmResampled, Some(WarmStart { solutions: Cow::Owned(resampled), references: &b.residual_references })),
-            None => (FlowStart::Cold, None),
-        }
+    /// The flows a design's solves start from: `donor`'s, else the baseline's; none without a
+    /// baseline or with warm starts off.
+    fn warm_source<'a>(&self, baseline: Option<&'a Baseline>, donor: Option<&'a SolvedFlows>) -> Option<WarmSource<'a>> {
+        let b = baseline.filter(|_| self.config.warm_start)?;
+        // The orders count from the baseline's reference whatever the start, so that every
+        // design converges to the same absolute residual level.
+        let references = &b.flows.residual_references;
+        Some(match donor {
+            Some(flows) => WarmSource { flows, references, from_donor: true },
+            None => WarmSource { flows: &b.flows, references, from_donor: false },
+        })
     }
 
     /// The outline of `design` and its blade-surface Mis at every operating point (for
@@ -605,7 +641,9 @@ impl CfdEvaluator {
     pub fn design_surfaces(&self, design: &[f64]) -> std::result::Result<(Outline, Vec<Vec<SurfacePoint>>), Status> {
         let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
         let checked = self.check(BladeChoice::Design(design))?;
-        let solved = self.solve_design(checked, baseline, self.whole_backend(), Instant::now()).map_err(|u| u.evaluation.status)?;
+        let donors = self.donor_snapshot();
+        let donor = nearest(&donors, design, &self.space.baseline, &self.space.lower, &self.space.upper);
+        let solved = self.solve_design(checked, baseline, donor.map(|d| d.flows.as_ref()), self.whole_backend(), Instant::now()).map_err(|u| u.evaluation.status)?;
         Ok((solved.outline, solved.points.into_iter().map(|r| r.figures.surface).collect()))
     }
 
@@ -681,6 +719,22 @@ impl Diagnostics {
     }
 }
 
+/// The start of a design whose mesh has `block_sizes` from `from`: its flows (resampled onto
+/// the design's blocks where their sizes differ) with the baseline's residual references, or a
+/// cold start without one or for another block layout.
+fn warm_starts<'a>(from: Option<WarmSource<'a>>, block_sizes: &[(usize, usize)]) -> (FlowStart, Option<WarmStart<'a>>) {
+    let Some(WarmSource { flows, references, from_donor }) = from else {
+        return (FlowStart::Cold, None);
+    };
+    if flows.block_sizes == block_sizes {
+        return (FlowStart::Warm { from_donor, resampled: false }, Some(WarmStart { solutions: Cow::Borrowed(&flows.solutions), references }));
+    }
+    match flows.solutions.iter().map(|s| s.resampled(block_sizes)).collect::<Option<Vec<_>>>() {
+        Some(resampled) => (FlowStart::Warm { from_donor, resampled: true }, Some(WarmStart { solutions: Cow::Owned(resampled), references })),
+        None => (FlowStart::Cold, None),
+    }
+}
+
 fn with_wall_time(mut e: Evaluation, start: Instant) -> Evaluation {
     e.diagnostics.wall_s = start.elapsed().as_secs_f64();
     e
@@ -712,9 +766,14 @@ impl Evaluator for CfdEvaluator {
     }
 
     fn evaluate(&self, design: &[f64]) -> Evaluation {
-        self.guarded(|| match self.evaluate_placed(design, self.whole_backend()) {
-            Outcome::Evaluated(e) => e,
-            Outcome::WorkerFault(reason) => Evaluation::failed(Status::Failed(reason)),
+        let donors = self.donor_snapshot();
+        self.guarded(|| {
+            let (outcome, flows) = self.evaluate_placed(design, self.whole_backend(), &donors);
+            self.keep_donors(flows.map(|f| (design.to_vec(), f)));
+            match outcome {
+                Outcome::Evaluated(e) => e,
+                Outcome::WorkerFault(reason) => Evaluation::failed(Status::Failed(reason)),
+            }
         })
     }
 
@@ -744,7 +803,21 @@ impl Evaluator for CfdEvaluator {
             let _ = self.baseline();
         }
         let places = self.batch_places(designs.len(), true);
-        run_on_workers(designs.len(), places.len(), |w, k| self.evaluate_placed(&designs[k], places[w]), report)
+        let donors = self.donor_snapshot();
+        let converged: Vec<std::sync::Mutex<Option<SolvedFlows>>> = designs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        let results = run_on_workers(
+            designs.len(),
+            places.len(),
+            |w, k| {
+                let (outcome, flows) = self.evaluate_placed(&designs[k], places[w], &donors);
+                *converged[k].lock().unwrap_or_else(|p| p.into_inner()) = flows;
+                outcome
+            },
+            report,
+        );
+        let finished = converged.into_iter().zip(designs).filter_map(|(f, d)| Some((d.clone(), f.into_inner().unwrap_or_else(|p| p.into_inner())?)));
+        self.keep_donors(finished);
+        results
     }
 }
 

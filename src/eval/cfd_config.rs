@@ -16,6 +16,7 @@
 //! with the `cuda` feature); `Gpu(devices: All)` or `Gpu(devices: [0, 1])` spreads the designs
 //! of a batch over several devices, one worker each (`eval::gpu_pool`).
 
+pub use super::donors::WarmStartFrom;
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
 use crate::mesh::Density;
@@ -68,9 +69,15 @@ pub struct EvaluatorConfig {
     pub objectives: Vec<Objective>,
     #[serde(default)]
     pub constraints: Vec<Constraint>,
-    /// Start each design from the baseline solution when its mesh has the baseline's block sizes.
+    /// Start each design from a converged flow instead of the cold start (resampled onto the
+    /// design's blocks where their sizes differ from the baseline's).
     #[serde(default = "default_true")]
     pub warm_start: bool,
+    /// Which converged flow: the baseline's (default: every design the same start) or the
+    /// nearest evaluated design's (`Nearest`: fewer iterations in later generations; see
+    /// `eval::donors` for what it does to reproducibility).
+    #[serde(default)]
+    pub warm_start_from: WarmStartFrom,
     #[serde(default)]
     pub batch: BatchSettings,
     /// Exit measurement plane, in axial chords downstream of the leading edge (LS89: 1.433),
@@ -96,6 +103,7 @@ impl EvaluatorConfig {
             objectives: vec![Objective::EntropyRise],
             constraints: vec![],
             warm_start: true,
+            warm_start_from: WarmStartFrom::Baseline,
             batch: BatchSettings::default(),
             exit_plane_axial_chords: default_exit_plane(),
         }
