@@ -98,7 +98,7 @@ pub struct Throughput {
 
 impl Throughput {
     fn new(operation: &str, samples: &[Duration], updates: usize, bytes_per_update: f64, measured: &Bandwidth) -> Self {
-        let seconds = median(samples).as_secs_f64();
+        let seconds = median(&seconds(samples));
         let updates_per_s = updates as f64 / seconds;
         let bandwidth_bytes_per_s = updates_per_s * bytes_per_update;
         Throughput {
@@ -136,15 +136,20 @@ pub struct BenchReport {
 }
 
 /// Median of `samples` (the mean of the middle two for an even count). Empty: zero.
-pub fn median(samples: &[Duration]) -> Duration {
+pub fn median(samples: &[f64]) -> f64 {
     let mut sorted = samples.to_vec();
-    sorted.sort();
+    sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
     match n {
-        0 => Duration::ZERO,
+        0 => 0.0,
         _ if n % 2 == 1 => sorted[n / 2],
-        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+        _ => 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]),
     }
+}
+
+/// The seconds of each sample, for [`median`].
+fn seconds(samples: &[Duration]) -> Vec<f64> {
+    samples.iter().map(Duration::as_secs_f64).collect()
 }
 
 /// Times every operation and the whole iteration of `problem` on `backend`; the percentages are
@@ -246,7 +251,7 @@ pub fn copy_bandwidth<B: Backend>(backend: &B, cells: usize, options: &BenchOpti
         copy()?;
     }
     let samples = (0..options.repeats).map(|_| copy()).collect::<Result<Vec<_>>>()?;
-    let seconds = median(&samples).as_secs_f64();
+    let seconds = median(&seconds(&samples));
     let bytes_per_copy = (2 * NVAR * 8 * MeshCounts::of(&mesh).padded_cells) as f64;
     Ok(Bandwidth { bytes_per_s: bytes_per_copy / seconds, bytes_per_copy, seconds })
 }

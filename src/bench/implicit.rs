@@ -3,7 +3,6 @@
 //! factorization, Krylov): the implicit figures of `turbopt bench --scheme implicit`, written
 //! once over [`ImplicitBackend`] so that one path times the CPU and the GPU.
 
-use std::time::Duration;
 
 use serde::Serialize;
 
@@ -56,13 +55,13 @@ pub fn run<B: ImplicitBackend>(backend: &B, problem: &TestProblem, config: &Impl
         return Err(Error::Other(format!("bench: the implicit solver stopped after {} of {} iterations", clock.wall_s.len(), warmup + count)));
     }
     let starts = std::iter::once(0.0).chain(clock.wall_s.iter().copied());
-    let samples: Vec<Duration> = clock.wall_s.iter().zip(starts).skip(warmup).map(|(end, start)| Duration::from_secs_f64(end - start)).collect();
+    let samples: Vec<f64> = clock.wall_s.iter().zip(starts).skip(warmup).map(|(end, start)| end - start).collect();
     let r = &out.report;
     let n = r.iterations.max(1) as f64;
     let t = r.time;
     Ok(ImplicitBench {
         backend: backend.name(),
-        seconds_per_iteration: median(&samples).as_secs_f64(),
+        seconds_per_iteration: median(&samples),
         samples: samples.len(),
         breakdown_per_iteration: TimeBreakdown { residual: t.residual / n, assembly: t.assembly / n, factorization: t.factorization / n, krylov: t.krylov / n, total: t.total / n },
         factorizations: r.factorizations,

@@ -202,12 +202,7 @@ fn implicit_sample(r: &bench::implicit::ImplicitBench) -> ImplicitCosts {
 /// Each unit cost's median over the short runs (the runs are identical in their counts, so
 /// only host noise separates them).
 fn median_costs(samples: &[ImplicitCosts]) -> ImplicitCosts {
-    let median = |field: fn(&ImplicitCosts) -> f64| {
-        let mut v: Vec<f64> = samples.iter().map(field).collect();
-        v.sort_by(f64::total_cmp);
-        let m = v.len() / 2;
-        if v.len() % 2 == 1 { v[m] } else { 0.5 * (v[m - 1] + v[m]) }
-    };
+    let median = |field: fn(&ImplicitCosts) -> f64| crate::bench::median(&samples.iter().map(field).collect::<Vec<_>>());
     ImplicitCosts {
         residual_s: median(|c| c.residual_s),
         assembly_s: median(|c| c.assembly_s),
