@@ -94,19 +94,21 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
             applied.push(r);
         }
     }
-    assert_eq!(applied, [Remedy::GentleCfl, Remedy::FirstOrderStart, Remedy::ExplicitStart]);
+    assert_eq!(applied, [Remedy::ExtraStage, Remedy::GentleCfl, Remedy::FirstOrderStart, Remedy::ExplicitStart]);
     assert_eq!(plan.remedies, applied);
     let turbopt::solver::Scheme::Implicit(imp) = &plan.config.scheme else { panic!("implicit") };
     assert_eq!((imp.cfl.start, imp.cfl.target), (1.0, 50.0));
+    assert_eq!(imp.stages, 3, "the extra stage stays in force");
     let prelude = plan.prelude.expect("an explicit prelude");
     assert!(matches!(prelude.config.scheme, turbopt::solver::Scheme::Explicit));
     assert_eq!(prelude.config.reconstruction, turbopt::backend::Reconstruction::FirstOrder, "after a first-order start");
 
     let explicit = SolverSettings { scheme: Scheme::Explicit, ..SolverSettings::default() }.solver_config();
     let warm = Plan::as_configured(explicit, false);
-    assert_eq!(Remedy::default_chain()[0], Remedy::GentleCfl, "cheapest first: no new start");
+    assert_eq!(Remedy::default_chain()[..2], [Remedy::ExtraStage, Remedy::GentleCfl], "cheapest first: no new start");
     assert!(warm.with(Remedy::ColdStart).is_some_and(|p| p.cold));
     assert!(warm.with(Remedy::ExplicitStart).is_none());
+    assert!(warm.with(Remedy::ExtraStage).is_none(), "no stages to add to an explicit solve");
 }
 
 /// A solve that blows up goes through the chain, and the failure lists every attempt: the
