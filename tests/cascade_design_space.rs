@@ -6,7 +6,9 @@
 //!
 //! `cargo test --release --test cascade_design_space -- --ignored --nocapture` (meshes only,
 //! a few minutes); `SOLVE=1 ...` solves them too (an hour or more on 2 cores; `BACKEND=gpu`
-//! on GPU 0, a build with `--features cuda`). Results in BENCHMARKS.md.
+//! on GPU 0, a build with `--features cuda`; `ONLY=26,98` solves only the meshed designs listed,
+//! to re-check designs an earlier run logged, and leaves out the 95 % bar, which is for the whole
+//! set). Results in BENCHMARKS.md.
 
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -23,6 +25,14 @@ const SEED: u64 = 17;
 fn designs(lower: &[f64], upper: &[f64]) -> Vec<Vec<f64>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(SEED);
     (0..DESIGNS).map(|_| lower.iter().zip(upper).map(|(l, u)| rng.random_range(*l..=*u)).collect()).collect()
+}
+
+/// An attempt's remedies as the log shows them ("as configured" for none).
+fn remedies(r: &[turbopt::cascade::Remedy]) -> String {
+    if r.is_empty() {
+        return "as configured".into();
+    }
+    r.iter().map(|m| m.label()).collect::<Vec<_>>().join(" + ")
 }
 
 /// The kind of a rejection, for the tally.
@@ -79,10 +89,12 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
             config.solver.backend = turbopt::cascade::BackendChoice::gpu(0);
         }
         let ev = CfdEvaluator::new(config).unwrap();
-        let to_solve: Vec<Vec<f64>> = meshed.iter().map(|&k| designs[k].clone()).collect();
+        let only: Option<Vec<usize>> = std::env::var("ONLY").ok().map(|v| v.split(',').filter_map(|k| k.trim().parse().ok()).collect());
+        let solved: Vec<usize> = meshed.iter().copied().filter(|k| only.as_ref().is_none_or(|o| o.contains(k))).collect();
+        let to_solve: Vec<Vec<f64>> = solved.iter().map(|&k| designs[k].clone()).collect();
         let results = ev.evaluate_batch(&to_solve);
         let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
-        for (k, e) in meshed.iter().zip(&results) {
+        for (k, e) in solved.iter().zip(&results) {
             let what = match e.status {
                 Status::Ok => "converged",
                 Status::NotConverged(_) => "not converged",
@@ -92,12 +104,17 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
                 Status::Failed(_) => "failed",
             };
             *tally.entry(what).or_default() += 1;
-            let recovered = if e.diagnostics.attempts.is_empty() { String::new() } else { format!(", {} attempts", e.diagnostics.attempts.len()) };
+            let recovered = match e.diagnostics.attempts.len() {
+                0 | 1 => String::new(),
+                n => format!(", {n} attempts ({})", e.diagnostics.attempts.iter().map(|a| format!("{}: {} iterations", remedies(&a.remedies), a.iterations)).collect::<Vec<_>>().join("; ")),
+            };
             println!("{k}: {what}, {} iterations, {:.2} orders{recovered}, objectives {:?} {:?}", e.diagnostics.iterations, e.diagnostics.residual_drop_orders, e.objectives, e.status);
         }
         let converged = tally.get("converged").copied().unwrap_or(0);
-        println!("\nsolved {} meshed designs: {tally:?} ({:.1} % converged)", meshed.len(), 100.0 * converged as f64 / meshed.len() as f64);
-        assert!(converged as f64 >= 0.95 * meshed.len() as f64, "{tally:?}");
+        println!("\nsolved {} of {} meshed designs: {tally:?} ({:.1} % converged)", solved.len(), meshed.len(), 100.0 * converged as f64 / solved.len().max(1) as f64);
+        if only.is_none() {
+            assert!(converged as f64 >= 0.95 * meshed.len() as f64, "{tally:?}");
+        }
     }
     assert!(mesher_failures.is_empty(), "{} designs passed the checks and failed in the mesher", mesher_failures.len());
 }
