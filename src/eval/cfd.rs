@@ -418,17 +418,19 @@ impl CfdEvaluator {
         }
     }
 
-    /// The donors a batch starting now may use: none unless `warm_start_from: Nearest`.
+    /// Whether converged designs are kept as donors (`warm_start_from: Nearest`).
+    fn keeps_donors(&self) -> bool {
+        self.config.warm_start && self.config.warm_start_from == WarmStartFrom::Nearest
+    }
+
+    /// The donors a batch starting now may use: none unless [`Self::keeps_donors`].
     fn donor_snapshot(&self) -> Vec<Donor<SolvedFlows>> {
-        match self.config.warm_start_from {
-            WarmStartFrom::Nearest if self.config.warm_start => self.donors.snapshot(),
-            _ => Vec::new(),
-        }
+        if self.keeps_donors() { self.donors.snapshot() } else { Vec::new() }
     }
 
     /// Keeps the converged designs of a finished batch as donors, in the batch's order.
     fn keep_donors(&self, finished: impl IntoIterator<Item = (Vec<f64>, SolvedFlows)>) {
-        if self.config.warm_start && self.config.warm_start_from == WarmStartFrom::Nearest {
+        if self.keeps_donors() {
             self.donors.extend(finished.into_iter().map(|(design, flows)| Donor { design, flows: std::sync::Arc::new(flows) }));
         }
     }
@@ -810,7 +812,9 @@ impl Evaluator for CfdEvaluator {
             places.len(),
             |w, k| {
                 let (outcome, flows) = self.evaluate_placed(&designs[k], places[w], &donors);
-                *converged[k].lock().unwrap_or_else(|p| p.into_inner()) = flows;
+                if self.keeps_donors() {
+                    *converged[k].lock().unwrap_or_else(|p| p.into_inner()) = flows;
+                }
                 outcome
             },
             report,
