@@ -27,14 +27,6 @@ fn designs(lower: &[f64], upper: &[f64]) -> Vec<Vec<f64>> {
     (0..DESIGNS).map(|_| lower.iter().zip(upper).map(|(l, u)| rng.random_range(*l..=*u)).collect()).collect()
 }
 
-/// An attempt's remedies as the log shows them ("as configured" for none).
-fn remedies(r: &[turbopt::cascade::Remedy]) -> String {
-    if r.is_empty() {
-        return "as configured".into();
-    }
-    r.iter().map(|m| m.label()).collect::<Vec<_>>().join(" + ")
-}
-
 /// The kind of a rejection, for the tally.
 fn kind(e: &CascadeError) -> String {
     let text = e.to_string();
@@ -106,7 +98,7 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
             *tally.entry(what).or_default() += 1;
             let recovered = match e.diagnostics.attempts.len() {
                 0 | 1 => String::new(),
-                n => format!(", {n} attempts ({})", e.diagnostics.attempts.iter().map(|a| format!("{}: {} iterations", remedies(&a.remedies), a.iterations)).collect::<Vec<_>>().join("; ")),
+                n => format!(", {n} attempts ({})", e.diagnostics.attempts.iter().map(|a| format!("{}: {} iterations", a.remedies_label(), a.iterations)).collect::<Vec<_>>().join("; ")),
             };
             println!("{k}: {what}, {} iterations, {:.2} orders{recovered}, objectives {:?} {:?}", e.diagnostics.iterations, e.diagnostics.residual_drop_orders, e.objectives, e.status);
         }

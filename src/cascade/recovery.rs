@@ -78,6 +78,17 @@ pub struct Attempt {
     pub result: String,
 }
 
+impl Attempt {
+    /// The remedies in force as the logs show them: "as configured" for none, else their labels
+    /// joined by " + ".
+    pub fn remedies_label(&self) -> String {
+        if self.remedies.is_empty() {
+            return "as configured".into();
+        }
+        self.remedies.iter().map(|r| r.label()).collect::<Vec<_>>().join(" + ")
+    }
+}
+
 /// A phase run before the main solve: its configuration (budget and residual target included).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prelude {
@@ -124,16 +135,13 @@ impl Plan {
 /// [`Remedy::ExtraStage`] applied to `config`; `None` where it does not apply.
 fn extra_stage(config: &mut SolverConfig) -> Option<()> {
     match &mut config.scheme {
-        Scheme::Implicit(imp) if imp.stages < MAX_STAGES && imp.stage_coefficients.is_none() => {
+        Scheme::Implicit(imp) if imp.stages < ImplicitConfig::MAX_STAGES && imp.stage_coefficients.is_none() => {
             imp.stages += 1;
             Some(())
         }
         _ => None,
     }
 }
-
-/// The most implicit stages a solve takes (`ImplicitConfig::stages`: 1-6).
-const MAX_STAGES: usize = 6;
 
 /// [`Remedy::GentleCfl`] applied to `config`.
 fn gentle(config: &mut SolverConfig) {

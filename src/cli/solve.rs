@@ -256,9 +256,7 @@ fn solve_and_report<B: SolvesCases>(backend: &B, args: &SolveArgs, blade: &Blade
 /// The recovery chain's attempts, one line each.
 fn print_attempts(attempts: &[crate::cascade::Attempt]) {
     for (k, a) in attempts.iter().enumerate() {
-        let remedies: Vec<&str> = a.remedies.iter().map(|r| r.label()).collect();
-        let with = if remedies.is_empty() { "as configured".to_string() } else { remedies.join(" + ") };
-        println!("attempt {} ({with}): {} iterations, {}", k + 1, a.iterations, a.result);
+        println!("attempt {} ({}): {} iterations, {}", k + 1, a.remedies_label(), a.iterations, a.result);
     }
 }
 

@@ -410,12 +410,15 @@ impl CfdEvaluator {
                 e.diagnostics.cached = true;
                 answered(e)
             }
-            Ok(b) => {
-                let donor = nearest(donors, design, &self.space.baseline, &self.space.lower, &self.space.upper);
-                self.run(checked, Some(b), donor.map(|d| d.flows.as_ref()), place).outcome()
-            }
+            Ok(b) => self.run(checked, Some(b), self.nearest_donor(donors, design), place).outcome(),
             Err(reason) => answered(Evaluation::failed(Status::Failed(reason.clone()))),
         }
+    }
+
+    /// The flows of the donor nearest to `design` in the design space scaled by its bounds, when
+    /// one is nearer than the baseline.
+    fn nearest_donor<'a>(&self, donors: &'a [Donor<SolvedFlows>], design: &[f64]) -> Option<&'a SolvedFlows> {
+        nearest(donors, design, &self.space.baseline, &self.space.lower, &self.space.upper).map(|d| d.flows.as_ref())
     }
 
     /// Whether converged designs are kept as donors (`warm_start_from: Nearest`).
@@ -591,9 +594,9 @@ impl CfdEvaluator {
         Err(Unsolved::design(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string()))))
     }
 
-    /// Mesh -> a solve on `backend` at every operating point, warm-started from `baseline`
-    /// (resampled onto the design's blocks where their sizes differ). A failure comes back as
-    /// the failed evaluation.
+    /// Mesh -> a solve on `backend` at every operating point, warm-started from `from` (resampled
+    /// onto the design's blocks where their sizes differ). A failure comes back as the failed
+    /// evaluation.
     fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
         let prepared = self.prepare(blade).map_err(|status| Unsolved::design(with_wall_time(Evaluation::failed(status), start)))?;
         let backend_name = backend.name();
@@ -644,8 +647,7 @@ impl CfdEvaluator {
         let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
         let checked = self.check(BladeChoice::Design(design))?;
         let donors = self.donor_snapshot();
-        let donor = nearest(&donors, design, &self.space.baseline, &self.space.lower, &self.space.upper);
-        let solved = self.solve_design(checked, baseline, donor.map(|d| d.flows.as_ref()), self.whole_backend(), Instant::now()).map_err(|u| u.evaluation.status)?;
+        let solved = self.solve_design(checked, baseline, self.nearest_donor(&donors, design), self.whole_backend(), Instant::now()).map_err(|u| u.evaluation.status)?;
         Ok((solved.outline, solved.points.into_iter().map(|r| r.figures.surface).collect()))
     }
 

@@ -141,6 +141,9 @@ impl Default for ImplicitConfig {
 }
 
 impl ImplicitConfig {
+    /// The most Runge-Kutta stages per flow iteration.
+    pub const MAX_STAGES: usize = 6;
+
     /// The stage coefficients alpha_1..alpha_m.
     pub fn coefficients(&self) -> Vec<f64> {
         self.stage_coefficients.clone().unwrap_or_else(|| vec![1.0; self.stages])
@@ -149,8 +152,8 @@ impl ImplicitConfig {
     /// Checks every knob; bad input gets a typed error naming it.
     pub fn validate(&self) -> Result<()> {
         let bad = |what: &str| Err(Error::Other(format!("invalid implicit scheme: {what}")));
-        if !(1..=6).contains(&self.stages) {
-            return bad(&format!("stages = {} must be 1 to 6", self.stages));
+        if !(1..=Self::MAX_STAGES).contains(&self.stages) {
+            return bad(&format!("stages = {} must be 1 to {}", self.stages, Self::MAX_STAGES));
         }
         let alphas = self.coefficients();
         if alphas.len() != self.stages || alphas.iter().any(|a| !(a.is_finite() && *a > 0.0)) {
