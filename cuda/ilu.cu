@@ -188,12 +188,28 @@ __device__ void jacobi_invert(int n_rows, const int* diag, const double* values,
     if (!invert_block<B>(values + B * B * diag[row], inv_diag + B * B * row)) atomicCAS(failed, 0, row + 1);
 }
 
+// Component q of row i of a block product: block_mul_vec's row q, in its order.
+template <int B, typename T>
+__device__ __forceinline__ double block_row_dot(const T* a, int q, const double* x) {
+    double s = (double)a[B * q] * x[0];
+    for (int k = 1; k < B; ++k) s += (double)a[B * q + k] * x[k];
+    return s;
+}
+
+// The kernels below that apply blocks row by row run B threads per block row, thread t taking
+// component t % B of row t / B (launched over B n_rows threads, as bsr4_spmv): the B threads of
+// a row read the B rows of each 4x4 block side by side, so a warp's loads of the factors are
+// contiguous, where one thread per row read whole blocks apart from its neighbours (and the
+// coarse LS89 mesh's 16k rows filled a quarter of the threads). Each thread does the CPU's
+// arithmetic for its component.
+
 // z_r = D_r^-1 r_r (the inverse blocks in f64, or rounded to f32 for the f32 swept ILU).
 template <int B, typename T>
 __device__ void jacobi_apply(int n_rows, const T* inv_diag, const double* r, double* z) {
-    int row = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= n_rows) return;
-    block_mul_vec<B>(inv_diag + B * B * row, r + B * row, z + B * row);
+    long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (long)B * n_rows) return;
+    int row = (int)(t / B), q = (int)(t % B);
+    z[t] = block_row_dot<B>(inv_diag + B * B * row, q, r + B * row);
 }
 
 // Factorizes the rows of one level in place (BlockIlu0::factorize): for each L slot (i, k) in
@@ -286,40 +302,41 @@ __device__ void ilu_backward_level(const int* rows, int n, const int* row_ptr, c
 // the sweeps, whose factor reads are most of a Krylov iteration's traffic). Each f32 value is
 // widened before the f64 products: the arithmetic of BlockIlu0 with single-precision factors.
 
-// y_new_i = rhs_i - sum over earlier rows k of L_ik y_old_k (forward_row with rhs and y apart).
+// y_new_i = rhs_i - sum over earlier rows k of L_ik y_old_k (forward_row with rhs and y apart);
+// B threads per row (above).
 template <int B, typename T>
 __device__ void ilu_forward_jacobi(int n, const int* lower_ptr, const int2* lower, const T* factors, int packed, const double* rhs,
                                    const double* y_old, double* y_new) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    double y[B];
-    for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
-    for (int t = lower_ptr[i]; t < lower_ptr[i + 1]; ++t) {
-        int2 e = lower[t];
-        double p[B];
-        block_mul_vec<B>(factors + B * B * (packed ? t : e.y), y_old + B * e.x, p);
-        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (long)B * n) return;
+    int i = (int)(t / B), q = (int)(t % B);
+    double y = rhs[t];
+    for (int s = lower_ptr[i]; s < lower_ptr[i + 1]; ++s) {
+        int2 e = lower[s];
+        y = y - block_row_dot<B>(factors + B * B * (packed ? s : e.y), q, y_old + B * e.x);
     }
-    for (int q = 0; q < B; ++q) y_new[B * i + q] = y[q];
+    y_new[t] = y;
 }
 
-// x_new_i = D_i^-1 (rhs_i - sum over later rows j of U_ij x_old_j) (backward_row, likewise).
+// x_new_i = D_i^-1 (rhs_i - sum over later rows j of U_ij x_old_j) (backward_row, likewise);
+// B threads per row, which trade their components of y through warp shuffles for the pivot
+// product. A row's B threads lie in one warp (B divides 32), and no thread leaves before the
+// shuffles: those past the last row compute row 0's values and store nothing.
 template <int B, typename T>
 __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upper, const T* factors, int packed, const T* inv_diag,
                                     const double* rhs, const double* x_old, double* x_new) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    double y[B];
-    for (int q = 0; q < B; ++q) y[q] = rhs[B * i + q];
-    for (int t = upper_ptr[i]; t < upper_ptr[i + 1]; ++t) {
-        int2 e = upper[t];
-        double p[B];
-        block_mul_vec<B>(factors + B * B * (packed ? t : e.y), x_old + B * e.x, p);
-        for (int q = 0; q < B; ++q) y[q] = y[q] - p[q];
+    long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    bool active = t < (long)B * n;
+    int i = active ? (int)(t / B) : 0, q = (int)(t % B);
+    double y = rhs[B * i + q];
+    for (int s = upper_ptr[i]; s < upper_ptr[i + 1]; ++s) {
+        int2 e = upper[s];
+        y = y - block_row_dot<B>(factors + B * B * (packed ? s : e.y), q, x_old + B * e.x);
     }
-    double x[B];
-    block_mul_vec<B>(inv_diag + B * B * i, y, x);
-    for (int q = 0; q < B; ++q) x_new[B * i + q] = x[q];
+    const T* d = inv_diag + B * B * i + B * q;
+    double x = (double)d[0] * __shfl_sync(0xffffffffu, y, 0, B);
+    for (int k = 1; k < B; ++k) x += (double)d[k] * __shfl_sync(0xffffffffu, y, k, B);
+    if (active) x_new[t] = x;
 }
 
 // out[t] = the block in slot entries[t].y of lu, rounded to f32 (one thread per value).

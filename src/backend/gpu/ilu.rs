@@ -5,7 +5,7 @@
 //! of the sequential ILU(0), row for row) or colour classes (multicolour ILU(0)); each level is
 //! one launch with a thread per row.
 
-use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
 use super::{grid, gpu_err, Ctx};
 use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
@@ -473,7 +473,7 @@ impl SystemPreconditioner {
                 cx.counters.launched(2);
             }
             Factors::Jacobi { inv_diag } => {
-                unsafe { cx.stream.launch_builder(&bk.jacobi_apply).arg(&n).arg(inv_diag).arg(r).arg(z).launch(grid(self.n_rows)) }.map_err(gpu_err)?;
+                unsafe { cx.stream.launch_builder(&bk.jacobi_apply).arg(&n).arg(inv_diag).arg(r).arg(z).launch(self.per_component_grid()) }.map_err(gpu_err)?;
                 cx.counters.launched(1);
             }
             Factors::Ilu { lu, inv_diag, levels, .. } => {
@@ -535,7 +535,7 @@ impl SystemPreconditioner {
         z: &mut CudaSlice<f64>,
     ) -> Result<()> {
         let n = self.n_rows as i32;
-        let cfg = grid(self.n_rows);
+        let cfg = self.per_component_grid();
         // The f64 factors at their slots, or the f32 ones packed at the entry index
         // (`SingleFactors`); both kernel families take the same arguments otherwise.
         let ((forward_kernel, backward_kernel, apply_kernel), (lower, upper, pivots)) = match &js.single {
@@ -585,6 +585,12 @@ impl SystemPreconditioner {
         }
         cx.counters.launched(2 * js.sweeps + 1);
         Ok(())
+    }
+
+    /// The launch of the kernels that run a thread per row and component (the block-Jacobi
+    /// apply and the Jacobi sweeps, cuda/ilu.cu): the factors' loads of a warp contiguous.
+    fn per_component_grid(&self) -> LaunchConfig {
+        grid(self.block * self.n_rows)
     }
 
     /// Whether `apply` launches only kernels whose arguments are the same at every call, so
