@@ -5,7 +5,8 @@
 // round-off.
 //
 // Level scheduling: the rows of one level depend only on rows of earlier levels, so a level is
-// one launch with a thread per row. For the natural (cell) ordering the levels are the
+// one launch (a thread per row, or per row and block component: see the notes above
+// jacobi_apply). For the natural (cell) ordering the levels are the
 // wavefronts of the lower triangle's dependency graph (what cuSPARSE's analysis phase finds);
 // for the multicolour ordering they are the colour classes. `position[r]` is row r's place in
 // the processing order: L holds the slots whose column comes earlier, U the others.
@@ -212,15 +213,35 @@ __device__ void jacobi_apply(int n_rows, const T* inv_diag, const double* r, dou
     z[t] = block_row_dot<B>(inv_diag + B * B * row, q, r + B * row);
 }
 
+// Row q of a b (block_mul's arithmetic for that row).
+template <int B>
+__device__ __forceinline__ void block_row_mul(const double* a_row, const double* b, double* out_row) {
+    for (int c = 0; c < B; ++c) {
+        double s = a_row[0] * b[c];
+        for (int k = 1; k < B; ++k) s += a_row[k] * b[B * k + c];
+        out_row[c] = s;
+    }
+}
+
+// The mask of the B lanes of this thread's row in its warp (B divides 32).
+template <int B>
+__device__ __forceinline__ unsigned row_lanes() {
+    unsigned first = (threadIdx.x & 31u) & ~(unsigned)(B - 1);
+    return (B == 32 ? 0xffffffffu : ((1u << B) - 1u)) << first;
+}
+
 // Factorizes the rows of one level in place (BlockIlu0::factorize): for each L slot (i, k) in
 // processing order, L_ik = A_ik U_kk^-1, then A_ij -= L_ik U_kj for the j of row k after k that
 // row i also holds; finally the inverse of the pivot block. `lu` starts as a copy of A.
+// B threads per row as the sweeps: thread q owns row q of row i's blocks, which is all that
+// block row q of these products reads and writes, so the threads of a row meet only before the
+// pivot's inverse, which one of them computes from the B rows of the updated diagonal block.
 template <int B>
 __device__ void ilu_factor_level(const int* rows, int n, const int* row_ptr, const int* cols, const int* diag, const int* position,
                                  double* lu, double* inv_diag, int* failed) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= n) return;
-    int i = rows[t];
+    long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (long)B * n) return;  // whole rows: B n is a multiple of B
+    int i = rows[t / B], q = (int)(t % B);
     int a = row_ptr[i], b = row_ptr[i + 1];
     int pi = position[i];
     int last = -1;
@@ -234,22 +255,23 @@ __device__ void ilu_factor_level(const int* rows, int n, const int* row_ptr, con
         if (s_ik < 0) break;
         last = best;
         int k = cols[s_ik];
-        double l_ik[B * B];
-        block_mul<B>(lu + B * B * s_ik, inv_diag + B * B * k, l_ik);
-        for (int q = 0; q < B * B; ++q) lu[B * B * s_ik + q] = l_ik[q];
+        double l_row[B];
+        block_row_mul<B>(lu + B * B * s_ik + B * q, inv_diag + B * B * k, l_row);
+        for (int c = 0; c < B; ++c) lu[B * B * s_ik + B * q + c] = l_row[c];
         int pk = position[k];
         for (int s_kj = row_ptr[k]; s_kj < row_ptr[k + 1]; ++s_kj) {
             int jcol = cols[s_kj];
             if (position[jcol] <= pk) continue;
             for (int s = a; s < b; ++s) {
                 if (cols[s] != jcol) continue;
-                double prod[B * B];
-                block_mul<B>(l_ik, lu + B * B * s_kj, prod);
-                for (int q = 0; q < B * B; ++q) lu[B * B * s + q] = lu[B * B * s + q] - prod[q];
+                double prod[B];
+                block_row_mul<B>(l_row, lu + B * B * s_kj, prod);
+                for (int c = 0; c < B; ++c) lu[B * B * s + B * q + c] = lu[B * B * s + B * q + c] - prod[c];
             }
         }
     }
-    if (!invert_block<B>(lu + B * B * diag[i], inv_diag + B * B * i)) atomicCAS(failed, 0, i + 1);
+    __syncwarp(row_lanes<B>());
+    if (q == 0 && !invert_block<B>(lu + B * B * diag[i], inv_diag + B * B * i)) atomicCAS(failed, 0, i + 1);
 }
 
 // Forward sweep of one level (BlockIlu0::forward_row): y_i = z_i - sum over earlier rows k of L_ik y_k.
@@ -293,7 +315,7 @@ __device__ void ilu_backward_level(const int* rows, int n, const int* row_ptr, c
 
 // ---- Jacobi-swept triangular solves (Anzt, Chow & Dongarra 2015) ----
 // One sweep of a triangular solve with every row reading the previous sweep's vector, so a
-// sweep is one launch with a thread per row whatever the ordering (BlockIlu0::jacobi_sweep).
+// sweep is one launch over every row whatever the ordering (BlockIlu0::jacobi_sweep).
 // Each row visits only the entries of its side of the diagonal (ilu.rs `TriangleRows`: (column,
 // slot) pairs in the row's order, so the arithmetic is forward_row's and backward_row's).
 

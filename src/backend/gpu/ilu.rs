@@ -3,7 +3,8 @@
 //! mean-flow blocks and the scalar SA system. The levels come from
 //! [`crate::linalg::ilu::processing_levels`]: wavefronts of the natural ordering (the factors
 //! of the sequential ILU(0), row for row) or colour classes (multicolour ILU(0)); each level is
-//! one launch with a thread per row.
+//! one launch (the factorization's and the Jacobi sweeps' with a thread per row and block
+//! component, the others with a thread per row).
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
@@ -415,7 +416,7 @@ impl SystemPreconditioner {
                             .arg(&mut *lu)
                             .arg(&mut *inv_diag)
                             .arg(&mut self.failed)
-                            .launch(grid(end - start))
+                            .launch(grid(self.block * (end - start)))
                     }
                     .map_err(gpu_err)?;
                 }
