@@ -324,6 +324,33 @@ __device__ void ilu_backward_level(const int* rows, int n, const int* row_ptr, c
 // the sweeps, whose factor reads are most of a Krylov iteration's traffic). Each f32 value is
 // widened before the f64 products: the arithmetic of BlockIlu0 with single-precision factors.
 
+// rhs - sum over the entries [first, end) of (factor block row q) . x_column, subtracted in entry
+// order (forward_row's and backward_row's arithmetic for component q). The entries are taken
+// SWEEP_CHUNK at a time with all their loads issued before the products: a row's entries read
+// one after the other (entry, then its block and vector) were a chain of dependent memory
+// latencies, the bulk of a sweep's 5 us on the coarse LS89 mesh.
+#define SWEEP_CHUNK 4
+template <int B, typename T>
+__device__ __forceinline__ double triangle_row_update(double rhs, int first, int end, const int2* entries, const T* factors, int packed, int q,
+                                                      const double* x) {
+    double y = rhs;
+    for (int s0 = first; s0 < end; s0 += SWEEP_CHUNK) {
+        double p[SWEEP_CHUNK];
+#pragma unroll
+        for (int u = 0; u < SWEEP_CHUNK; ++u) {
+            int s = s0 + u;
+            if (s < end) {
+                int2 e = entries[s];
+                p[u] = block_row_dot<B>(factors + B * B * (packed ? s : e.y), q, x + B * e.x);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < SWEEP_CHUNK; ++u)
+            if (s0 + u < end) y = y - p[u];
+    }
+    return y;
+}
+
 // y_new_i = rhs_i - sum over earlier rows k of L_ik y_old_k (forward_row with rhs and y apart);
 // B threads per row (above).
 template <int B, typename T>
@@ -332,12 +359,7 @@ __device__ void ilu_forward_jacobi(int n, const int* lower_ptr, const int2* lowe
     long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (long)B * n) return;
     int i = (int)(t / B), q = (int)(t % B);
-    double y = rhs[t];
-    for (int s = lower_ptr[i]; s < lower_ptr[i + 1]; ++s) {
-        int2 e = lower[s];
-        y = y - block_row_dot<B>(factors + B * B * (packed ? s : e.y), q, y_old + B * e.x);
-    }
-    y_new[t] = y;
+    y_new[t] = triangle_row_update<B>(rhs[t], lower_ptr[i], lower_ptr[i + 1], lower, factors, packed, q, y_old);
 }
 
 // x_new_i = D_i^-1 (rhs_i - sum over later rows j of U_ij x_old_j) (backward_row, likewise);
@@ -350,11 +372,7 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
     long t = (long)blockIdx.x * blockDim.x + threadIdx.x;
     bool active = t < (long)B * n;
     int i = active ? (int)(t / B) : 0, q = (int)(t % B);
-    double y = rhs[B * i + q];
-    for (int s = upper_ptr[i]; s < upper_ptr[i + 1]; ++s) {
-        int2 e = upper[s];
-        y = y - block_row_dot<B>(factors + B * B * (packed ? s : e.y), q, x_old + B * e.x);
-    }
+    double y = triangle_row_update<B>(rhs[B * i + q], upper_ptr[i], upper_ptr[i + 1], upper, factors, packed, q, x_old);
     const T* d = inv_diag + B * B * i + B * q;
     double x = (double)d[0] * __shfl_sync(0xffffffffu, y, 0, B);
     for (int k = 1; k < B; ++k) x += (double)d[k] * __shfl_sync(0xffffffffu, y, k, B);
