@@ -304,3 +304,41 @@ fn nearest_warm_start_starts_a_design_from_the_nearest_converged_one_of_an_earli
     let objective_change = (again.objectives[0] - first[0].objectives[0]).abs() / first[0].objectives[0].abs();
     assert!(objective_change < 1e-2, "the same design, converged to the same residual level: {objective_change:.2e}");
 }
+
+/// A campaign's pictures (`CfdEvaluator::design_surfaces`) show the solutions its evaluations
+/// scored: the baseline's and an evaluated design's surface figures come from those solves, with
+/// no solve more; a design never evaluated is solved for its picture, and once evaluated, its kept
+/// figures are bit for bit those of that solve (the same warm start from the baseline).
+#[test]
+fn pictures_reuse_the_surface_figures_of_evaluated_designs() {
+    let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
+    c.solver.scheme = Scheme::Implicit;
+    c.solver.config.model = turbopt::solver::FlowModel::Euler;
+    c.solver.convergence_orders = 4.0;
+    c.solver.figures = None;
+    c.solver.max_iterations = 400;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let baseline = ev.space().baseline.clone();
+    let k = index_of(&ev, "camber_4");
+    let (mut design, mut other) = (baseline.clone(), baseline.clone());
+    design[k] += 0.3 * (ev.space().upper[k] - baseline[k]);
+    other[k] -= 0.3 * (baseline[k] - ev.space().lower[k]);
+
+    let e = ev.evaluate(&design);
+    assert!(matches!(e.status, Status::Ok), "{:?}", e.status);
+    assert_eq!(ev.designs_solved(), 2, "the baseline and the design");
+    let (outline, surfaces) = ev.design_surfaces(&design).unwrap();
+    let (baseline_outline, baseline_surfaces) = ev.design_surfaces(&baseline).unwrap();
+    assert_eq!(ev.designs_solved(), 2, "the pictures solved nothing");
+    assert_eq!((surfaces.len(), baseline_surfaces.len()), (1, 1), "one operating point");
+    assert!(!surfaces[0].is_empty() && surfaces[0].iter().all(|p| p.mis.is_finite()));
+    assert_ne!(outline.points, baseline_outline.points, "the design's own outline, not the baseline's");
+
+    let (_, solved_for_picture) = ev.design_surfaces(&other).unwrap();
+    assert_eq!(ev.designs_solved(), 3, "a design never evaluated is solved for its picture");
+    assert!(matches!(ev.evaluate(&other).status, Status::Ok));
+    let (_, kept) = ev.design_surfaces(&other).unwrap();
+    assert_eq!(ev.designs_solved(), 4);
+    let mis = |s: &[Vec<turbopt::post::SurfacePoint>]| s[0].iter().map(|p| p.mis.to_bits()).collect::<Vec<_>>();
+    assert_eq!(mis(&kept), mis(&solved_for_picture));
+}

@@ -36,8 +36,9 @@
 pub use super::cfd_config::{
     default_rans_config, BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
 };
+use super::archive::{Archive, Archived};
 use super::dispatch::{panic_message, run_on_workers, Outcome};
-use super::donors::{nearest, Donor, DonorArchive, WarmStartFrom};
+use super::donors::{nearest, WarmStartFrom, ARCHIVE_SIZE};
 use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 use crate::backend::cpu::CpuBackend;
@@ -54,7 +55,8 @@ use crate::post::{read_measured_mis, SurfacePoint};
 use crate::perf::auto::AutoChoice;
 use crate::solver::Silent;
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 #[cfg(feature = "cuda")]
 use {super::gpu_pool::GpuPool, crate::backend::gpu::GpuBackend};
@@ -100,7 +102,12 @@ pub struct CfdEvaluator {
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
     /// Converged designs of earlier batches, the starts of `warm_start_from: Nearest`.
-    donors: DonorArchive<SolvedFlows>,
+    donors: Archive<SolvedFlows>,
+    /// The outlines and blade-surface figures of the last [`SURFACES_KEPT`] designs solved, so
+    /// that a campaign's pictures show the solutions its evaluations scored.
+    surfaces: Archive<DesignSurfaces>,
+    /// Designs solved at every operating point (or failed trying), pictures included.
+    designs_solved: AtomicUsize,
     /// The GPU workers of `backend: Gpu` (one per listed device, each with a backend per
     /// design in flight), opened on first use, or why they could not be.
     #[cfg(feature = "cuda")]
@@ -154,11 +161,12 @@ impl Unsolved {
     }
 }
 
-/// One run of the pipeline: the evaluation, the converged flows when every point was solved
-/// (the baseline keeps them), and the device fault when the worker failed.
+/// One run of the pipeline: the evaluation, the converged flows and the surface figures when
+/// every point was solved (the baseline keeps them), and the device fault when the worker failed.
 struct Run {
     evaluation: Evaluation,
     flows: Option<SolvedFlows>,
+    surfaces: Option<DesignSurfaces>,
     device_fault: Option<String>,
 }
 
@@ -187,10 +195,22 @@ struct SolvedFlows {
     residual_references: Vec<f64>,
 }
 
-/// What the baseline design leaves for later designs.
+/// What the baseline design leaves for later designs (and for the pictures).
 struct Baseline {
     flows: SolvedFlows,
     evaluation: Evaluation,
+    surfaces: Option<Arc<DesignSurfaces>>,
+}
+
+/// How many designs' surface figures an evaluator keeps (about 25 kB each on a coarse mesh):
+/// every design of the shipped campaigns; a longer campaign whose best design is older solves it
+/// once more for its pictures.
+pub const SURFACES_KEPT: usize = 256;
+
+/// A solved design's outline and, per operating point, its blade-surface figures.
+struct DesignSurfaces {
+    outline: Outline,
+    surfaces: Vec<Vec<SurfacePoint>>,
 }
 
 /// A design solved at every operating point.
@@ -295,7 +315,9 @@ impl CfdEvaluator {
             setup,
             objectives,
             baseline: OnceLock::new(),
-            donors: DonorArchive::default(),
+            donors: Archive::with_capacity(ARCHIVE_SIZE),
+            surfaces: Archive::with_capacity(SURFACES_KEPT),
+            designs_solved: AtomicUsize::new(0),
             #[cfg(feature = "cuda")]
             gpu: OnceLock::new(),
             auto_choice,
@@ -365,9 +387,9 @@ impl CfdEvaluator {
                 Ok(c) => c,
                 Err(status) => return Err(format!("baseline design failed: {status:?}")),
             };
-            let Run { evaluation: result, flows, .. } = self.run(checked, None, None, self.whole_backend());
+            let Run { evaluation: result, flows, surfaces, .. } = self.run(checked, None, None, self.whole_backend());
             match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
-                (true, Some(flows)) => Ok(Baseline { flows, evaluation: result }),
+                (true, Some(flows)) => Ok(Baseline { flows, evaluation: result, surfaces: surfaces.map(Arc::new) }),
                 _ => Err(format!("baseline design failed: {:?}", result.status)),
             }
         })
@@ -391,7 +413,7 @@ impl CfdEvaluator {
     /// under `warm_start_from: Nearest`, when possible. Returns its flows too when it converged
     /// (a donor for later batches). Not guarded: a panic is its worker dying (`eval::dispatch`
     /// catches it; [`Evaluator::evaluate`] turns it into a failed status).
-    fn evaluate_placed(&self, design: &[f64], place: Placement, donors: &[Donor<SolvedFlows>]) -> (Outcome, Option<SolvedFlows>) {
+    fn evaluate_placed(&self, design: &[f64], place: Placement, donors: &[Archived<SolvedFlows>]) -> (Outcome, Option<SolvedFlows>) {
         let answered = |e: Evaluation| (Outcome::Evaluated(e), None);
         if let Err(status) = self.backend_ready() {
             return answered(Evaluation::failed(status));
@@ -402,7 +424,7 @@ impl CfdEvaluator {
             Err(status) => return answered(Evaluation::failed(status)),
         };
         if !self.needs_baseline() {
-            return self.run(checked, None, None, place).outcome();
+            return self.run_keeping_surfaces(design, checked, None, None, place);
         }
         match self.baseline() {
             Ok(b) if design == self.space.baseline.as_slice() => {
@@ -410,15 +432,24 @@ impl CfdEvaluator {
                 e.diagnostics.cached = true;
                 answered(e)
             }
-            Ok(b) => self.run(checked, Some(b), self.nearest_donor(donors, design), place).outcome(),
+            Ok(b) => self.run_keeping_surfaces(design, checked, Some(b), self.nearest_donor(donors, design), place),
             Err(reason) => answered(Evaluation::failed(Status::Failed(reason.clone()))),
         }
     }
 
+    /// [`Self::run`], keeping `design`'s surface figures for the pictures.
+    fn run_keeping_surfaces(&self, design: &[f64], blade: CheckedBlade, baseline: Option<&Baseline>, donor: Option<&SolvedFlows>, place: Placement) -> (Outcome, Option<SolvedFlows>) {
+        let mut run = self.run(blade, baseline, donor, place);
+        if let Some(surfaces) = run.surfaces.take() {
+            self.surfaces.extend([Archived { design: design.to_vec(), data: Arc::new(surfaces) }]);
+        }
+        run.outcome()
+    }
+
     /// The flows of the donor nearest to `design` in the design space scaled by its bounds, when
     /// one is nearer than the baseline.
-    fn nearest_donor<'a>(&self, donors: &'a [Donor<SolvedFlows>], design: &[f64]) -> Option<&'a SolvedFlows> {
-        nearest(donors, design, &self.space.baseline, &self.space.lower, &self.space.upper).map(|d| d.flows.as_ref())
+    fn nearest_donor<'a>(&self, donors: &'a [Archived<SolvedFlows>], design: &[f64]) -> Option<&'a SolvedFlows> {
+        nearest(donors, design, &self.space.baseline, &self.space.lower, &self.space.upper).map(|d| d.data.as_ref())
     }
 
     /// Whether converged designs are kept as donors (`warm_start_from: Nearest`).
@@ -427,14 +458,14 @@ impl CfdEvaluator {
     }
 
     /// The donors a batch starting now may use: none unless [`Self::keeps_donors`].
-    fn donor_snapshot(&self) -> Vec<Donor<SolvedFlows>> {
+    fn donor_snapshot(&self) -> Vec<Archived<SolvedFlows>> {
         if self.keeps_donors() { self.donors.snapshot() } else { Vec::new() }
     }
 
     /// Keeps the converged designs of a finished batch as donors, in the batch's order.
     fn keep_donors(&self, finished: impl IntoIterator<Item = (Vec<f64>, SolvedFlows)>) {
         if self.keeps_donors() {
-            self.donors.extend(finished.into_iter().map(|(design, flows)| Donor { design, flows: std::sync::Arc::new(flows) }));
+            self.donors.extend(finished.into_iter().map(|(design, flows)| Archived { design, data: std::sync::Arc::new(flows) }));
         }
     }
 
@@ -519,22 +550,21 @@ impl CfdEvaluator {
         let start = Instant::now();
         let solved = match self.solve_design(blade, baseline, donor, place, start) {
             Ok(s) => s,
-            Err(u) => return Run { evaluation: u.evaluation, flows: None, device_fault: u.device_fault },
+            Err(u) => return Run { evaluation: u.evaluation, flows: None, surfaces: None, device_fault: u.device_fault },
         };
         let reference_flows = baseline.map(|b| b.flows.mass_flows.as_slice());
         let evaluation = self.score(&solved, reference_flows, start);
-        let flows = SolvedFlows {
-            mass_flows: solved.points.iter().map(|r| r.figures.performance.mass_flow).collect(),
-            residual_references: solved.points.iter().map(|r| r.outcome.history.density_reference()).collect(),
-            solutions: solved.points.into_iter().map(|r| r.outcome.solution).collect(),
-            block_sizes: solved.block_sizes,
-        };
-        Run { evaluation, flows: Some(flows), device_fault: None }
+        let mass_flows = solved.points.iter().map(|r| r.figures.performance.mass_flow).collect();
+        let residual_references = solved.points.iter().map(|r| r.outcome.history.density_reference()).collect();
+        let (solutions, surfaces) = solved.points.into_iter().map(|r| (r.outcome.solution, r.figures.surface)).unzip();
+        let flows = SolvedFlows { mass_flows, residual_references, solutions, block_sizes: solved.block_sizes };
+        Run { evaluation, flows: Some(flows), surfaces: Some(DesignSurfaces { outline: solved.outline, surfaces }), device_fault: None }
     }
 
     /// [`CfdEvaluator::solve_points`] at `place`: a CPU backend of its threads, or a stream of
     /// a GPU worker (held for the whole design).
     fn solve_design(&self, blade: CheckedBlade, baseline: Option<&Baseline>, donor: Option<&SolvedFlows>, place: Placement, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+        self.designs_solved.fetch_add(1, Ordering::Relaxed);
         let from = self.warm_source(baseline, donor);
         match place {
             Placement::Cpu { threads } => {
@@ -642,13 +672,33 @@ impl CfdEvaluator {
     }
 
     /// The outline of `design` and its blade-surface Mis at every operating point (for
-    /// pictures: a campaign's best design against its baseline). Warm-started like evaluations.
+    /// pictures: a campaign's best design against its baseline): those of its evaluation when
+    /// this evaluator solved it among its last [`SURFACES_KEPT`] designs, otherwise from a solve
+    /// now, warm-started like evaluations.
     pub fn design_surfaces(&self, design: &[f64]) -> std::result::Result<(Outline, Vec<Vec<SurfacePoint>>), Status> {
+        if let Some(kept) = self.kept_surfaces(design) {
+            return Ok((kept.outline.clone(), kept.surfaces.clone()));
+        }
         let baseline = if self.config.warm_start { self.baseline().as_ref().ok() } else { None };
         let checked = self.check(BladeChoice::Design(design))?;
         let donors = self.donor_snapshot();
         let solved = self.solve_design(checked, baseline, self.nearest_donor(&donors, design), self.whole_backend(), Instant::now()).map_err(|u| u.evaluation.status)?;
         Ok((solved.outline, solved.points.into_iter().map(|r| r.figures.surface).collect()))
+    }
+
+    /// The surface figures kept from `design`'s evaluation, if any.
+    fn kept_surfaces(&self, design: &[f64]) -> Option<Arc<DesignSurfaces>> {
+        let baseline = match self.baseline.get() {
+            Some(Ok(b)) if design == self.space.baseline.as_slice() => b.surfaces.clone(),
+            _ => None,
+        };
+        baseline.or_else(|| self.surfaces.find(design))
+    }
+
+    /// How many designs this evaluator has solved (at every operating point, or failed trying),
+    /// the baseline and any picture's solve included; cached answers do not count.
+    pub fn designs_solved(&self) -> usize {
+        self.designs_solved.load(Ordering::Relaxed)
     }
 
     /// The configured objectives at one point.

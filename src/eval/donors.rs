@@ -12,9 +12,8 @@
 //! the baseline again until its own designs fill the archive, and so ends within the solver
 //! tolerance of, not bit for bit equal to, an uninterrupted single-process run.
 
+use super::archive::Archived;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 /// Which converged flow a warm start begins from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,50 +30,9 @@ pub enum WarmStartFrom {
 /// population, a few tens of MB of flows on a coarse mesh.
 pub const ARCHIVE_SIZE: usize = 64;
 
-/// A converged design and its flows (`F`: one per operating point, the evaluator's type).
-pub struct Donor<F> {
-    pub design: Vec<f64>,
-    pub flows: Arc<F>,
-}
-
-impl<F> Clone for Donor<F> {
-    fn clone(&self) -> Self {
-        Donor { design: self.design.clone(), flows: Arc::clone(&self.flows) }
-    }
-}
-
-/// The converged designs of earlier batches, at most [`ARCHIVE_SIZE`].
-pub struct DonorArchive<F> {
-    donors: Mutex<VecDeque<Donor<F>>>,
-}
-
-impl<F> Default for DonorArchive<F> {
-    fn default() -> Self {
-        DonorArchive { donors: Mutex::new(VecDeque::new()) }
-    }
-}
-
-impl<F> DonorArchive<F> {
-    /// The donors a batch starting now may use.
-    pub fn snapshot(&self) -> Vec<Donor<F>> {
-        self.donors.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect()
-    }
-
-    /// Adds the converged designs of a finished batch, in the batch's order.
-    pub fn extend(&self, finished: impl IntoIterator<Item = Donor<F>>) {
-        let mut donors = self.donors.lock().unwrap_or_else(|p| p.into_inner());
-        for d in finished {
-            if donors.len() == ARCHIVE_SIZE {
-                donors.pop_front();
-            }
-            donors.push_back(d);
-        }
-    }
-}
-
 /// The donor nearest to `design` in the space scaled by `lower`..`upper` (fixed coordinates,
 /// where the bounds coincide, left out), when it is nearer than `baseline`; the first of equals.
-pub fn nearest<'a, F>(donors: &'a [Donor<F>], design: &[f64], baseline: &[f64], lower: &[f64], upper: &[f64]) -> Option<&'a Donor<F>> {
+pub fn nearest<'a, F>(donors: &'a [Archived<F>], design: &[f64], baseline: &[f64], lower: &[f64], upper: &[f64]) -> Option<&'a Archived<F>> {
     let distance = |x: &[f64]| -> f64 {
         x.iter()
             .zip(design)
@@ -97,8 +55,8 @@ pub fn nearest<'a, F>(donors: &'a [Donor<F>], design: &[f64], baseline: &[f64], 
 mod tests {
     use super::*;
 
-    fn donor(x: f64, y: f64) -> Donor<u32> {
-        Donor { design: vec![x, y], flows: Arc::new(0) }
+    fn donor(x: f64, y: f64) -> Archived<u32> {
+        Archived { design: vec![x, y], data: std::sync::Arc::new(0) }
     }
 
     #[test]
@@ -109,15 +67,5 @@ mod tests {
         let found = nearest(&donors, &[0.1, 50.0], &[0.5, 50.0], &lower, &upper).map(|d| d.design.clone());
         assert_eq!(found, Some(vec![0.1, 50.5]));
         assert!(nearest(&donors, &[0.5, 49.0], &[0.5, 50.0], &lower, &upper).is_none(), "the baseline is nearer");
-    }
-
-    #[test]
-    fn the_archive_keeps_the_most_recent_designs() {
-        let archive = DonorArchive::default();
-        archive.extend((0..ARCHIVE_SIZE + 3).map(|k| donor(k as f64, 0.0)));
-        let kept = archive.snapshot();
-        assert_eq!(kept.len(), ARCHIVE_SIZE);
-        assert_eq!(kept[0].design[0], 3.0);
-        assert_eq!(kept.last().unwrap().design[0], (ARCHIVE_SIZE + 2) as f64);
     }
 }

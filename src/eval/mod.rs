@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod analytic;
+pub mod archive;
 pub mod cache;
 pub mod cfd;
 pub mod cfd_command;
