@@ -45,6 +45,18 @@ fn config(blade: &Path) -> EvaluatorConfig {
     c
 }
 
+/// LS89 coarse, implicit Euler to 4 orders (at most 400 iterations): a real solve of a few
+/// seconds for the tests that follow flows from design to design.
+fn ls89_euler_to_4_orders() -> EvaluatorConfig {
+    let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
+    c.solver.scheme = Scheme::Implicit;
+    c.solver.config.model = turbopt::solver::FlowModel::Euler;
+    c.solver.convergence_orders = 4.0;
+    c.solver.figures = None;
+    c.solver.max_iterations = 400;
+    c
+}
+
 fn index_of(ev: &CfdEvaluator, name: &str) -> usize {
     ev.space().names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no design variable {name}"))
 }
@@ -278,12 +290,7 @@ fn mesher_refusal_is_mesh_failure_with_reason() {
 #[test]
 fn nearest_warm_start_starts_a_design_from_the_nearest_converged_one_of_an_earlier_batch() {
     use turbopt::eval::cfd_config::WarmStartFrom;
-    let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
-    c.solver.scheme = Scheme::Implicit;
-    c.solver.config.model = turbopt::solver::FlowModel::Euler;
-    c.solver.convergence_orders = 4.0;
-    c.solver.figures = None;
-    c.solver.max_iterations = 400;
+    let mut c = ls89_euler_to_4_orders();
     c.warm_start_from = WarmStartFrom::Nearest;
     let ev = CfdEvaluator::new(c).unwrap();
     let mut design = ev.space().baseline.clone();
@@ -311,13 +318,7 @@ fn nearest_warm_start_starts_a_design_from_the_nearest_converged_one_of_an_earli
 /// figures are bit for bit those of that solve (the same warm start from the baseline).
 #[test]
 fn pictures_reuse_the_surface_figures_of_evaluated_designs() {
-    let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
-    c.solver.scheme = Scheme::Implicit;
-    c.solver.config.model = turbopt::solver::FlowModel::Euler;
-    c.solver.convergence_orders = 4.0;
-    c.solver.figures = None;
-    c.solver.max_iterations = 400;
-    let ev = CfdEvaluator::new(c).unwrap();
+    let ev = CfdEvaluator::new(ls89_euler_to_4_orders()).unwrap();
     let baseline = ev.space().baseline.clone();
     let k = index_of(&ev, "camber_4");
     let (mut design, mut other) = (baseline.clone(), baseline.clone());

@@ -33,14 +33,15 @@ impl<F> Archive<F> {
         self.lock().iter().cloned().collect()
     }
 
-    /// Adds designs in the given order, dropping the oldest beyond the capacity.
+    /// Adds designs in the given order, dropping the oldest beyond the capacity (an archive of
+    /// capacity 0 keeps nothing).
     pub fn extend(&self, designs: impl IntoIterator<Item = Archived<F>>) {
         let mut entries = self.lock();
         for d in designs {
-            if entries.len() == self.capacity {
+            entries.push_back(d);
+            if entries.len() > self.capacity {
                 entries.pop_front();
             }
-            entries.push_back(d);
         }
     }
 
@@ -69,6 +70,9 @@ mod tests {
         archive.extend((0..7).map(|k| entry(k as f64, k)));
         let kept = archive.snapshot();
         assert_eq!(kept.iter().map(|d| d.design[0]).collect::<Vec<_>>(), vec![3.0, 4.0, 5.0, 6.0]);
+        let none = Archive::with_capacity(0);
+        none.extend([entry(1.0, 1)]);
+        assert!(none.snapshot().is_empty());
     }
 
     #[test]
