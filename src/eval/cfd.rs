@@ -465,7 +465,7 @@ impl CfdEvaluator {
     /// Keeps the converged designs of a finished batch as donors, in the batch's order.
     fn keep_donors(&self, finished: impl IntoIterator<Item = (Vec<f64>, SolvedFlows)>) {
         if self.keeps_donors() {
-            self.donors.extend(finished.into_iter().map(|(design, flows)| Archived { design, data: std::sync::Arc::new(flows) }));
+            self.donors.extend(finished.into_iter().map(|(design, flows)| Archived { design, data: Arc::new(flows) }));
         }
     }
 
