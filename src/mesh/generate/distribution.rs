@@ -218,14 +218,14 @@ pub fn graded_distribution(
         }
     }
     let h_max = hi;
-    let (h, total) = (&count.h, count.ordered(h_max));
+    let (total, capped) = (count.ordered(h_max), ds / h_max);
     // Cumulative cell count and inversion at integer levels (scaled to end exactly at n).
     let mut s_nodes = Vec::with_capacity(n + 1);
     s_nodes.push(0.0);
     let mut acc = 0.0;
     let mut next = 1;
-    for (m, &v) in h.iter().enumerate() {
-        let step = ds / v.min(h_max) * n as f64 / total;
+    for m in 0..k {
+        let step = count.term(m, h_max, capped) * n as f64 / total;
         while next < n && acc + step >= next as f64 {
             let frac = (next as f64 - acc) / step;
             s_nodes.push((m as f64 + frac) * ds);
@@ -264,7 +264,7 @@ impl CellCount {
 
     /// ds / min(h[m], h_max), with `capped` = ds / h_max.
     fn term(&self, m: usize, h_max: f64, capped: f64) -> f64 {
-        if self.h[m] <= h_max { self.inverse[m] } else { capped }
+        capped_term(self.h[m], self.inverse[m], h_max, capped)
     }
 
     /// The count, summed in sample order.
@@ -284,11 +284,11 @@ impl CellCount {
         let (h_rest, inverse_rest) = (h.remainder(), inverse.remainder());
         for (h_lanes, inverse_lanes) in h.zip(inverse) {
             for j in 0..LANES {
-                partial[j] += if h_lanes[j] <= h_max { inverse_lanes[j] } else { capped };
+                partial[j] += capped_term(h_lanes[j], inverse_lanes[j], h_max, capped);
             }
         }
         for (j, (&v, &inv)) in h_rest.iter().zip(inverse_rest).enumerate() {
-            partial[j] += if v <= h_max { inv } else { capped };
+            partial[j] += capped_term(v, inv, h_max, capped);
         }
         let fast: f64 = partial.iter().sum();
         let margin = 2.0 * (self.h.len() as f64 + 4.0) * f64::EPSILON * fast;
@@ -300,6 +300,11 @@ impl CellCount {
             self.ordered(h_max) > n
         }
     }
+}
+
+/// ds / min(h, h_max) from `inverse` = ds / h and `capped` = ds / h_max (the same value).
+fn capped_term(h: f64, inverse: f64, h_max: f64, capped: f64) -> f64 {
+    if h <= h_max { inverse } else { capped }
 }
 
 /// The size function at the `base.len()` sample mid-points (spacing `ds`): the caps `base`
@@ -353,11 +358,16 @@ impl SampledCaps {
     pub fn cells_needed(&self, targets: &[SpacingAt], max_ratio: f64, h_max: f64) -> f64 {
         let key: Vec<u64> = targets.iter().flat_map(|t| [t.s.to_bits(), t.h.to_bits()]).chain([max_ratio.to_bits()]).collect();
         let mut last = self.last.borrow_mut();
-        if last.as_ref().is_none_or(|(k, _)| *k != key) {
-            let ds = self.length / CELLS_NEEDED_SAMPLES as f64;
-            *last = Some((key, CellCount::new(graded_size(&self.base, ds, targets, max_ratio.ln(), 1.0), ds)));
+        match &*last {
+            Some((k, count)) if *k == key => count.ordered(h_max),
+            _ => {
+                let ds = self.length / CELLS_NEEDED_SAMPLES as f64;
+                let count = CellCount::new(graded_size(&self.base, ds, targets, max_ratio.ln(), 1.0), ds);
+                let cells = count.ordered(h_max);
+                *last = Some((key, count));
+                cells
+            }
         }
-        last.as_ref().map_or(f64::NAN, |(_, count)| count.ordered(h_max))
     }
 }
 
