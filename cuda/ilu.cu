@@ -160,25 +160,35 @@ __device__ __forceinline__ bool invert_block(const double* v, double* out) {
     return invert1(v, out);
 }
 
-// out = a b (B x B, row-major), each entry summed over k in order (nalgebra's gemm).
-template <int B>
-__device__ __forceinline__ void block_mul(const double* a, const double* b, double* out) {
-    for (int r = 0; r < B; ++r)
-        for (int c = 0; c < B; ++c) {
-            double s = a[B * r] * b[c];
-            for (int k = 1; k < B; ++k) s += a[B * r + k] * b[B * k + c];
-            out[B * r + c] = s;
-        }
+// Component q of a x: row q of a times x, summed over k in order (nalgebra's gemv).
+template <int B, typename T>
+__device__ __forceinline__ double block_row_dot(const T* a, int q, const double* x) {
+    double s = (double)a[B * q] * x[0];
+    for (int k = 1; k < B; ++k) s += (double)a[B * q + k] * x[k];
+    return s;
 }
 
-// out = a x (nalgebra's gemv: column by column).
+// Row of a b from the row `a_row` of a (B x B, row-major), each entry summed over k in order
+// (nalgebra's gemm).
+template <int B>
+__device__ __forceinline__ void block_row_mul(const double* a_row, const double* b, double* out_row) {
+    for (int c = 0; c < B; ++c) {
+        double s = a_row[0] * b[c];
+        for (int k = 1; k < B; ++k) s += a_row[k] * b[B * k + c];
+        out_row[c] = s;
+    }
+}
+
+// out = a b, row by row.
+template <int B>
+__device__ __forceinline__ void block_mul(const double* a, const double* b, double* out) {
+    for (int r = 0; r < B; ++r) block_row_mul<B>(a + B * r, b, out + B * r);
+}
+
+// out = a x, component by component.
 template <int B, typename T>
 __device__ __forceinline__ void block_mul_vec(const T* a, const double* x, double* out) {
-    for (int r = 0; r < B; ++r) {
-        double s = (double)a[B * r] * x[0];
-        for (int k = 1; k < B; ++k) s += (double)a[B * r + k] * x[k];
-        out[r] = s;
-    }
+    for (int r = 0; r < B; ++r) out[r] = block_row_dot<B>(a, r, x);
 }
 
 // Block-Jacobi: inverse of every diagonal block; a singular one sets *failed to its row + 1.
@@ -187,14 +197,6 @@ __device__ void jacobi_invert(int n_rows, const int* diag, const double* values,
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= n_rows) return;
     if (!invert_block<B>(values + B * B * diag[row], inv_diag + B * B * row)) atomicCAS(failed, 0, row + 1);
-}
-
-// Component q of row i of a block product: block_mul_vec's row q, in its order.
-template <int B, typename T>
-__device__ __forceinline__ double block_row_dot(const T* a, int q, const double* x) {
-    double s = (double)a[B * q] * x[0];
-    for (int k = 1; k < B; ++k) s += (double)a[B * q + k] * x[k];
-    return s;
 }
 
 // The kernels below that apply blocks row by row run B threads per block row, thread t taking
@@ -211,16 +213,6 @@ __device__ void jacobi_apply(int n_rows, const T* inv_diag, const double* r, dou
     if (t >= (long)B * n_rows) return;
     int row = (int)(t / B), q = (int)(t % B);
     z[t] = block_row_dot<B>(inv_diag + B * B * row, q, r + B * row);
-}
-
-// Row q of a b (block_mul's arithmetic for that row).
-template <int B>
-__device__ __forceinline__ void block_row_mul(const double* a_row, const double* b, double* out_row) {
-    for (int c = 0; c < B; ++c) {
-        double s = a_row[0] * b[c];
-        for (int k = 1; k < B; ++k) s += a_row[k] * b[B * k + c];
-        out_row[c] = s;
-    }
 }
 
 // The mask of the B lanes of this thread's row in its warp (B divides 32).
