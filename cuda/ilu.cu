@@ -371,6 +371,71 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
     if (active) x_new[t] = x;
 }
 
+// ---- The sweeps of one triangular solve fused into one launch (patch_sweeps.rs) ----
+// Block b takes patch b: its local rows rows[patch_ptr[b]..patch_ptr[b + 1]] (its own first,
+// owned[b] of them, then its closure's), whose entries (local column, factor index) reach only
+// local rows. The sweep vectors live in shared memory (two of B values a local row); each
+// (row, component) pair does the arithmetic of ilu_forward_jacobi / ilu_backward_jacobi, so the
+// own rows end with those kernels' values bit for bit; the closure's edge rows go wrong from
+// their first sweep, too late to reach the patch (patch_sweeps.rs).
+
+// y_i after `sweeps` forward sweeps from y^0 = rhs, written for the patch's own rows.
+template <int B, typename T>
+__device__ void ilu_forward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
+                                    const T* factors, const double* rhs, double* y_out) {
+    extern __shared__ double patch_vectors[];
+    int first = patch_ptr[blockIdx.x], pairs = B * (patch_ptr[blockIdx.x + 1] - first);
+    double* cur = patch_vectors;
+    double* next = patch_vectors + pairs;
+    for (int t = threadIdx.x; t < pairs; t += blockDim.x) cur[t] = rhs[B * rows[first + t / B] + t % B];
+    __syncthreads();
+    for (int s = 0; s < sweeps; ++s) {
+        for (int t = threadIdx.x; t < pairs; t += blockDim.x) {
+            int l = first + t / B, q = t % B;
+            next[t] = triangle_row_update<B>(rhs[B * rows[l] + q], entry_ptr[l], entry_ptr[l + 1], entries, factors, 0, q, cur);
+        }
+        __syncthreads();
+        double* done = next;
+        next = cur;
+        cur = done;
+    }
+    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) y_out[B * rows[first + t / B] + t % B] = cur[t];
+}
+
+// x_i after x^0 = D^-1 y and `sweeps` backward sweeps, written for the patch's own rows. Every
+// thread of the block makes the same passes, so the B lanes of a row meet at the shuffles (those
+// past the last pair compute the patch's first row and store nothing).
+template <int B, typename T>
+__device__ void ilu_backward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
+                                     const T* factors, const T* inv_diag, const double* y, double* x_out) {
+    extern __shared__ double patch_vectors[];
+    int first = patch_ptr[blockIdx.x], pairs = B * (patch_ptr[blockIdx.x + 1] - first);
+    double* cur = patch_vectors;
+    double* next = patch_vectors + pairs;
+    for (int t = threadIdx.x; t < pairs; t += blockDim.x) {
+        int i = rows[first + t / B];
+        cur[t] = block_row_dot<B>(inv_diag + B * B * i, t % B, y + B * i);
+    }
+    __syncthreads();
+    for (int s = 0; s < sweeps; ++s) {
+        for (int base = 0; base < pairs; base += blockDim.x) {
+            int t = base + threadIdx.x;
+            bool active = t < pairs;
+            int l = first + (active ? t / B : 0), q = t % B, i = rows[l];
+            double v = triangle_row_update<B>(y[B * i + q], entry_ptr[l], entry_ptr[l + 1], entries, factors, 0, q, cur);
+            const T* d = inv_diag + B * B * i + B * q;
+            double x = (double)d[0] * __shfl_sync(0xffffffffu, v, 0, B);
+            for (int k = 1; k < B; ++k) x += (double)d[k] * __shfl_sync(0xffffffffu, v, k, B);
+            if (active) next[t] = x;
+        }
+        __syncthreads();
+        double* done = next;
+        next = cur;
+        cur = done;
+    }
+    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) x_out[B * rows[first + t / B] + t % B] = cur[t];
+}
+
 // out[t] = the block in slot entries[t].y of lu, rounded to f32 (one thread per value).
 extern "C" __global__ void ilu_pack_factors_f32(int n_entries, int bb, const int2* entries, const double* lu, float* out) {
     long v = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -385,7 +450,8 @@ extern "C" __global__ void round_to_f32(int n, const double* x, float* out) {
     if (v < n) out[v] = (float)x[v];
 }
 
-// The sweeps of one block size and factor type: `_b4`, `_b1`, and `_f32_b4`, `_f32_b1`.
+// The sweeps of one block size and factor type, one launch a sweep and fused over patches:
+// `_b4`, `_b1`, and `_f32_b4`, `_f32_b1`.
 #define JACOBI_SWEEP_KERNELS(NAME, B, T, PACKED)                                                                                    \
     extern "C" __global__ void ilu_forward_jacobi##NAME(int n, const int* lower_ptr, const int2* lower, const T* factors,          \
                                                         const double* rhs, const double* y_old, double* y_new) {                   \
@@ -394,6 +460,16 @@ extern "C" __global__ void round_to_f32(int n, const double* x, float* out) {
     extern "C" __global__ void ilu_backward_jacobi##NAME(int n, const int* upper_ptr, const int2* upper, const T* factors,         \
                                                          const T* inv_diag, const double* rhs, const double* x_old, double* x_new) { \
         ilu_backward_jacobi<B, T>(n, upper_ptr, upper, factors, PACKED, inv_diag, rhs, x_old, x_new);                               \
+    }                                                                                                                               \
+    extern "C" __global__ void ilu_forward_patches##NAME(int sweeps, const int* patch_ptr, const int* owned, const int* rows,       \
+                                                         const int* entry_ptr, const int2* entries, const T* factors,               \
+                                                         const double* rhs, double* y_out) {                                        \
+        ilu_forward_patches<B, T>(sweeps, patch_ptr, owned, rows, entry_ptr, entries, factors, rhs, y_out);                          \
+    }                                                                                                                               \
+    extern "C" __global__ void ilu_backward_patches##NAME(int sweeps, const int* patch_ptr, const int* owned, const int* rows,      \
+                                                          const int* entry_ptr, const int2* entries, const T* factors,              \
+                                                          const T* inv_diag, const double* y, double* x_out) {                      \
+        ilu_backward_patches<B, T>(sweeps, patch_ptr, owned, rows, entry_ptr, entries, factors, inv_diag, y, x_out);                \
     }
 
 JACOBI_SWEEP_KERNELS(_b4, 4, double, 0)
