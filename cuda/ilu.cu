@@ -374,32 +374,76 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
 // ---- The sweeps of one triangular solve fused into one launch (patch_sweeps.rs) ----
 // Block b takes patch b: its local rows rows[patch_ptr[b]..patch_ptr[b + 1]] (its own first,
 // owned[b] of them, then its closure's), whose entries (local column, factor index) reach only
-// local rows. The sweep vectors live in shared memory (two of B values a local row); each
+// local rows. The block first copies everything its sweeps read into shared memory (right-hand
+// side, the rows' entries and factor blocks, for the backward solve the inverse pivots): the
+// loads are independent and issued together, and the sweeps then never wait on global memory
+// (a first version that read the factors from global memory at every sweep spent a chain of
+// dependent cache latencies per row and sweep and was slower than a launch per sweep). Each
 // (row, component) pair does the arithmetic of ilu_forward_jacobi / ilu_backward_jacobi, so the
-// own rows end with those kernels' values bit for bit; the closure's edge rows go wrong from
-// their first sweep, too late to reach the patch (patch_sweeps.rs).
+// patch's own rows end with those kernels' values bit for bit; the closure's edge rows go wrong
+// from their first sweep, too late to reach the patch (linalg/patches.rs).
+//
+// Shared memory of a patch of n rows and m entries (patch_sweeps.rs sizes it the same way):
+// three vectors of B n doubles (two sweep iterates, the right-hand side), the m factor blocks,
+// the backward solve's n inverse pivots, then n + 1 entry offsets and m local columns.
+template <int B, typename T>
+struct PatchShared {
+    double *cur, *next, *rhs;
+    T *factors, *pivots;
+    int *entry_ptr, *cols;
+    int first, n, first_entry, m;
+
+    __device__ PatchShared(const int* patch_ptr, const int* entry_ptr_global, bool with_pivots) {
+        extern __shared__ double patch_memory[];
+        first = patch_ptr[blockIdx.x];
+        n = patch_ptr[blockIdx.x + 1] - first;
+        first_entry = entry_ptr_global[first];
+        m = entry_ptr_global[first + n] - first_entry;
+        cur = patch_memory;
+        next = cur + B * n;
+        rhs = next + B * n;
+        factors = (T*)(rhs + B * n);
+        pivots = factors + B * B * m;
+        entry_ptr = (int*)(pivots + (with_pivots ? B * B * n : 0));
+        cols = entry_ptr + n + 1;
+    }
+
+    // The local rows' entry offsets, columns and factor blocks (factor index = entry.y).
+    __device__ void load_entries(const int* entry_ptr_global, const int2* entries, const T* factors_global) {
+        for (int l = threadIdx.x; l <= n; l += blockDim.x) entry_ptr[l] = entry_ptr_global[first + l] - first_entry;
+        for (int e = threadIdx.x; e < m; e += blockDim.x) cols[e] = entries[first_entry + e].x;
+        for (int v = threadIdx.x; v < B * B * m; v += blockDim.x) factors[v] = factors_global[(long)B * B * entries[first_entry + v / (B * B)].y + v % (B * B)];
+    }
+
+    // rhs - sum over row l's entries of (factor block row q) . cur at the entry's column, in
+    // entry order (triangle_row_update's arithmetic, every operand in shared memory).
+    __device__ double row_update(int l, int q) const {
+        double y = rhs[B * l + q];
+        for (int e = entry_ptr[l]; e < entry_ptr[l + 1]; ++e) y = y - block_row_dot<B>(factors + B * B * e, q, cur + B * cols[e]);
+        return y;
+    }
+
+    __device__ void swap() {
+        double* done = next;
+        next = cur;
+        cur = done;
+    }
+};
 
 // y_i after `sweeps` forward sweeps from y^0 = rhs, written for the patch's own rows.
 template <int B, typename T>
 __device__ void ilu_forward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
                                     const T* factors, const double* rhs, double* y_out) {
-    extern __shared__ double patch_vectors[];
-    int first = patch_ptr[blockIdx.x], pairs = B * (patch_ptr[blockIdx.x + 1] - first);
-    double* cur = patch_vectors;
-    double* next = patch_vectors + pairs;
-    for (int t = threadIdx.x; t < pairs; t += blockDim.x) cur[t] = rhs[B * rows[first + t / B] + t % B];
+    PatchShared<B, T> p(patch_ptr, entry_ptr, false);
+    p.load_entries(entry_ptr, entries, factors);
+    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = p.rhs[t] = rhs[(long)B * rows[p.first + t / B] + t % B];
     __syncthreads();
     for (int s = 0; s < sweeps; ++s) {
-        for (int t = threadIdx.x; t < pairs; t += blockDim.x) {
-            int l = first + t / B, q = t % B;
-            next[t] = triangle_row_update<B>(rhs[B * rows[l] + q], entry_ptr[l], entry_ptr[l + 1], entries, factors, 0, q, cur);
-        }
+        for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.next[t] = p.row_update(t / B, t % B);
         __syncthreads();
-        double* done = next;
-        next = cur;
-        cur = done;
+        p.swap();
     }
-    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) y_out[B * rows[first + t / B] + t % B] = cur[t];
+    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) y_out[(long)B * rows[p.first + t / B] + t % B] = p.cur[t];
 }
 
 // x_i after x^0 = D^-1 y and `sweeps` backward sweeps, written for the patch's own rows. Every
@@ -408,32 +452,28 @@ __device__ void ilu_forward_patches(int sweeps, const int* patch_ptr, const int*
 template <int B, typename T>
 __device__ void ilu_backward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
                                      const T* factors, const T* inv_diag, const double* y, double* x_out) {
-    extern __shared__ double patch_vectors[];
-    int first = patch_ptr[blockIdx.x], pairs = B * (patch_ptr[blockIdx.x + 1] - first);
-    double* cur = patch_vectors;
-    double* next = patch_vectors + pairs;
-    for (int t = threadIdx.x; t < pairs; t += blockDim.x) {
-        int i = rows[first + t / B];
-        cur[t] = block_row_dot<B>(inv_diag + B * B * i, t % B, y + B * i);
-    }
+    PatchShared<B, T> p(patch_ptr, entry_ptr, true);
+    p.load_entries(entry_ptr, entries, factors);
+    for (int v = threadIdx.x; v < B * B * p.n; v += blockDim.x) p.pivots[v] = inv_diag[(long)B * B * rows[p.first + v / (B * B)] + v % (B * B)];
+    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.rhs[t] = y[(long)B * rows[p.first + t / B] + t % B];
+    __syncthreads();
+    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = block_row_dot<B>(p.pivots + B * B * (t / B), t % B, p.rhs + B * (t / B));
     __syncthreads();
     for (int s = 0; s < sweeps; ++s) {
-        for (int base = 0; base < pairs; base += blockDim.x) {
+        for (int base = 0; base < B * p.n; base += blockDim.x) {
             int t = base + threadIdx.x;
-            bool active = t < pairs;
-            int l = first + (active ? t / B : 0), q = t % B, i = rows[l];
-            double v = triangle_row_update<B>(y[B * i + q], entry_ptr[l], entry_ptr[l + 1], entries, factors, 0, q, cur);
-            const T* d = inv_diag + B * B * i + B * q;
+            bool active = t < B * p.n;
+            int l = active ? t / B : 0, q = t % B;
+            double v = p.row_update(l, q);
+            const T* d = p.pivots + B * B * l + B * q;
             double x = (double)d[0] * __shfl_sync(0xffffffffu, v, 0, B);
             for (int k = 1; k < B; ++k) x += (double)d[k] * __shfl_sync(0xffffffffu, v, k, B);
-            if (active) next[t] = x;
+            if (active) p.next[t] = x;
         }
         __syncthreads();
-        double* done = next;
-        next = cur;
-        cur = done;
+        p.swap();
     }
-    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) x_out[B * rows[first + t / B] + t % B] = cur[t];
+    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) x_out[(long)B * rows[p.first + t / B] + t % B] = p.cur[t];
 }
 
 // out[t] = the block in slot entries[t].y of lu, rounded to f32 (one thread per value).

@@ -63,27 +63,47 @@ impl PatchLists {
 
     /// Most local rows of one patch.
     pub fn widest(&self) -> usize {
-        self.patch_ptr.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+        self.sizes().map(|(rows, _)| rows).max().unwrap_or(0)
+    }
+
+    /// The most shared memory the GPU's fused sweeps need for one patch of these lists
+    /// (`PatchShared` in cuda/ilu.cu): three vectors of `block` doubles a row (two sweep iterates
+    /// and the right-hand side), the entries' factor blocks of `factor_bytes` a value, with
+    /// `pivots` the rows' inverse pivot blocks, and the entry offsets and local columns.
+    pub fn widest_shared_bytes(&self, block: usize, factor_bytes: usize, pivots: bool) -> usize {
+        let bytes = |(rows, entries): (usize, usize)| {
+            let pivot_rows = if pivots { rows } else { 0 };
+            3 * block * rows * 8 + block * block * factor_bytes * (entries + pivot_rows) + 4 * (rows + 1 + entries)
+        };
+        self.sizes().map(bytes).max().unwrap_or(0)
+    }
+
+    /// Each patch's local rows and their entries.
+    pub fn sizes(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.patch_ptr.windows(2).map(|w| {
+            let (first, end) = (w[0] as usize, w[1] as usize);
+            (end - first, (self.entry_ptr[end] - self.entry_ptr[first]) as usize)
+        })
     }
 }
 
-/// The closures of the largest side in `sides` (tried in order) whose widest closure, on either
-/// triangle, holds at most `max_rows` rows: (side, lower lists, upper lists), or `None`.
-/// `cut(side)`: the rows cut into patches; each triangle as (row pointers, (column, factor index)).
+/// The closures of the largest side in `sides` (tried in order) for which `fits(lower, upper)`:
+/// (side, lower lists, upper lists), or `None`. `cut(side)`: the rows cut into patches; each
+/// triangle as (row pointers, (column, factor index)).
 pub fn fitting_patches(
     cut: &dyn Fn(usize) -> Vec<Vec<usize>>,
     sides: &[usize],
     (ptr_lower, lower): (&[usize], &[[usize; 2]]),
     (ptr_upper, upper): (&[usize], &[[usize; 2]]),
     depth: usize,
-    max_rows: usize,
+    fits: &dyn Fn(&PatchLists, &PatchLists) -> bool,
 ) -> Option<(usize, PatchLists, PatchLists)> {
     let n_rows = ptr_lower.len() - 1;
     sides.iter().find_map(|&side| {
         let patches = cut(side);
         let forward = PatchLists::new(&patches, n_rows, ptr_lower, lower, depth);
         let backward = PatchLists::new(&patches, n_rows, ptr_upper, upper, depth);
-        (forward.widest().max(backward.widest()) <= max_rows).then_some((side, forward, backward))
+        fits(&forward, &backward).then_some((side, forward, backward))
     })
 }
 

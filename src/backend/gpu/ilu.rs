@@ -8,7 +8,7 @@
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
-use super::patch_sweeps::{PatchSweeps, PATCH_SHARED_BYTES};
+use super::patch_sweeps::PatchSweeps;
 use super::{grid, gpu_err, Ctx};
 use crate::backend::cpu::CpuJacobian;
 use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
@@ -91,6 +91,9 @@ pub(super) struct Kernels {
 /// against 174 ms level by level).
 const SYNC_FREE_BELOW_ROWS_PER_LEVEL: usize = 256;
 
+/// Shared memory every block may use without opting in.
+const DEFAULT_SHARED_BYTES: usize = 48 * 1024;
+
 impl Kernels {
     pub fn load(device: &GpuDevice) -> Result<Self> {
         let m = device.load_family("ilu")?;
@@ -100,8 +103,12 @@ impl Kernels {
             _ => None,
         });
         let (b4, b1) = (BlockKernels::load(&m, "b4")?, BlockKernels::load(&m, "b1")?);
-        let opted_in = b4.allow_patch_shared(PATCH_SHARED_BYTES) && b1.allow_patch_shared(PATCH_SHARED_BYTES);
-        let patch_shared_bytes = if opted_in { PATCH_SHARED_BYTES } else { 48 * 1024 };
+        // The fused sweeps may use all the shared memory a block can opt in to (227 KB on an
+        // H100); 48 KB, which every block has, where the device does not say or refuses.
+        use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN as OPTIN;
+        let optin = device.ctx.attribute(OPTIN).map_or(0, |b| b.max(0) as usize);
+        let opted_in = optin > DEFAULT_SHARED_BYTES && b4.allow_patch_shared(optin) && b1.allow_patch_shared(optin);
+        let patch_shared_bytes = if opted_in { optin } else { DEFAULT_SHARED_BYTES };
         Ok(Kernels { b4, b1, pack_factors_f32: m.function("ilu_pack_factors_f32")?, round_to_f32: m.function("round_to_f32")?, level_launches, patch_shared_bytes })
     }
 
@@ -353,7 +360,10 @@ impl SystemPreconditioner {
                         let (lower_entries, upper_entries) = (lower.factor_indexed(packed), upper.factor_indexed(packed));
                         let (lower_side, upper_side) = ((&lower.host_ptr[..], &lower_entries[..]), (&upper.host_ptr[..], &upper_entries[..]));
                         let patches = match cells {
-                            Some(cells) => PatchSweeps::new(cx, a.block, sweeps, [lower_side, upper_side], &|side| cells.patches(side), k.patch_shared_bytes)?,
+                            Some(cells) => {
+                                let factor_bytes = if packed { 4 } else { 8 };
+                                PatchSweeps::new(cx, a.block, factor_bytes, sweeps, [lower_side, upper_side], &|side| cells.patches(side), k.patch_shared_bytes)?
+                            }
                             None => None,
                         };
                         Some(Box::new(JacobiSweeps { sweeps, work, lower, upper, single, patches }))
@@ -662,14 +672,14 @@ impl SystemPreconditioner {
         patches.forward.push(&mut launch);
         lower.push(&mut launch);
         launch.arg(r).arg(y);
-        unsafe { launch.launch(patches.launch) }.map_err(gpu_err)?;
+        unsafe { launch.launch(patches.forward_launch) }.map_err(gpu_err)?;
         let mut launch = cx.stream.launch_builder(backward);
         launch.arg(&sweeps);
         patches.backward.push(&mut launch);
         upper.push(&mut launch);
         pivots.push(&mut launch);
         launch.arg(y).arg(&mut *z);
-        unsafe { launch.launch(patches.launch) }.map_err(gpu_err)?;
+        unsafe { launch.launch(patches.backward_launch) }.map_err(gpu_err)?;
         cx.counters.launched(2);
         Ok(())
     }
