@@ -383,17 +383,42 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
 // patch's own rows end with those kernels' values bit for bit; the closure's edge rows go wrong
 // from their first sweep, too late to reach the patch (linalg/patches.rs).
 //
-// Shared memory of a patch of n rows and m entries (patch_sweeps.rs sizes it the same way):
+// Shared memory of a patch of n rows and m entries (linalg/patches.rs sizes it the same way):
 // three vectors of B n doubles (two sweep iterates, the right-hand side), the m factor blocks,
-// the backward solve's n inverse pivots, then n + 1 entry offsets and m local columns.
+// the backward solve's n inverse pivots, then n + 1 entry offsets, m local columns, m factor
+// indices and the n global rows.
+//
+// dst[i] = src[offset(i)] for i < count with K loads in flight per thread: the copies into
+// shared memory are independent gathers, and issued one after the other each would wait a whole
+// memory latency (the first shared-memory version spent most of its time so).
+template <int K, typename T, typename Offset>
+__device__ __forceinline__ void gather(int count, const T* src, T* dst, Offset offset) {
+    for (int base = 0; base < count; base += K * blockDim.x) {
+        T v[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            int i = base + k * blockDim.x + threadIdx.x;
+            if (i < count) v[k] = src[offset(i)];
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            int i = base + k * blockDim.x + threadIdx.x;
+            if (i < count) dst[i] = v[k];
+        }
+    }
+}
+
+#define PATCH_GATHER 8
+
 template <int B, typename T>
 struct PatchShared {
     double *cur, *next, *rhs;
     T *factors, *pivots;
-    int *entry_ptr, *cols;
+    int *entry_ptr, *cols, *factor_index, *rows;
     int first, n, first_entry, m;
 
-    __device__ PatchShared(const int* patch_ptr, const int* entry_ptr_global, bool with_pivots) {
+    // The layout, and the patch's rows, entry offsets, columns and factor indices copied in.
+    __device__ PatchShared(const int* patch_ptr, const int* rows_global, const int* entry_ptr_global, const int2* entries, bool with_pivots) {
         extern __shared__ double patch_memory[];
         first = patch_ptr[blockIdx.x];
         n = patch_ptr[blockIdx.x + 1] - first;
@@ -406,13 +431,27 @@ struct PatchShared {
         pivots = factors + B * B * m;
         entry_ptr = (int*)(pivots + (with_pivots ? B * B * n : 0));
         cols = entry_ptr + n + 1;
+        factor_index = cols + m;
+        rows = factor_index + m;
+        const int* entry_values = (const int*)(entries + first_entry);
+        int f = first, e0 = first_entry;
+        gather<PATCH_GATHER>(n + 1, entry_ptr_global, entry_ptr, [=](int l) { return f + l; });
+        gather<PATCH_GATHER>(n, rows_global, rows, [=](int l) { return f + l; });
+        gather<PATCH_GATHER>(m, entry_values, cols, [](int e) { return 2 * e; });
+        gather<PATCH_GATHER>(m, entry_values, factor_index, [](int e) { return 2 * e + 1; });
+        __syncthreads();
+        for (int l = threadIdx.x; l <= n; l += blockDim.x) entry_ptr[l] -= e0;
     }
 
-    // The local rows' entry offsets, columns and factor blocks (factor index = entry.y).
-    __device__ void load_entries(const int* entry_ptr_global, const int2* entries, const T* factors_global) {
-        for (int l = threadIdx.x; l <= n; l += blockDim.x) entry_ptr[l] = entry_ptr_global[first + l] - first_entry;
-        for (int e = threadIdx.x; e < m; e += blockDim.x) cols[e] = entries[first_entry + e].x;
-        for (int v = threadIdx.x; v < B * B * m; v += blockDim.x) factors[v] = factors_global[(long)B * B * entries[first_entry + v / (B * B)].y + v % (B * B)];
+    // The factor blocks of the entries, and the rows' values of `v` (B a row) into `out`; with
+    // `inv_diag`, the rows' inverse pivots too. Ends with a barrier.
+    __device__ void load_values(const T* factors_global, const T* inv_diag, const double* v, double* out) {
+        const int* fi = factor_index;
+        const int* r = rows;
+        gather<PATCH_GATHER>(B * B * m, factors_global, factors, [=](int i) { return (long)B * B * fi[i / (B * B)] + i % (B * B); });
+        if (inv_diag) gather<PATCH_GATHER>(B * B * n, inv_diag, pivots, [=](int i) { return (long)B * B * r[i / (B * B)] + i % (B * B); });
+        gather<PATCH_GATHER>(B * n, v, out, [=](int i) { return (long)B * r[i / B] + i % B; });
+        __syncthreads();
     }
 
     // rhs - sum over row l's entries of (factor block row q) . cur at the entry's column, in
@@ -421,6 +460,11 @@ struct PatchShared {
         double y = rhs[B * l + q];
         for (int e = entry_ptr[l]; e < entry_ptr[l + 1]; ++e) y = y - block_row_dot<B>(factors + B * B * e, q, cur + B * cols[e]);
         return y;
+    }
+
+    // The patch's own rows of `cur` into `out` (B values a row).
+    __device__ void store(int owned, double* out) const {
+        for (int t = threadIdx.x; t < B * owned; t += blockDim.x) out[(long)B * rows[t / B] + t % B] = cur[t];
     }
 
     __device__ void swap() {
@@ -434,16 +478,16 @@ struct PatchShared {
 template <int B, typename T>
 __device__ void ilu_forward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
                                     const T* factors, const double* rhs, double* y_out) {
-    PatchShared<B, T> p(patch_ptr, entry_ptr, false);
-    p.load_entries(entry_ptr, entries, factors);
-    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = p.rhs[t] = rhs[(long)B * rows[p.first + t / B] + t % B];
+    PatchShared<B, T> p(patch_ptr, rows, entry_ptr, entries, false);
+    p.load_values(factors, nullptr, rhs, p.rhs);
+    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = p.rhs[t];
     __syncthreads();
     for (int s = 0; s < sweeps; ++s) {
         for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.next[t] = p.row_update(t / B, t % B);
         __syncthreads();
         p.swap();
     }
-    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) y_out[(long)B * rows[p.first + t / B] + t % B] = p.cur[t];
+    p.store(owned[blockIdx.x], y_out);
 }
 
 // x_i after x^0 = D^-1 y and `sweeps` backward sweeps, written for the patch's own rows. Every
@@ -452,11 +496,8 @@ __device__ void ilu_forward_patches(int sweeps, const int* patch_ptr, const int*
 template <int B, typename T>
 __device__ void ilu_backward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
                                      const T* factors, const T* inv_diag, const double* y, double* x_out) {
-    PatchShared<B, T> p(patch_ptr, entry_ptr, true);
-    p.load_entries(entry_ptr, entries, factors);
-    for (int v = threadIdx.x; v < B * B * p.n; v += blockDim.x) p.pivots[v] = inv_diag[(long)B * B * rows[p.first + v / (B * B)] + v % (B * B)];
-    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.rhs[t] = y[(long)B * rows[p.first + t / B] + t % B];
-    __syncthreads();
+    PatchShared<B, T> p(patch_ptr, rows, entry_ptr, entries, true);
+    p.load_values(factors, inv_diag, y, p.rhs);
     for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = block_row_dot<B>(p.pivots + B * B * (t / B), t % B, p.rhs + B * (t / B));
     __syncthreads();
     for (int s = 0; s < sweeps; ++s) {
@@ -473,7 +514,7 @@ __device__ void ilu_backward_patches(int sweeps, const int* patch_ptr, const int
         __syncthreads();
         p.swap();
     }
-    for (int t = threadIdx.x; t < B * owned[blockIdx.x]; t += blockDim.x) x_out[(long)B * rows[p.first + t / B] + t % B] = p.cur[t];
+    p.store(owned[blockIdx.x], x_out);
 }
 
 // out[t] = the block in slot entries[t].y of lu, rounded to f32 (one thread per value).

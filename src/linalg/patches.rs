@@ -69,11 +69,12 @@ impl PatchLists {
     /// The most shared memory the GPU's fused sweeps need for one patch of these lists
     /// (`PatchShared` in cuda/ilu.cu): three vectors of `block` doubles a row (two sweep iterates
     /// and the right-hand side), the entries' factor blocks of `factor_bytes` a value, with
-    /// `pivots` the rows' inverse pivot blocks, and the entry offsets and local columns.
+    /// `pivots` the rows' inverse pivot blocks, the entry offsets, the entries' local columns and
+    /// factor indices, and the rows.
     pub fn widest_shared_bytes(&self, block: usize, factor_bytes: usize, pivots: bool) -> usize {
         let bytes = |(rows, entries): (usize, usize)| {
             let pivot_rows = if pivots { rows } else { 0 };
-            3 * block * rows * 8 + block * block * factor_bytes * (entries + pivot_rows) + 4 * (rows + 1 + entries)
+            3 * block * rows * 8 + block * block * factor_bytes * (entries + pivot_rows) + 4 * (2 * rows + 1 + 2 * entries)
         };
         self.sizes().map(bytes).max().unwrap_or(0)
     }
