@@ -371,152 +371,6 @@ __device__ void ilu_backward_jacobi(int n, const int* upper_ptr, const int2* upp
     if (active) x_new[t] = x;
 }
 
-// ---- The sweeps of one triangular solve fused into one launch (patch_sweeps.rs) ----
-// Block b takes patch b: its local rows rows[patch_ptr[b]..patch_ptr[b + 1]] (its own first,
-// owned[b] of them, then its closure's), whose entries (local column, factor index) reach only
-// local rows. The block first copies everything its sweeps read into shared memory (right-hand
-// side, the rows' entries and factor blocks, for the backward solve the inverse pivots): the
-// loads are independent and issued together, and the sweeps then never wait on global memory
-// (a first version that read the factors from global memory at every sweep spent a chain of
-// dependent cache latencies per row and sweep and was slower than a launch per sweep). Each
-// (row, component) pair does the arithmetic of ilu_forward_jacobi / ilu_backward_jacobi, so the
-// patch's own rows end with those kernels' values bit for bit; the closure's edge rows go wrong
-// from their first sweep, too late to reach the patch (linalg/patches.rs).
-//
-// Shared memory of a patch of n rows and m entries (linalg/patches.rs sizes it the same way):
-// three vectors of B n doubles (two sweep iterates, the right-hand side), the m factor blocks,
-// the backward solve's n inverse pivots, then n + 1 entry offsets, m local columns, m factor
-// indices and the n global rows.
-//
-// dst[i] = src[offset(i)] for i < count with K loads in flight per thread: the copies into
-// shared memory are independent gathers, and issued one after the other each would wait a whole
-// memory latency (the first shared-memory version spent most of its time so).
-template <int K, typename T, typename Offset>
-__device__ __forceinline__ void gather(int count, const T* src, T* dst, Offset offset) {
-    for (int base = 0; base < count; base += K * blockDim.x) {
-        T v[K];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            int i = base + k * blockDim.x + threadIdx.x;
-            if (i < count) v[k] = src[offset(i)];
-        }
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            int i = base + k * blockDim.x + threadIdx.x;
-            if (i < count) dst[i] = v[k];
-        }
-    }
-}
-
-#define PATCH_GATHER 8
-
-template <int B, typename T>
-struct PatchShared {
-    double *cur, *next, *rhs;
-    T *factors, *pivots;
-    int *entry_ptr, *cols, *factor_index, *rows;
-    int first, n, first_entry, m;
-
-    // The layout, and the patch's rows, entry offsets, columns and factor indices copied in.
-    __device__ PatchShared(const int* patch_ptr, const int* rows_global, const int* entry_ptr_global, const int2* entries, bool with_pivots) {
-        extern __shared__ double patch_memory[];
-        first = patch_ptr[blockIdx.x];
-        n = patch_ptr[blockIdx.x + 1] - first;
-        first_entry = entry_ptr_global[first];
-        m = entry_ptr_global[first + n] - first_entry;
-        cur = patch_memory;
-        next = cur + B * n;
-        rhs = next + B * n;
-        factors = (T*)(rhs + B * n);
-        pivots = factors + B * B * m;
-        entry_ptr = (int*)(pivots + (with_pivots ? B * B * n : 0));
-        cols = entry_ptr + n + 1;
-        factor_index = cols + m;
-        rows = factor_index + m;
-        const int* entry_values = (const int*)(entries + first_entry);
-        int f = first, e0 = first_entry;
-        gather<PATCH_GATHER>(n + 1, entry_ptr_global, entry_ptr, [=](int l) { return f + l; });
-        gather<PATCH_GATHER>(n, rows_global, rows, [=](int l) { return f + l; });
-        gather<PATCH_GATHER>(m, entry_values, cols, [](int e) { return 2 * e; });
-        gather<PATCH_GATHER>(m, entry_values, factor_index, [](int e) { return 2 * e + 1; });
-        __syncthreads();
-        for (int l = threadIdx.x; l <= n; l += blockDim.x) entry_ptr[l] -= e0;
-    }
-
-    // The factor blocks of the entries, and the rows' values of `v` (B a row) into `out`; with
-    // `inv_diag`, the rows' inverse pivots too. Ends with a barrier.
-    __device__ void load_values(const T* factors_global, const T* inv_diag, const double* v, double* out) {
-        const int* fi = factor_index;
-        const int* r = rows;
-        gather<PATCH_GATHER>(B * B * m, factors_global, factors, [=](int i) { return (long)B * B * fi[i / (B * B)] + i % (B * B); });
-        if (inv_diag) gather<PATCH_GATHER>(B * B * n, inv_diag, pivots, [=](int i) { return (long)B * B * r[i / (B * B)] + i % (B * B); });
-        gather<PATCH_GATHER>(B * n, v, out, [=](int i) { return (long)B * r[i / B] + i % B; });
-        __syncthreads();
-    }
-
-    // rhs - sum over row l's entries of (factor block row q) . cur at the entry's column, in
-    // entry order (triangle_row_update's arithmetic, every operand in shared memory).
-    __device__ double row_update(int l, int q) const {
-        double y = rhs[B * l + q];
-        for (int e = entry_ptr[l]; e < entry_ptr[l + 1]; ++e) y = y - block_row_dot<B>(factors + B * B * e, q, cur + B * cols[e]);
-        return y;
-    }
-
-    // The patch's own rows of `cur` into `out` (B values a row).
-    __device__ void store(int owned, double* out) const {
-        for (int t = threadIdx.x; t < B * owned; t += blockDim.x) out[(long)B * rows[t / B] + t % B] = cur[t];
-    }
-
-    __device__ void swap() {
-        double* done = next;
-        next = cur;
-        cur = done;
-    }
-};
-
-// y_i after `sweeps` forward sweeps from y^0 = rhs, written for the patch's own rows.
-template <int B, typename T>
-__device__ void ilu_forward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
-                                    const T* factors, const double* rhs, double* y_out) {
-    PatchShared<B, T> p(patch_ptr, rows, entry_ptr, entries, false);
-    p.load_values(factors, nullptr, rhs, p.rhs);
-    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = p.rhs[t];
-    __syncthreads();
-    for (int s = 0; s < sweeps; ++s) {
-        for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.next[t] = p.row_update(t / B, t % B);
-        __syncthreads();
-        p.swap();
-    }
-    p.store(owned[blockIdx.x], y_out);
-}
-
-// x_i after x^0 = D^-1 y and `sweeps` backward sweeps, written for the patch's own rows. Every
-// thread of the block makes the same passes, so the B lanes of a row meet at the shuffles (those
-// past the last pair compute the patch's first row and store nothing).
-template <int B, typename T>
-__device__ void ilu_backward_patches(int sweeps, const int* patch_ptr, const int* owned, const int* rows, const int* entry_ptr, const int2* entries,
-                                     const T* factors, const T* inv_diag, const double* y, double* x_out) {
-    PatchShared<B, T> p(patch_ptr, rows, entry_ptr, entries, true);
-    p.load_values(factors, inv_diag, y, p.rhs);
-    for (int t = threadIdx.x; t < B * p.n; t += blockDim.x) p.cur[t] = block_row_dot<B>(p.pivots + B * B * (t / B), t % B, p.rhs + B * (t / B));
-    __syncthreads();
-    for (int s = 0; s < sweeps; ++s) {
-        for (int base = 0; base < B * p.n; base += blockDim.x) {
-            int t = base + threadIdx.x;
-            bool active = t < B * p.n;
-            int l = active ? t / B : 0, q = t % B;
-            double v = p.row_update(l, q);
-            const T* d = p.pivots + B * B * l + B * q;
-            double x = (double)d[0] * __shfl_sync(0xffffffffu, v, 0, B);
-            for (int k = 1; k < B; ++k) x += (double)d[k] * __shfl_sync(0xffffffffu, v, k, B);
-            if (active) p.next[t] = x;
-        }
-        __syncthreads();
-        p.swap();
-    }
-    p.store(owned[blockIdx.x], x_out);
-}
-
 // out[t] = the block in slot entries[t].y of lu, rounded to f32 (one thread per value).
 extern "C" __global__ void ilu_pack_factors_f32(int n_entries, int bb, const int2* entries, const double* lu, float* out) {
     long v = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -531,8 +385,7 @@ extern "C" __global__ void round_to_f32(int n, const double* x, float* out) {
     if (v < n) out[v] = (float)x[v];
 }
 
-// The sweeps of one block size and factor type, one launch a sweep and fused over patches:
-// `_b4`, `_b1`, and `_f32_b4`, `_f32_b1`.
+// The sweeps of one block size and factor type: `_b4`, `_b1`, and `_f32_b4`, `_f32_b1`.
 #define JACOBI_SWEEP_KERNELS(NAME, B, T, PACKED)                                                                                    \
     extern "C" __global__ void ilu_forward_jacobi##NAME(int n, const int* lower_ptr, const int2* lower, const T* factors,          \
                                                         const double* rhs, const double* y_old, double* y_new) {                   \
@@ -541,16 +394,6 @@ extern "C" __global__ void round_to_f32(int n, const double* x, float* out) {
     extern "C" __global__ void ilu_backward_jacobi##NAME(int n, const int* upper_ptr, const int2* upper, const T* factors,         \
                                                          const T* inv_diag, const double* rhs, const double* x_old, double* x_new) { \
         ilu_backward_jacobi<B, T>(n, upper_ptr, upper, factors, PACKED, inv_diag, rhs, x_old, x_new);                               \
-    }                                                                                                                               \
-    extern "C" __global__ void ilu_forward_patches##NAME(int sweeps, const int* patch_ptr, const int* owned, const int* rows,       \
-                                                         const int* entry_ptr, const int2* entries, const T* factors,               \
-                                                         const double* rhs, double* y_out) {                                        \
-        ilu_forward_patches<B, T>(sweeps, patch_ptr, owned, rows, entry_ptr, entries, factors, rhs, y_out);                          \
-    }                                                                                                                               \
-    extern "C" __global__ void ilu_backward_patches##NAME(int sweeps, const int* patch_ptr, const int* owned, const int* rows,      \
-                                                          const int* entry_ptr, const int2* entries, const T* factors,              \
-                                                          const T* inv_diag, const double* y, double* x_out) {                      \
-        ilu_backward_patches<B, T>(sweeps, patch_ptr, owned, rows, entry_ptr, entries, factors, inv_diag, y, x_out);                \
     }
 
 JACOBI_SWEEP_KERNELS(_b4, 4, double, 0)

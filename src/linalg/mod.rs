@@ -6,7 +6,6 @@
 
 pub mod bsr;
 pub mod ilu;
-pub mod patches;
 
 pub use bsr::BsrMatrix;
 pub use ilu::{BlockIlu0, BlockJacobi, IdentityPreconditioner, Ordering, Preconditioner};

@@ -82,21 +82,18 @@ pub struct CpuJacobian {
     pub turbulent: bool,
     /// First row of each block.
     pub offsets: Vec<usize>,
-    /// Interior cells (ni, nj) of each block.
-    pub extents: Vec<(usize, usize)>,
     pub(crate) rows: Vec<Row>,
 }
 
 impl CpuJacobian {
     /// Pattern and face descriptors of `g`.
-    pub fn new(g: &CpuGeometry) -> Result<Self> {
+    pub(crate) fn new(g: &CpuGeometry) -> Result<Self> {
         let mut offsets = Vec::with_capacity(g.blocks.len());
         let mut n = 0;
         for bg in &g.blocks {
             offsets.push(n);
             n += bg.layout.n_interior();
         }
-        let extents = g.blocks.iter().map(|bg| (bg.layout.ni, bg.layout.nj)).collect();
         // Faces with columns as global cells; slots are filled in once the pattern exists.
         let mut rows = Vec::with_capacity(n);
         let mut columns: Vec<Vec<usize>> = Vec::with_capacity(n);
@@ -124,30 +121,12 @@ impl CpuJacobian {
                 }
             }
         }
-        Ok(CpuJacobian { matrix, turbulence, turbulent: false, offsets, extents, rows })
+        Ok(CpuJacobian { matrix, turbulence, turbulent: false, offsets, rows })
     }
 
     /// Number of unknown cells (block rows).
     pub fn n_cells(&self) -> usize {
         self.matrix.n_rows
-    }
-
-    /// The rows cut into patches of at most `side` x `side` cells of one block each (the last
-    /// patch of a row or column of patches narrower), every row in one patch, each patch's rows
-    /// in row order: compact groups of cells whose couplings mostly stay inside the group (the
-    /// GPU's fused triangular sweeps give a thread block one patch).
-    pub fn patches(&self, side: usize) -> Vec<Vec<usize>> {
-        let side = side.max(1);
-        let mut patches = Vec::new();
-        for (&offset, &(ni, nj)) in self.offsets.iter().zip(&self.extents) {
-            for j0 in (0..nj).step_by(side) {
-                for i0 in (0..ni).step_by(side) {
-                    let rows = (j0..(j0 + side).min(nj)).flat_map(|j| (i0..(i0 + side).min(ni)).map(move |i| offset + i + ni * j));
-                    patches.push(rows.collect());
-                }
-            }
-        }
-        patches
     }
 }
 

@@ -8,9 +8,7 @@
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
-use super::patch_sweeps::PatchSweeps;
 use super::{grid, gpu_err, Ctx};
-use crate::backend::cpu::CpuJacobian;
 use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
 use crate::gpu::GpuDevice;
 use crate::linalg::ilu::processing_levels;
@@ -32,10 +30,6 @@ struct BlockKernels {
     forward_jacobi_f32: CudaFunction,
     backward_jacobi_f32: CudaFunction,
     jacobi_apply_f32: CudaFunction,
-    forward_patches: CudaFunction,
-    backward_patches: CudaFunction,
-    forward_patches_f32: CudaFunction,
-    backward_patches_f32: CudaFunction,
 }
 
 impl BlockKernels {
@@ -54,20 +48,7 @@ impl BlockKernels {
             forward_jacobi_f32: m.function(&format!("ilu_forward_jacobi_f32_{suffix}"))?,
             backward_jacobi_f32: m.function(&format!("ilu_backward_jacobi_f32_{suffix}"))?,
             jacobi_apply_f32: m.function(&format!("jacobi_apply_f32_{suffix}"))?,
-            forward_patches: m.function(&format!("ilu_forward_patches_{suffix}"))?,
-            backward_patches: m.function(&format!("ilu_backward_patches_{suffix}"))?,
-            forward_patches_f32: m.function(&format!("ilu_forward_patches_f32_{suffix}"))?,
-            backward_patches_f32: m.function(&format!("ilu_backward_patches_f32_{suffix}"))?,
         })
-    }
-
-    /// Lets the fused sweep kernels use `bytes` of shared memory a block (beyond 48 KB a kernel
-    /// must opt in); false where the device refuses.
-    fn allow_patch_shared(&self, bytes: usize) -> bool {
-        use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX_SHARED;
-        [&self.forward_patches, &self.backward_patches, &self.forward_patches_f32, &self.backward_patches_f32]
-            .iter()
-            .all(|f| f.set_attribute(MAX_SHARED, bytes as i32).is_ok())
     }
 }
 
@@ -79,8 +60,6 @@ pub(super) struct Kernels {
     /// `TURBOPT_ILU_LEVEL_LAUNCHES=1`: always one launch per level; `=0`: always one sync-free
     /// launch per factorization and sweep; unset: [`Levels::sync_free`] decides per matrix.
     level_launches: Option<bool>,
-    /// Shared memory a block of the fused sweeps may use on this device.
-    patch_shared_bytes: usize,
 }
 
 /// Below this many rows per level on average, ILU runs sync-free; above, one launch per level.
@@ -91,9 +70,6 @@ pub(super) struct Kernels {
 /// against 174 ms level by level).
 const SYNC_FREE_BELOW_ROWS_PER_LEVEL: usize = 256;
 
-/// Shared memory every block may use without opting in.
-const DEFAULT_SHARED_BYTES: usize = 48 * 1024;
-
 impl Kernels {
     pub fn load(device: &GpuDevice) -> Result<Self> {
         let m = device.load_family("ilu")?;
@@ -102,14 +78,13 @@ impl Kernels {
             "0" => Some(false),
             _ => None,
         });
-        let (b4, b1) = (BlockKernels::load(&m, "b4")?, BlockKernels::load(&m, "b1")?);
-        // The fused sweeps may use all the shared memory a block can opt in to (227 KB on an
-        // H100); 48 KB, which every block has, where the device does not say or refuses.
-        use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN as OPTIN;
-        let optin = device.ctx.attribute(OPTIN).map_or(0, |b| b.max(0) as usize);
-        let opted_in = optin > DEFAULT_SHARED_BYTES && b4.allow_patch_shared(optin) && b1.allow_patch_shared(optin);
-        let patch_shared_bytes = if opted_in { optin } else { DEFAULT_SHARED_BYTES };
-        Ok(Kernels { b4, b1, pack_factors_f32: m.function("ilu_pack_factors_f32")?, round_to_f32: m.function("round_to_f32")?, level_launches, patch_shared_bytes })
+        Ok(Kernels {
+            b4: BlockKernels::load(&m, "b4")?,
+            b1: BlockKernels::load(&m, "b1")?,
+            pack_factors_f32: m.function("ilu_pack_factors_f32")?,
+            round_to_f32: m.function("round_to_f32")?,
+            level_launches,
+        })
     }
 
     fn of(&self, block: usize) -> &BlockKernels {
@@ -202,9 +177,6 @@ pub(super) struct JacobiSweeps {
     upper: TriangleRows,
     /// The factors rounded to f32 ([`FactorPrecision::Single`]), repacked after each factorization.
     single: Option<SingleFactors>,
-    /// The sweeps of each triangular solve fused into one launch over patches of rows
-    /// ([`PatchSweeps`]), where the patches' closures fit in shared memory.
-    patches: Option<PatchSweeps>,
 }
 
 /// f32 copies of the factors the sweeps read: each side's blocks in its [`TriangleRows`] entry
@@ -266,38 +238,27 @@ struct TriangleRows {
     entries: CudaSlice<i32>,
     /// Number of entries.
     count: usize,
-    /// The same on the host: row i's (column, slot) pairs are `host[host_ptr[i]..host_ptr[i + 1]]`.
-    host_ptr: Vec<usize>,
-    host: Vec<[usize; 2]>,
 }
 
 impl TriangleRows {
     /// The entries k of each row i of `pattern` with `side(position[k], position[i])`.
     fn new<const B: usize>(cx: &Ctx, pattern: &BsrMatrix<B>, position: &[usize], side: fn(usize, usize) -> bool) -> Result<Self> {
-        let mut host_ptr = Vec::with_capacity(pattern.n_rows + 1);
-        let mut host = Vec::new();
-        host_ptr.push(0);
+        let mut ptr = Vec::with_capacity(pattern.n_rows + 1);
+        let mut entries = Vec::new();
+        ptr.push(0i32);
         for i in 0..pattern.n_rows {
             for s in pattern.row_ptr[i]..pattern.row_ptr[i + 1] {
                 let k = pattern.cols[s];
                 if side(position[k], position[i]) {
-                    host.push([k, s]);
+                    entries.extend([k as i32, s as i32]);
                 }
             }
-            host_ptr.push(host.len());
+            ptr.push((entries.len() / 2) as i32);
         }
-        let count = host.len();
-        let ptr: Vec<i32> = host_ptr.iter().map(|&p| p as i32).collect();
-        let mut entries: Vec<i32> = host.iter().flatten().map(|&v| v as i32).collect();
+        let count = entries.len() / 2;
         entries.resize(entries.len().max(2), 0);
         let upload = |v: &[i32]| cx.stream.clone_htod(v).map_err(gpu_err);
-        Ok(TriangleRows { ptr: upload(&ptr)?, entries: upload(&entries)?, count, host_ptr, host })
-    }
-
-    /// Each row's entries as (column, factor index): the slot for f64 factors, the entry index
-    /// for the packed f32 ones ([`SingleFactors`]).
-    fn factor_indexed(&self, packed: bool) -> Vec<[usize; 2]> {
-        self.host.iter().enumerate().map(|(s, &[column, slot])| [column, if packed { s } else { slot }]).collect()
+        Ok(TriangleRows { ptr: upload(&ptr)?, entries: upload(&entries)?, count })
     }
 }
 
@@ -326,17 +287,7 @@ unsafe impl Sync for RecordedFactorization {}
 
 impl SystemPreconditioner {
     /// Allocates the factors of `kind` for `a` (levels analysed once here) and factorizes.
-    /// `cells`: the host pattern whose mesh blocks the swept ILU's fused sweeps cut into patches
-    /// ([`PatchSweeps`]); `None`: one launch a sweep.
-    pub fn new<const B: usize>(
-        k: &Kernels,
-        cx: &Ctx,
-        a: &DeviceMatrix,
-        pattern: &BsrMatrix<B>,
-        kind: PreconditionerKind,
-        record: bool,
-        cells: Option<&CpuJacobian>,
-    ) -> Result<Self> {
+    pub fn new<const B: usize>(k: &Kernels, cx: &Ctx, a: &DeviceMatrix, pattern: &BsrMatrix<B>, kind: PreconditionerKind, record: bool) -> Result<Self> {
         let n_values = a.values.len();
         let inv_diag = cx.stream.alloc_zeros::<f64>(a.block * a.block * a.n_rows.max(1)).map_err(gpu_err)?;
         let factors = match kind {
@@ -356,17 +307,7 @@ impl SystemPreconditioner {
                             FactorPrecision::Double => None,
                             FactorPrecision::Single => Some(SingleFactors::new(cx, a.block, a.n_rows, &lower, &upper)?),
                         };
-                        let packed = single.is_some();
-                        let (lower_entries, upper_entries) = (lower.factor_indexed(packed), upper.factor_indexed(packed));
-                        let (lower_side, upper_side) = ((&lower.host_ptr[..], &lower_entries[..]), (&upper.host_ptr[..], &upper_entries[..]));
-                        let patches = match cells {
-                            Some(cells) => {
-                                let factor_bytes = if packed { 4 } else { 8 };
-                                PatchSweeps::new(cx, a.block, factor_bytes, sweeps, [lower_side, upper_side], &|side| cells.patches(side), k.patch_shared_bytes)?
-                            }
-                            None => None,
-                        };
-                        Some(Box::new(JacobiSweeps { sweeps, work, lower, upper, single, patches }))
+                        Some(Box::new(JacobiSweeps { sweeps, work, lower, upper, single }))
                     }
                     _ => None,
                 };
@@ -607,9 +548,6 @@ impl SystemPreconditioner {
         };
         // The work vectors are written through shared references: the kernels of one stream
         // own them for the duration of this call, as the sync-free kernels own their flags.
-        if let Some(patches) = &js.patches {
-            return Self::apply_patch_sweeps(bk, cx, js, patches, (lower, upper, pivots), r, z);
-        }
         let mut y = r;
         for s in 0..js.sweeps {
             let out = &js.work[s % 2];
@@ -647,40 +585,6 @@ impl SystemPreconditioner {
             unsafe { launch.launch(cfg) }.map_err(gpu_err)?;
         }
         cx.counters.launched(2 * js.sweeps + 1);
-        Ok(())
-    }
-
-    /// The same sweeps fused over patches ([`PatchSweeps`]): the forward sweeps into the first
-    /// work vector, then x^0 = D^-1 y and the backward sweeps into `z`. 2 launches.
-    fn apply_patch_sweeps(
-        bk: &BlockKernels,
-        cx: &Ctx,
-        js: &JacobiSweeps,
-        patches: &PatchSweeps,
-        (lower, upper, pivots): (FactorArg, FactorArg, FactorArg),
-        r: &CudaSlice<f64>,
-        z: &mut CudaSlice<f64>,
-    ) -> Result<()> {
-        let sweeps = js.sweeps as i32;
-        let (forward, backward) = match js.single {
-            None => (&bk.forward_patches, &bk.backward_patches),
-            Some(_) => (&bk.forward_patches_f32, &bk.backward_patches_f32),
-        };
-        let y = &js.work[0];
-        let mut launch = cx.stream.launch_builder(forward);
-        launch.arg(&sweeps);
-        patches.forward.push(&mut launch);
-        lower.push(&mut launch);
-        launch.arg(r).arg(y);
-        unsafe { launch.launch(patches.forward_launch) }.map_err(gpu_err)?;
-        let mut launch = cx.stream.launch_builder(backward);
-        launch.arg(&sweeps);
-        patches.backward.push(&mut launch);
-        upper.push(&mut launch);
-        pivots.push(&mut launch);
-        launch.arg(y).arg(&mut *z);
-        unsafe { launch.launch(patches.backward_launch) }.map_err(gpu_err)?;
-        cx.counters.launched(2);
         Ok(())
     }
 

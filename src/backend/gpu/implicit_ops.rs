@@ -124,20 +124,13 @@ impl GpuBackend {
         out
     }
 
-    /// The host pattern whose mesh blocks the fused sweeps cut into patches
-    /// (`CpuJacobian::patches`), unless they are off ([`GpuBackend::set_fused_sweeps`]).
-    fn sweep_patches<'a>(&self, jac: &'a GpuJacobian) -> Option<&'a crate::backend::cpu::CpuJacobian> {
-        self.fused_sweeps.then_some(&jac.pattern)
-    }
-
     fn factorization(&self, jac: &GpuJacobian, kind: PreconditionerKind) -> Result<GpuPreconditioner> {
         self.take_error().map_or(Ok(()), Err)?;
         let cx = self.ctx();
         let k = &self.kernels.ilu;
-        let patches = self.sweep_patches(jac);
-        let flow = SystemPreconditioner::new(k, &cx, &matrix(jac, System::MeanFlow), &jac.pattern.matrix, kind, self.graphs, patches)?;
+        let flow = SystemPreconditioner::new(k, &cx, &matrix(jac, System::MeanFlow), &jac.pattern.matrix, kind, self.graphs)?;
         let turbulence = if jac.turbulent {
-            Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.turbulence, turbulence_kind(kind), self.graphs, patches)?)
+            Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.turbulence, turbulence_kind(kind), self.graphs)?)
         } else {
             None
         };
@@ -254,7 +247,7 @@ impl ImplicitBackend for GpuBackend {
             (Some(p), true) => p.refactorize(k, &cx, &matrix(jac, System::Turbulence)),
             (None, true) => {
                 let kind = turbulence_kind(pc.kind);
-                pc.turbulence = Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.turbulence, kind, self.graphs, self.sweep_patches(jac))?);
+                pc.turbulence = Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.turbulence, kind, self.graphs)?);
                 Ok(())
             }
             (_, false) => {

@@ -22,7 +22,6 @@ mod cusparse_ilu;
 mod ilu;
 mod implicit_ops;
 mod jacobian;
-mod patch_sweeps;
 mod reduce;
 mod smoothing;
 mod timestep;
@@ -147,9 +146,6 @@ pub struct GpuBackend {
     first_error: Mutex<Option<Error>>,
     /// Record repeated operation sequences as CUDA graphs ([`Backend::run_recorded`]).
     graphs: bool,
-    /// Run the swept ILU's sweeps of a triangular solve as one launch over patches of rows
-    /// (`patch_sweeps`) where they fit, rather than one launch a sweep.
-    fused_sweeps: bool,
     /// Device buffers of the reductions read back at once (inner products, relative change).
     scratch: Mutex<reduce::Scratch>,
 }
@@ -212,10 +208,9 @@ impl GpuBackend {
             ilu: ilu::Kernels::load(&device)?,
         });
         let graphs = std::env::var("TURBOPT_CUDA_GRAPHS").map_or(true, |v| v != "0");
-        let fused_sweeps = std::env::var("TURBOPT_FUSED_SWEEPS").map_or(true, |v| v != "0");
         let counters = GpuCounters::default();
         let scratch = Mutex::new(reduce::Scratch::new(&Ctx { stream: &device.stream, counters: &counters })?);
-        Ok(GpuBackend { device, kernels, counters, first_error: Mutex::new(None), graphs, fused_sweeps, scratch })
+        Ok(GpuBackend { device, kernels, counters, first_error: Mutex::new(None), graphs, scratch })
     }
 
     /// Another backend on the same device, sharing this one's context and kernels, with a stream,
@@ -225,7 +220,7 @@ impl GpuBackend {
         let device = self.device.sibling()?;
         let counters = GpuCounters::default();
         let scratch = Mutex::new(reduce::Scratch::new(&Ctx { stream: &device.stream, counters: &counters })?);
-        Ok(GpuBackend { device, kernels: self.kernels.clone(), counters, first_error: Mutex::new(None), graphs: self.graphs, fused_sweeps: self.fused_sweeps, scratch })
+        Ok(GpuBackend { device, kernels: self.kernels.clone(), counters, first_error: Mutex::new(None), graphs: self.graphs, scratch })
     }
 
     /// Free and total device memory [bytes].
@@ -244,15 +239,6 @@ impl GpuBackend {
     /// `TURBOPT_CUDA_GRAPHS=0` in the environment or through this setter (measurements).
     pub fn set_graphs(&mut self, on: bool) {
         self.graphs = on;
-    }
-
-    /// Whether the swept ILU runs the sweeps of a triangular solve as one launch over patches of
-    /// rows where their closures fit in shared memory (the same values, 2 launches instead of
-    /// `2 sweeps + 1`): on by default, off with `TURBOPT_FUSED_SWEEPS=0` in the environment or
-    /// through this setter (parity tests of both paths, measurements). For preconditioners
-    /// factorized after the call.
-    pub fn set_fused_sweeps(&mut self, on: bool) {
-        self.fused_sweeps = on;
     }
 
     /// Device name and compute capability, e.g. "NVIDIA H100 80GB HBM3 (sm_90)".
