@@ -63,8 +63,10 @@ const EXPECTED: &[(&str, &[&str])] = &[
 fn every_kernel_family_compiles_for_sm90() {
     let mut failures = Vec::new();
     for (name, _) in sources::FAMILIES {
+        let started = std::time::Instant::now();
         match compile_family(name, "sm_90") {
             Ok(ptx) => {
+                println!("{name}.cu: compiled in {:.2} s", started.elapsed().as_secs_f64());
                 let wanted = EXPECTED.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, k)| *k);
                 for kernel in wanted {
                     if !ptx.contains(&format!(".entry {kernel}(")) {
@@ -79,4 +81,22 @@ fn every_kernel_family_compiles_for_sm90() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A device opened for the first time compiles every family side by side and leaves their PTX
+/// in the kernel cache, where the next process finds it (src/gpu/ptx_cache.rs).
+#[test]
+#[ignore = "needs the NVRTC library (libnvrtc.so)"]
+fn prepared_families_land_in_the_kernel_cache() {
+    let dir = std::env::temp_dir().join(format!("turbopt-kernel-cache-{}", std::process::id()));
+    std::env::set_var("TURBOPT_KERNEL_CACHE_DIR", &dir);
+    let started = std::time::Instant::now();
+    turbopt::gpu::prepare_families("sm_90").unwrap();
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    println!("{} families compiled side by side in {:.2} s: {files:?}", sources::FAMILIES.len(), started.elapsed().as_secs_f64());
+    for (name, _) in sources::FAMILIES {
+        assert!(files.iter().any(|f| f.starts_with(&format!("{name}-")) && f.ends_with(".ptx")), "{name}: no cache file");
+    }
+    assert_eq!(files.len(), sources::FAMILIES.len());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

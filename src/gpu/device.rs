@@ -6,6 +6,8 @@ use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::ptx_cache;
+
 /// One CUDA device with its default stream.
 pub struct GpuDevice {
     pub ctx: Arc<CudaContext>,
@@ -119,7 +121,8 @@ pub fn device_count() -> Result<usize> {
 }
 
 /// PTX of kernel family `name` for architecture `arch` (e.g. "sm_90"), compiled once per process
-/// and shared by every backend instance and device (NVRTC takes seconds per family).
+/// and shared by every backend instance and device (NVRTC takes seconds per family), and kept
+/// on disk between processes ([`super::ptx_cache`]).
 pub fn ptx_for(name: &str, arch: &str) -> Result<String> {
     static CACHE: OnceLock<Mutex<HashMap<(String, String), String>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
@@ -127,14 +130,36 @@ pub fn ptx_for(name: &str, arch: &str) -> Result<String> {
     if let Some(ptx) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok(ptx.clone());
     }
-    let ptx = compile_family(name, arch)?;
+    let (src, options) = family_source(name, arch)?;
+    let disk_key = ptx_cache::PtxKey::new(&src, arch, &format!("{options:?}"));
+    let ptx = match ptx_cache::load(name, &disk_key) {
+        Some(ptx) => ptx,
+        None => {
+            let ptx = compile(name, src, options)?;
+            ptx_cache::store(name, &disk_key, &ptx);
+            ptx
+        }
+    };
     cache.lock().unwrap_or_else(|p| p.into_inner()).insert(key, ptx.clone());
     Ok(ptx)
+}
+
+/// Every kernel family's PTX for `arch` ([`ptx_for`]), compiled side by side: a device opened
+/// for the first time waits for the slowest family rather than for all of them in turn.
+pub fn prepare_families(arch: &str) -> Result<()> {
+    use rayon::prelude::*;
+    super::sources::FAMILIES.par_iter().try_for_each(|(name, _)| ptx_for(name, arch).map(|_| ()))
 }
 
 /// Compiles kernel family `name` with NVRTC for `arch`; needs the NVRTC library but no device,
 /// so kernels can be compile-checked on a machine without a GPU.
 pub fn compile_family(name: &str, arch: &str) -> Result<String> {
+    let (src, options) = family_source(name, arch)?;
+    compile(name, src, options)
+}
+
+/// The full source of family `name` (headers prepended) and its NVRTC options for `arch`.
+fn family_source(name: &str, arch: &str) -> Result<(String, CompileOptions)> {
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
         return Err(Error::Gpu("NVRTC library (libnvrtc.so) not found: install the CUDA toolkit's runtime compiler".into()));
     }
@@ -150,6 +175,10 @@ pub fn compile_family(name: &str, arch: &str) -> Result<String> {
         ftz: Some(false),
         ..Default::default()
     };
+    Ok((src, opts))
+}
+
+fn compile(name: &str, src: String, opts: CompileOptions) -> Result<String> {
     let ptx = compile_ptx_with_opts(src, opts).map_err(|e| Error::Gpu(format!("NVRTC failed on {name}.cu: {e}")))?;
     Ok(ptx.to_src())
 }

@@ -5,10 +5,12 @@
 
 #[cfg(feature = "cuda")]
 mod device;
+#[cfg(feature = "cuda")]
+mod ptx_cache;
 mod devices;
 pub use devices::{Devices, DevicesError};
 #[cfg(feature = "cuda")]
-pub use device::{compile_family, device_count, ptx_for, GpuDevice, GpuModule};
+pub use device::{compile_family, device_count, prepare_families, ptx_for, GpuDevice, GpuModule};
 
 /// The CUDA sources, embedded at build time (candle-style real .cu files, compiled at run time):
 /// one file per kernel family, each the twin of `src/backend/cpu/<family>.rs`.

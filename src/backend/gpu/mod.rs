@@ -195,6 +195,8 @@ impl GpuBackend {
     }
 
     fn on(device: GpuDevice) -> Result<Self> {
+        let (major, minor) = device.compute_capability;
+        crate::gpu::prepare_families(&format!("sm_{major}{minor}"))?;
         let kernels = Arc::new(Kernels {
             boundary: boundary::Kernels::load(&device)?,
             convective: convective::Kernels::load(&device)?,
