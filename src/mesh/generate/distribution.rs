@@ -105,7 +105,9 @@ impl Polyline {
             let len2 = dot(d, d);
             let t = (dot(sub(p, a), d) / len2).clamp(0.0, 1.0);
             let q = add(a, scale(d, t));
-            let dd = dist(p, q);
+            // Squared distances compare as the distances do, without a hypot per segment.
+            let e = sub(p, q);
+            let dd = dot(e, e);
             if dd < best.0 {
                 best = (dd, self.s[k] + t * (self.s[k + 1] - self.s[k]));
             }
