@@ -250,7 +250,7 @@ fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &Campaig
             _ => Ok(()),
         }
     };
-    // Drawn side by side (each a few hundred ms of rasterizing).
+    // Two independent files, drawn side by side.
     let (blades, mis) = rayon::join(blades, mis);
     blades.and(mis)
 }

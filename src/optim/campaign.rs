@@ -705,7 +705,7 @@ fn run_campaign_on(
     let summary = summarize(config, &space, &state.records, replayed, state.elapsed(), termination)?;
     let json = serde_json::to_vec_pretty(&summary).map_err(|e| Error::Other(format!("JSON: {e}")))?;
     write_atomic(&out_dir.join(SUMMARY_FILE), &json)?;
-    // The two pictures drawn side by side (each a few hundred ms of rasterizing).
+    // Two independent pictures, drawn side by side.
     let (convergence, evaluations) = rayon::join(
         || super::plots::convergence(&out_dir.join("convergence.png"), &config.name, &state.records),
         || super::plots::evaluations(&out_dir.join("evaluations.png"), &config.name, &state.records),
