@@ -140,7 +140,7 @@ pub struct EvaluateArgs {
     pub model: Option<ModelArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
-    /// Where the solver runs; `gpu` needs `--scheme explicit`.
+    /// Where the solver runs (either scheme on either backend).
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: BackendArg,
     /// CPU threads for --backend cpu (default: all cores).
