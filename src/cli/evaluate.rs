@@ -1,5 +1,5 @@
-//! `turbopt evaluate`: one design through the CFD evaluator, on the CPU or (`--backend gpu`,
-//! explicit scheme) on a CUDA device.
+//! `turbopt evaluate`: one design through the CFD evaluator, on the CPU or (`--backend gpu`) on a
+//! CUDA device.
 
 use super::{EvaluateArgs, ModelArg, SchemeArg};
 use crate::eval::cfd::Scheme;
