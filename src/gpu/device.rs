@@ -122,7 +122,7 @@ pub fn device_count() -> Result<usize> {
 
 /// PTX of kernel family `name` for architecture `arch` (e.g. "sm_90"), compiled once per process
 /// and shared by every backend instance and device (NVRTC takes seconds per family), and kept
-/// on disk between processes ([`super::ptx_cache`]).
+/// on disk between processes (`gpu::ptx_cache`).
 pub fn ptx_for(name: &str, arch: &str) -> Result<String> {
     static CACHE: OnceLock<Mutex<HashMap<(String, String), String>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
