@@ -21,5 +21,6 @@ pub mod perf;
 pub mod post;
 pub mod report;
 pub mod solver;
+pub mod user_cache;
 
 pub use error::{Error, Result};

@@ -52,8 +52,9 @@ fn store_in(dir: &Path, family: &str, key: &PtxKey, ptx: &str) {
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let path = dir.join(key.file_name(family));
-    let partial = dir.join(format!("{}.{}.partial", key.file_name(family), std::process::id()));
+    let name = key.file_name(family);
+    let partial = dir.join(format!("{name}.{}.partial", std::process::id()));
+    let path = dir.join(name);
     if std::fs::write(&partial, format!("{}{SEPARATOR}{ptx}", key.0)).is_ok() && std::fs::rename(&partial, &path).is_err() {
         let _ = std::fs::remove_file(&partial);
     }
@@ -66,10 +67,7 @@ fn directory() -> Option<PathBuf> {
     match std::env::var_os("TURBOPT_KERNEL_CACHE_DIR") {
         Some(d) if d == "off" => None,
         Some(d) => Some(PathBuf::from(d)),
-        None => match std::env::var_os("XDG_CACHE_HOME") {
-            Some(d) => Some(PathBuf::from(d).join("turbopt").join("kernels")),
-            None => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("turbopt").join("kernels")),
-        },
+        None => crate::user_cache::directory("kernels"),
     }
 }
 

@@ -92,15 +92,9 @@ pub struct StoredMeasurement {
 
 /// The cache directory (module notes).
 pub fn directory() -> PathBuf {
-    if let Some(d) = std::env::var_os("TURBOPT_CACHE_DIR") {
-        return PathBuf::from(d);
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return PathBuf::from(d).join("turbopt").join("perf");
-    }
-    match std::env::var_os("HOME") {
-        Some(h) => PathBuf::from(h).join(".cache").join("turbopt").join("perf"),
-        None => PathBuf::from("out").join("perf-cache"),
+    match std::env::var_os("TURBOPT_CACHE_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => crate::user_cache::directory("perf").unwrap_or_else(|| PathBuf::from("out").join("perf-cache")),
     }
 }
 
