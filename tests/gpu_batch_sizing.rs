@@ -1,6 +1,6 @@
 //! How many designs of a batch run on one GPU at once (`eval::gpu_pool::concurrency`): the
-//! smallest of the batch, the configured workers, the host threads, the multiprocessors and the
-//! designs that fit in 90 % of the free memory, never zero, and the limit is named.
+//! smallest of the batch, the configured workers (else the host threads), the multiprocessors and
+//! the designs that fit in 90 % of the free memory, never zero, and the limit is named.
 
 use turbopt::eval::gpu_pool::{concurrency, BYTES_PER_CELL};
 
@@ -13,6 +13,11 @@ fn the_smallest_limit_wins_and_is_named() {
     assert_eq!((c.designs_at_once, c.limited_by), (8, "the batch size"));
     let c = concurrency(40, Some(4), 16, 132, 80 * gib, 16_128);
     assert_eq!((c.designs_at_once, c.limited_by), (4, "batch.workers"));
+    // A configured count replaces the host threads' limit, not the device's.
+    let c = concurrency(40, Some(20), 16, 132, 80 * gib, 16_128);
+    assert_eq!((c.designs_at_once, c.limited_by), (20, "batch.workers"));
+    let c = concurrency(400, Some(200), 16, 132, 80 * gib, 16_128);
+    assert_eq!((c.designs_at_once, c.limited_by), (132, "multiprocessors"));
     // 1M-cell designs in 10 GiB free: 2 fit.
     let c = concurrency(40, None, 16, 132, 10 * gib, 1_000_000);
     assert_eq!(c.designs_at_once, 10 * gib / 10 * 9 / (1_000_000 * BYTES_PER_CELL));

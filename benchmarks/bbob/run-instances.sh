@@ -4,24 +4,19 @@
 #   ./run-instances.sh kriging|egobox [DIR (default runs/r13)] [FIRST (2)] [LAST (15)]
 # Instance N goes to DIR/<tool>/iN (COCO's exdata/ and run.log); a `done` file with the exit status and
 # the seconds marks a finished instance, which a later call skips (an unfinished one starts again).
-# One core each (the thread pools pinned to 1); run at `nice -n 19` beside other work.
+# One core each (the thread pools pinned to 1); run at `nice -n 19` beside other work. On a many-core
+# host, run-parallel.sh runs one job per instance and function instead.
 # Summaries: python3 summarize.py --instances 1-15 DIR/kriging DIR/egobox
 set -u
 cd "$(dirname "$0")"
 tool=$1; dir=$(mkdir -p "${2:-runs/r13}" && cd "${2:-runs/r13}" && pwd); first=${3:-2}; last=${4:-15}
 case $tool in kriging|egobox) ;; *) echo "usage: $0 kriging|egobox [DIR] [FIRST] [LAST]" >&2; exit 2 ;; esac
-export RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 bbob=$PWD
 for i in $(seq "$first" "$last"); do
   d=$dir/$tool/i$i
   [ -f "$d/done" ] && continue
   rm -rf "$d"; mkdir -p "$d"
   start=$(date +%s)
-  if [ "$tool" = kriging ]; then
-    (cd "$d" && "$bbob/target/release/turbopt-bbob" --optimizer kriging --dimensions 5 --instances "$i" --functions 1-24 --budget 50 \
-       --suite-instances "instances: 1-5,71-80" > run.log 2>&1)
-  else
-    (cd "$d" && python3 "$bbob/peers.py" --solver egobox --dimensions 5 --instances "$i" --functions 1-24 --budget 50 > run.log 2>&1)
-  fi
+  (cd "$d" && "$bbob/run-one.sh" "$tool" "$i" 1-24)
   echo "rc=$? seconds=$(( $(date +%s) - start ))" > "$d/done"
 done

@@ -176,6 +176,10 @@ pub struct OptimizeArgs {
     /// workers as they free up.
     #[arg(long)]
     pub devices: Option<crate::gpu::Devices>,
+    /// Designs of a batch at once, overriding the campaign's `batch.workers`: CPU worker
+    /// threads, or designs per GPU worker (which may exceed the host's threads).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch_workers: Option<u64>,
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,

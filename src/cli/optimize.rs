@@ -2,8 +2,8 @@
 //! embedded default campaign, and print its summary.
 //!
 //! `--backend cpu|gpu`, `--device N` and `--devices all|0,1` override the campaign's
-//! `solver.backend` (the campaign
-//! saved in the output directory carries the override, so a resume needs the same flags). The
+//! `solver.backend`, `--batch-workers N` its `batch.workers` (the campaign
+//! saved in the output directory carries the overrides, so a resume needs the same flags). The
 //! backend is opened before the campaign starts: a missing GPU, driver or `cuda` feature is one
 //! error, not a failed status for every design.
 
@@ -156,18 +156,21 @@ fn worker_evaluator(campaign: &CampaignConfig) -> Result<Box<dyn Evaluator>> {
     Ok(evaluator)
 }
 
-/// `--backend`, `--device` and `--devices` on top of the campaign's `solver.backend`; a GPU
-/// with the implicit scheme is refused here with the campaign's name (before the evaluator is
-/// built).
+/// `--backend`, `--device` and `--devices` on top of the campaign's `solver.backend`, and
+/// `--batch-workers` on its `batch.workers`; a flag that cannot apply (GPU flags on an analytic
+/// or CPU campaign) is refused here with the campaign's name, before the evaluator is built.
 fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Result<()> {
     let name = config.name.clone();
     let flag_devices = args.devices.clone().or(args.device.map(Devices::one));
     let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator else {
-        if args.backend.is_some() || flag_devices.is_some() {
-            return Err(Error::Other(format!("campaign {name} has an analytic evaluator: --backend and --device(s) apply to CFD campaigns")));
+        if args.backend.is_some() || flag_devices.is_some() || args.batch_workers.is_some() {
+            return Err(Error::Other(format!("campaign {name} has an analytic evaluator: --backend, --device(s) and --batch-workers apply to CFD campaigns")));
         }
         return Ok(());
     };
+    if let Some(n) = args.batch_workers {
+        cfd.batch.workers = Some(n as usize);
+    }
     let solver = &mut cfd.solver;
     let campaign_devices = match &solver.backend {
         BackendChoice::Gpu { devices } => Some(devices.clone()),
@@ -253,4 +256,29 @@ fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &Campaig
     // Two independent files, drawn side by side.
     let (blades, mis) = rayon::join(blades, mis);
     blades.and(mis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(line: &[&str]) -> OptimizeArgs {
+        match crate::cli::Cli::try_parse_from(line).expect("the command line parses").command {
+            crate::cli::Command::Optimize(a) => a,
+            _ => unreachable!("an optimize command line"),
+        }
+    }
+
+    #[test]
+    fn batch_workers_override_the_campaign_and_need_a_cfd_evaluator() {
+        let mut config = CampaignConfig::from_ron_file(std::path::Path::new("optimize/ls89_tc1_de.ron")).expect("the shipped campaign");
+        apply_backend_flags(&args(&["turbopt", "optimize", "x.ron", "--batch-workers", "20"]), &mut config).expect("applies");
+        let EvaluatorConfig::Cfd(cfd) = &config.evaluator else { unreachable!("a CFD campaign") };
+        assert_eq!(cfd.batch.workers, Some(20));
+        assert!(crate::cli::Cli::try_parse_from(["turbopt", "optimize", "--batch-workers", "0"]).is_err(), "0 designs at once is refused");
+        let mut analytic = CampaignConfig::from_ron_file(std::path::Path::new("optimize/analytic_branin_ego.ron")).expect("the shipped campaign");
+        let e = apply_backend_flags(&args(&["turbopt", "optimize", "--batch-workers", "2"]), &mut analytic).unwrap_err();
+        assert!(e.to_string().contains("--batch-workers"), "{e}");
+    }
 }

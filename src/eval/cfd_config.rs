@@ -40,7 +40,9 @@ pub enum BatchMode {
 #[serde(default)]
 pub struct BatchSettings {
     pub mode: BatchMode,
-    /// Worker threads (None: one per core).
+    /// Worker threads (None: one per core). On the GPU: designs at once per device worker
+    /// (None: one per host thread, the threads shared among the workers; a set count may exceed
+    /// the host threads, `eval::gpu_pool::concurrency`).
     pub workers: Option<usize>,
 }
 
