@@ -25,8 +25,9 @@ pub struct Concurrency {
 /// Sizes a batch: at most one design per streaming multiprocessor and per share of the free
 /// device memory, no more than the batch holds, and `batch.workers` when it is set, else one
 /// design per host thread (each drives its solve from the host). A configured count may exceed
-/// the host threads: a design's thread mostly waits on its stream, and a DE generation of 40 on
-/// two GPUs of a 32-core host otherwise runs 16 + 16 designs and then a late tail of 4 + 4.
+/// the host threads: a design's thread mostly waits on its stream (a DE generation of 40 on two
+/// GPUs of a 32-core host runs 16 + 16 designs and then 4 + 4 late ones by default, all 40 at
+/// once with 20; about as fast on the hosts measured, BENCHMARKS.md issue 18, session 15).
 pub fn concurrency(designs: usize, configured: Option<usize>, host_threads: usize, multiprocessors: usize, free_bytes: usize, cells: usize) -> Concurrency {
     let per_design = cells.max(1) * BYTES_PER_CELL;
     let memory = (free_bytes / 10 * 9 / per_design).max(1);
