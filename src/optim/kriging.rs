@@ -445,8 +445,12 @@ impl<'s> Data<'s> {
     /// Factorize and evaluate the concentrated likelihood at psi; `None` if R is not positive
     /// definite in floating point.
     fn factorize(&self, theta: &[f64]) -> Option<Factorization> {
+        self.factorize_matrix(self.correlation_matrix(theta))
+    }
+
+    /// [`Data::factorize`] of a correlation matrix already built (`correlation_matrix`).
+    fn factorize_matrix(&self, mut chol: Vec<f64>) -> Option<Factorization> {
         let n = self.n;
-        let mut chol = self.correlation_matrix(theta);
         cholesky_in_place(&mut chol, n)?;
         let u = forward_substitution(&chol, n, &vec![1.0; n]);
         let v = forward_substitution(&chol, n, &self.y);
@@ -460,8 +464,9 @@ impl<'s> Data<'s> {
         Some(Factorization { chol, u, alpha, mu, sigma2, log_likelihood })
     }
 
-    /// d phi / d psi_k for every k (formula in the module notes).
-    fn log_likelihood_gradient(&self, theta: &[f64], f: &Factorization) -> Vec<f64> {
+    /// d phi / d psi_k for every k (formula in the module notes); `r`: the correlation matrix
+    /// `f` factorizes, whose pair values the slopes reuse instead of evaluating them again.
+    fn log_likelihood_gradient(&self, theta: &[f64], f: &Factorization, r: &[f64]) -> Vec<f64> {
         let (n, d) = (self.n, self.d);
         let t = inverse_factor_transposed(&f.chol, n);
         let kind = self.settings.correlation;
@@ -476,7 +481,7 @@ impl<'s> Data<'s> {
                     let rinv_ij = dot(&t[i * n + i..(i + 1) * n], &t[j * n + i..(j + 1) * n]);
                     let w_ij = f.alpha[i] * f.alpha[j] / f.sigma2 - rinv_ij;
                     let d2 = &self.pair_d2[pair_index(i, j) * d..(pair_index(i, j) + 1) * d];
-                    correlation_slopes(kind, theta, d2, correlation(kind, theta, d2), &mut slopes);
+                    correlation_slopes(kind, theta, d2, r[i * n + j], &mut slopes);
                     for k in 0..d {
                         g[k] += w_ij * slopes[k];
                     }
@@ -641,11 +646,12 @@ impl LikelihoodProblem<'_, '_> {
         let (c, h) = self.centre_half();
         let psi: Vec<f64> = z.iter().map(|v| c + h * v.tanh()).collect();
         let theta: Vec<f64> = psi.iter().map(|p| 10f64.powf(*p)).collect();
-        let f = self.data.factorize(&theta).ok_or_else(|| ArgminError::msg("correlation matrix not positive definite"))?;
+        let r = self.data.correlation_matrix(&theta);
+        let f = self.data.factorize_matrix(r.clone()).ok_or_else(|| ArgminError::msg("correlation matrix not positive definite"))?;
         // Maximum a posteriori: the likelihood plus the length-scale prior.
         let (log_prior, prior_gradient) = self.data.log_prior(&psi);
         let g_psi: Vec<f64> =
-            self.data.log_likelihood_gradient(&theta, &f).iter().zip(&prior_gradient).map(|(g, p)| g + p).collect();
+            self.data.log_likelihood_gradient(&theta, &f, &r).iter().zip(&prior_gradient).map(|(g, p)| g + p).collect();
         let objective = f.log_likelihood + log_prior;
         let cost = -objective;
         let grad: Vec<f64> = z.iter().zip(&g_psi).map(|(v, g)| -g * h * (1.0 - v.tanh().powi(2))).collect();
@@ -843,7 +849,8 @@ mod tests {
                 data.factorize(&th).unwrap().log_likelihood
             };
             let th: Vec<f64> = psi.iter().map(|v| 10f64.powf(*v)).collect();
-            let g = data.log_likelihood_gradient(&th, &data.factorize(&th).unwrap());
+            let r = data.correlation_matrix(&th);
+            let g = data.log_likelihood_gradient(&th, &data.factorize_matrix(r.clone()).unwrap(), &r);
             for k in 0..2 {
                 // Central differences; below h ~ 1e-5 round-off in ln|R| dominates.
                 let h = 1e-4;
