@@ -9,8 +9,9 @@ cocopp's runtime ECDFs).
 A folder is read with its subfolders, so the COCO folders of one algorithm run in parts (e.g.
 instances 1-5 and 6-10 as two processes) are read as one when copied under a common folder.
 
---instances keeps the runs on those instance numbers only (to compare folders run on different
-instance sets on the ones they share).
+--instances keeps the runs on those COCO instance numbers only (to compare folders run on different
+instance sets on the ones they share), e.g. 1-5,71-73: the numbers in the .info files, where the
+suites' 6th to 15th instances are 71-80.
 """
 import glob
 import os
@@ -36,6 +37,15 @@ def read(folder, keep):
                     if keep is None or instance in keep:
                         runs[header[0]][header[1]].append(float(run.split("|")[1]))
     return runs
+
+
+def instance_numbers(spec):
+    """COCO instance numbers from "1-5,71-75" (ranges and single numbers, comma-separated)."""
+    keep = set()
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        keep.update(range(int(lo), int(hi or lo) + 1))
+    return keep
 
 
 def fraction(deltas):
@@ -70,8 +80,7 @@ def main():
         png, args = args[1], args[2:]
     keep = None
     if args[:1] == ["--instances"]:
-        lo, hi = (int(v) for v in args[1].split("-"))
-        keep, args = set(range(lo, hi + 1)), args[2:]
+        keep, args = instance_numbers(args[1]), args[2:]
     data = {os.path.basename(f.rstrip("/")): read(f, keep) for f in args}
     names = list(data)
     dims = sorted({d for r in data.values() for d in r})
