@@ -119,7 +119,8 @@ impl GpuPool {
                 match worker.capacity() {
                     Ok((multiprocessors, free)) => {
                         let c = concurrency(share, configured, threads, multiprocessors, free, cells);
-                        lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {})", worker.device, worker.name(), c.designs_at_once, c.limited_by));
+                        let hint = if c.limited_by == "host threads" { "; --batch-workers N raises it" } else { "" };
+                        lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {}{hint})", worker.device, worker.name(), c.designs_at_once, c.limited_by));
                         c.designs_at_once
                     }
                     Err(e) => {
