@@ -119,7 +119,7 @@ impl GpuPool {
                 match worker.capacity() {
                     Ok((multiprocessors, free)) => {
                         let c = concurrency(share, configured, threads, multiprocessors, free, cells);
-                        let hint = if c.limited_by == "host threads" { "; --batch-workers N raises it" } else { "" };
+                        let hint = if c.limited_by == "host threads" { "; batch.workers, `optimize --batch-workers`, raises it" } else { "" };
                         lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {}{hint})", worker.device, worker.name(), c.designs_at_once, c.limited_by));
                         c.designs_at_once
                     }
