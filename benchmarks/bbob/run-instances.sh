@@ -2,21 +2,14 @@
 # The BBOB 5-D runs at 50 D evaluations per dimension of issue 16 (turbopt's Kriging optimizer against
 # egobox's EGO), one instance at a time, so that a run cut short loses one instance at most:
 #   ./run-instances.sh kriging|egobox [DIR (default runs/r13)] [FIRST (2)] [LAST (15)]
-# Instance N goes to DIR/<tool>/iN (COCO's exdata/ and run.log); a `done` file with the exit status and
-# the seconds marks a finished instance, which a later call skips (an unfinished one starts again).
-# One core each (the thread pools pinned to 1); run at `nice -n 19` beside other work. On a many-core
-# host, run-parallel.sh runs one job per instance and function instead.
-# Summaries: python3 summarize.py --instances 1-15 DIR/kriging DIR/egobox
+# Instance N goes to DIR/<tool>/iN (run-one.sh: COCO's exdata/, run.log, and a `done` file that makes a
+# later call skip it). One core each (the thread pools pinned to 1); run at `nice -n 19` beside other
+# work. On a many-core host, run-parallel.sh runs one job per instance and function instead.
+# Summaries: python3 summarize.py --instances 1-5,71-80 DIR/kriging DIR/egobox
 set -u
 cd "$(dirname "$0")"
 tool=$1; dir=$(mkdir -p "${2:-runs/r13}" && cd "${2:-runs/r13}" && pwd); first=${3:-2}; last=${4:-15}
 case $tool in kriging|egobox) ;; *) echo "usage: $0 kriging|egobox [DIR] [FIRST] [LAST]" >&2; exit 2 ;; esac
-bbob=$PWD
 for i in $(seq "$first" "$last"); do
-  d=$dir/$tool/i$i
-  [ -f "$d/done" ] && continue
-  rm -rf "$d"; mkdir -p "$d"
-  start=$(date +%s)
-  (cd "$d" && "$bbob/run-one.sh" "$tool" "$i" 1-24)
-  echo "rc=$? seconds=$(( $(date +%s) - start ))" > "$d/done"
+  ./run-one.sh "$tool" "$i" 1-24 "$dir/$tool/i$i"
 done
