@@ -19,7 +19,41 @@ pub const BYTES_PER_CELL: usize = 4096;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Concurrency {
     pub designs_at_once: usize,
-    pub limited_by: &'static str,
+    pub limited_by: BatchLimit,
+}
+
+/// What bounds the designs a GPU worker runs at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchLimit {
+    BatchSize,
+    /// `batch.workers` or `optimize --batch-workers`.
+    ConfiguredWorkers,
+    /// The host's threads, when no count is configured: the one limit a user may lift.
+    HostThreads,
+    Multiprocessors,
+    DeviceMemory,
+}
+
+impl BatchLimit {
+    /// What a user can do about it, for the plan line.
+    pub fn hint(self) -> &'static str {
+        match self {
+            BatchLimit::HostThreads => "; batch.workers, `optimize --batch-workers`, raises it",
+            _ => "",
+        }
+    }
+}
+
+impl std::fmt::Display for BatchLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BatchLimit::BatchSize => "the batch size",
+            BatchLimit::ConfiguredWorkers => "batch.workers",
+            BatchLimit::HostThreads => "host threads",
+            BatchLimit::Multiprocessors => "multiprocessors",
+            BatchLimit::DeviceMemory => "device memory",
+        })
+    }
 }
 
 /// Sizes a batch: at most one design per streaming multiprocessor and per share of the free
@@ -32,10 +66,10 @@ pub fn concurrency(designs: usize, configured: Option<usize>, host_threads: usiz
     let per_design = cells.max(1) * BYTES_PER_CELL;
     let memory = (free_bytes / 10 * 9 / per_design).max(1);
     let threads = match configured {
-        Some(n) => (n.max(1), "batch.workers"),
-        None => (host_threads.max(1), "host threads"),
+        Some(n) => (n.max(1), BatchLimit::ConfiguredWorkers),
+        None => (host_threads.max(1), BatchLimit::HostThreads),
     };
-    let limits = [(designs.max(1), "the batch size"), threads, (multiprocessors.max(1), "multiprocessors"), (memory, "device memory")];
+    let limits = [(designs.max(1), BatchLimit::BatchSize), threads, (multiprocessors.max(1), BatchLimit::Multiprocessors), (memory, BatchLimit::DeviceMemory)];
     let (designs_at_once, limited_by) = limits.into_iter().min_by_key(|(n, _)| *n).expect("limits listed");
     Concurrency { designs_at_once, limited_by }
 }
@@ -119,8 +153,7 @@ impl GpuPool {
                 match worker.capacity() {
                     Ok((multiprocessors, free)) => {
                         let c = concurrency(share, configured, threads, multiprocessors, free, cells);
-                        let hint = if c.limited_by == "host threads" { "; batch.workers, `optimize --batch-workers`, raises it" } else { "" };
-                        lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {}{hint})", worker.device, worker.name(), c.designs_at_once, c.limited_by));
+                        lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {}{})", worker.device, worker.name(), c.designs_at_once, c.limited_by, c.limited_by.hint()));
                         c.designs_at_once
                     }
                     Err(e) => {
