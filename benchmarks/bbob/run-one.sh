@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One 5-D BBOB run at 50 D evaluations per dimension (issue 16) into folder DIR: turbopt's Kriging
 # optimizer or egobox's EGO on one instance and the given functions, COCO's exdata/ and run.log in
-# DIR, then a `done` file with the exit status and the seconds. A DIR that has its `done` file is
-# skipped, an unfinished one starts again, so the runners below resume where a run was cut short:
+# DIR, then, when the run exits cleanly, a `done` file with the seconds it took. A DIR that has its
+# `done` file is skipped, an unfinished or failed one starts again (a run killed at a LIMIT or by a
+# signal leaves no `done` file), so the runners below resume where a run was cut short:
 # run-instances.sh (one instance after another) and run-parallel.sh (one job per instance and
 # function on a many-core host). Seeds depend only on the problem, so a function run alone gives
 # the same data as in a run of all 24.
@@ -22,4 +23,6 @@ case $tool in
   egobox)  python3 "$here/peers.py" --solver egobox --dimensions 5 --instances "$instance" --functions "$functions" --budget 50 > run.log 2>&1 ;;
   *) echo "usage: $0 kriging|egobox INSTANCE FUNCTIONS DIR" >&2; exit 2 ;;
 esac
-echo "rc=$? seconds=$(( $(date +%s) - start ))" > done
+rc=$?
+[ $rc = 0 ] || { echo "run-one: $tool instance $instance f$functions exited with status $rc, not done ($dir)" >&2; exit $rc; }
+echo "rc=0 seconds=$(( $(date +%s) - start ))" > done
