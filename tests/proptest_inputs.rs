@@ -200,7 +200,7 @@ proptest! {
         let x: Vec<f64> = u.iter().enumerate().map(|(k, t)| space.lower[k] + t * (space.upper[k] - space.lower[k])).collect();
         let setup = CascadeSetup::new(&file, vec![file.operating_points[0].clone()], Density::Coarse);
         match CheckedBlade::new(&file, BladeChoice::Design(&x), &setup) {
-            Ok(b) => prop_assert!(b.spec.first_cell_height > 0.0),
+            Ok(b) => prop_assert!(b.spec().first_cell_height > 0.0),
             Err(CascadeError::Geometry(e)) => prop_assert!(!matches!(e, GeometryError::OutOfBounds { .. }), "{e}"),
             Err(CascadeError::Unmeshable(e)) => prop_assert!(!e.to_string().is_empty()),
             Err(other) => prop_assert!(false, "inside the bounds, yet {other}"),

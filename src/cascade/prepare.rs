@@ -9,7 +9,7 @@ use crate::flow::gas::Gas;
 use crate::flow::solution::Solution;
 use crate::geometry::validity::GeometryError;
 use crate::geometry::BladeFile;
-use crate::mesh::generate::{check_meshable, generate_cascade_mesh, PassageSpec, Unmeshable};
+use crate::mesh::generate::{check_meshable, mesh_passage, PassageLayout, PassageSpec, Unmeshable};
 use crate::mesh::passage::{passage_spec_for, trailing_edge_camber_angle_deg, MeshSettings};
 use crate::mesh::{Density, Mesh};
 use crate::post::{blade_surface, cascade_performance, CascadePerformance, SurfacePoint};
@@ -55,12 +55,13 @@ impl CascadeSetup {
     }
 }
 
-/// A blade section that passed the geometry and meshability checks, with its passage spec:
-/// what is known before any mesh is made (milliseconds).
+/// A blade section that passed the geometry and meshability checks, with its passage laid out:
+/// what is known before any mesh is made (milliseconds). The fields are read-only, so the
+/// layout always belongs to this section.
 #[derive(Clone, Debug)]
 pub struct CheckedBlade {
-    pub section: Section,
-    pub spec: PassageSpec,
+    section: Section,
+    layout: PassageLayout,
 }
 
 impl CheckedBlade {
@@ -69,15 +70,23 @@ impl CheckedBlade {
         let section = Section::of(file, choice)?;
         let spec = passage_spec_for(&setup.gas, &section.cascade, &section.outline, &setup.points, setup.density, &setup.mesh)
             .map_err(|e| CascadeError::Mesh(e.to_string()))?;
-        check_meshable(&section.outline, &spec)?;
-        Ok(CheckedBlade { section, spec })
+        let layout = check_meshable(&section.outline, &spec)?;
+        Ok(CheckedBlade { section, layout })
     }
 
-    /// Meshes the passage and places the measurement planes.
+    pub fn section(&self) -> &Section {
+        &self.section
+    }
+
+    pub fn spec(&self) -> &PassageSpec {
+        self.layout.spec()
+    }
+
+    /// Meshes the passage the check laid out and places the measurement planes.
     pub fn mesh(self, setup: &CascadeSetup) -> Result<PreparedCascade, CascadeError> {
-        let mesh = generate_cascade_mesh(&self.section.outline, &self.spec).map_err(|e| CascadeError::Mesh(e.to_string()))?;
+        let mesh = mesh_passage(&self.layout).map_err(|e| CascadeError::Mesh(e.to_string()))?;
         let planes = Planes::new(&mesh, &self.section.outline, setup.exit_plane_axial_chords)?;
-        Ok(PreparedCascade { section: self.section, spec: self.spec, mesh, planes, gas: setup.gas })
+        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, gas: setup.gas })
     }
 }
 

@@ -165,7 +165,13 @@ fn check_spec(outline: &Outline, spec: &PassageSpec) -> Result<(), Error> {
 /// Fails with [`Error::Mesh`] on bad input (non-finite or inconsistent sizes), when the passage
 /// is too narrow for the O-grid, or when the finished mesh has a cell of non-positive area.
 pub fn generate_cascade_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
-    let mesh = build_mesh(outline, spec)?;
+    mesh_passage(&check_meshable(outline, spec)?)
+}
+
+/// Meshes the passage [`check_meshable`] laid out (what [`generate_cascade_mesh`] does after
+/// the check, without laying the passage out again).
+pub fn mesh_passage(layout: &PassageLayout) -> Result<Mesh, Error> {
+    let mesh = build_mesh(layout)?;
     check_positive_areas(&mesh)?;
     Ok(mesh)
 }
@@ -248,8 +254,11 @@ impl From<Unmeshable> for Error {
     }
 }
 
-/// What the mesher decides before it builds any block.
-struct Layout {
+/// What the mesher decides before it builds any block: the oriented wall, the passage midline
+/// M, where the wake leaves the wall and the O-grid's thickness, with the spec they follow.
+#[derive(Clone)]
+pub struct PassageLayout {
+    spec: PassageSpec,
     wall: Wall,
     m: Polyline,
     s_rear: f64,
@@ -257,14 +266,23 @@ struct Layout {
     thickness: f64,
 }
 
-/// Checks, in milliseconds, that [`generate_cascade_mesh`] can mesh the passage of `outline`:
-/// usable spec and outline, an O-grid that fits through the throat and under the periodic line
-/// and follows every concave stretch of the wall without its lines crossing.
-pub fn check_meshable(outline: &Outline, spec: &PassageSpec) -> Result<(), Unmeshable> {
-    layout(outline, spec).map(|_| ())
+impl std::fmt::Debug for PassageLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PassageLayout").field("spec", &self.spec).field("s_rear", &self.s_rear).field("thickness", &self.thickness).finish_non_exhaustive()
+    }
 }
 
-fn layout(outline: &Outline, spec: &PassageSpec) -> Result<Layout, Unmeshable> {
+impl PassageLayout {
+    pub fn spec(&self) -> &PassageSpec {
+        &self.spec
+    }
+}
+
+/// Checks, in milliseconds, that the passage of `outline` can be meshed: usable spec and
+/// outline, an O-grid that fits through the throat and under the periodic line and follows
+/// every concave stretch of the wall without its lines crossing. Returns the layout it checked,
+/// for [`mesh_passage`].
+pub fn check_meshable(outline: &Outline, spec: &PassageSpec) -> Result<PassageLayout, Unmeshable> {
     check_spec(outline, spec).map_err(|e| Unmeshable::Spec(e.to_string()))?;
     let bad_outline = |e: Error| Unmeshable::Outline(e.to_string());
     let wall = Wall::new(outline).map_err(bad_outline)?;
@@ -285,12 +303,13 @@ fn layout(outline: &Outline, spec: &PassageSpec) -> Result<Layout, Unmeshable> {
     if radius < CONCAVE_RADIUS_OF_THICKNESS * thickness {
         return Err(Unmeshable::ConcaveWall { radius_mm: radius * 1e3, thickness_mm: thickness * 1e3, x_mm: at[0] * 1e3, y_mm: at[1] * 1e3 });
     }
-    Ok(Layout { wall, m, s_rear, thickness })
+    Ok(PassageLayout { spec: spec.clone(), wall, m, s_rear, thickness })
 }
 
 /// The mesh before the final check.
-fn build_mesh(outline: &Outline, spec: &PassageSpec) -> Result<Mesh, Error> {
-    let Layout { wall, m, s_rear, thickness } = layout(outline, spec)?;
+fn build_mesh(layout: &PassageLayout) -> Result<Mesh, Error> {
+    let PassageLayout { spec, wall, m, s_rear, thickness } = layout;
+    let (s_rear, thickness) = (*s_rear, *thickness);
     let c = Counts::of(spec.density);
     let pitch = spec.pitch;
     let y1 = spec.first_cell_height;

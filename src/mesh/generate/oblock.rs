@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::geometry::Outline;
 
 /// The blade wall as a closed curve parametrized by arc length from the leading edge.
+#[derive(Clone, Debug)]
 pub struct Wall {
     /// Closed polyline: the leading-edge point is first and repeated last.
     pub curve: Polyline,
