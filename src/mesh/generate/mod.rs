@@ -315,15 +315,15 @@ fn build_mesh(layout: &PassageLayout) -> Result<Mesh, Error> {
     let y1 = spec.first_cell_height;
     let layers = ogrid_layers(y1, thickness, c.o_ratio)?;
 
-    let arcs = WallArcs::new(&wall, s_rear, &c);
-    let og = oblock::march_ogrid(&arcs.nodes(&wall, &c)?, &layers)?;
+    let arcs = WallArcs::new(wall, s_rear, &c);
+    let og = oblock::march_ogrid(&arcs.nodes(wall, &c)?, &layers)?;
     let o_ratio = layers[layers.len() - 1] / layers[layers.len() - 2].max(f64::MIN_POSITIVE);
 
-    let wake = wake_cut(&og, &m, spec, c.h_ratio, pitch / arcs.n_le as f64)?;
+    let wake = wake_cut(&og, m, spec, c.h_ratio, pitch / arcs.n_le as f64)?;
     let n_w = wake.len() - 1;
-    let ml = MidlineNodes::new(&m, &og, &wake, arcs.n_side, pitch, arcs.n_le, c.h_ratio.min(M_RATIO))?;
+    let ml = MidlineNodes::new(m, &og, &wake, arcs.n_side, pitch, arcs.n_le, c.h_ratio.min(M_RATIO))?;
     let inner = inner_ends(&og, &wake, o_ratio);
-    let outer = outer_ends(&m, &ml, pitch, arcs.n_le, spec.inlet_x, c.h_ratio)?;
+    let outer = outer_ends(m, &ml, pitch, arcs.n_le, spec.inlet_x, c.h_ratio)?;
     let mut cg = cblock::algebraic_grid(&inner, &outer, c.nj_c, c.h_ratio)?;
     let n_m = n_w + arcs.n_side;
     elliptic::winslow_smooth(&mut cg, spec.outlet_x, c.sweeps, CONTROL_PASSES);
