@@ -30,7 +30,7 @@ fn crossing_sides_are_reported() {
     for k in 3..=5 {
         b.pressure_side[k][1] = 0.04;
     }
-    let err = b.outline().err().expect("crossing sides must be refused");
+    let err = b.outline().expect_err("crossing sides must be refused");
     assert!(matches!(err, GeometryError::SelfIntersection { first: "suction side", second: "pressure side", .. }), "{err:?}");
     let msg = err.to_string();
     assert!(msg.contains("suction side") && msg.contains("pressure side") && msg.contains("cross"), "{msg}");

@@ -22,7 +22,7 @@ fn absurd_cfl_is_reported_as_divergence() {
     match solver.solve(&uniform_state(&mesh, &gas, q), &mut Silent) {
         Err(Error::Diverged { iteration, reason }) => {
             println!("diverged at iteration {iteration}: {reason}");
-            assert!(iteration >= 1 && iteration < 5000);
+            assert!((1..5000).contains(&iteration));
             let message = Error::Diverged { iteration, reason }.to_string();
             assert!(message.contains(&format!("iteration {iteration}")));
         }

@@ -85,7 +85,9 @@ impl AnalyticEvaluator {
         Ok(self)
     }
 
-    /// The global optimum from the literature (one of them when there are several).
+    /// The global optimum from the literature (one of them when there are several), with the
+    /// digits as published (G06's carry more than an f64 holds).
+    #[allow(clippy::excessive_precision, clippy::inconsistent_digit_grouping)]
     pub fn known_optimum(&self) -> KnownOptimum {
         match &self.problem {
             AnalyticProblem::Rosenbrock { dim } => KnownOptimum { value: 0.0, design: vec![1.0; *dim] },
@@ -207,6 +209,38 @@ pub fn gomez3(x1: f64, x2: f64) -> (f64, Vec<f64>) {
     (f, vec![g])
 }
 
+/// Branin whose "mesh generation" fails for x1 > 5: a test evaluator for optimizers, which must
+/// keep failed designs as infeasible and still reach the minima at (-pi, 12.275) and (pi, 2.275).
+#[cfg(test)]
+pub(crate) struct BraninFailingRight(AnalyticEvaluator);
+
+#[cfg(test)]
+impl BraninFailingRight {
+    pub(crate) fn new() -> Self {
+        BraninFailingRight(AnalyticEvaluator::new(AnalyticProblem::Branin).expect("Branin is valid"))
+    }
+}
+
+#[cfg(test)]
+impl Evaluator for BraninFailingRight {
+    fn space(&self) -> &DesignSpace {
+        self.0.space()
+    }
+    fn objective_names(&self) -> Vec<String> {
+        self.0.objective_names()
+    }
+    fn constraint_names(&self) -> Vec<String> {
+        vec![]
+    }
+    fn evaluate(&self, d: &[f64]) -> Evaluation {
+        if d[0] > 5.0 {
+            Evaluation::failed(Status::MeshFailure("negative cell volume".into()))
+        } else {
+            self.0.evaluate(d)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,37 +291,5 @@ mod tests {
         assert!(matches!(e.evaluate(&[f64::NAN, 1.0]).status, Status::Failed(_)));
         assert!(AnalyticEvaluator::new(AnalyticProblem::Rosenbrock { dim: 1 }).is_err());
         assert!(e.clone().with_bounds(vec![1.0, 2.0], vec![0.0, 3.0]).is_err());
-    }
-}
-
-/// Branin whose "mesh generation" fails for x1 > 5: a test evaluator for optimizers, which must
-/// keep failed designs as infeasible and still reach the minima at (-pi, 12.275) and (pi, 2.275).
-#[cfg(test)]
-pub(crate) struct BraninFailingRight(AnalyticEvaluator);
-
-#[cfg(test)]
-impl BraninFailingRight {
-    pub(crate) fn new() -> Self {
-        BraninFailingRight(AnalyticEvaluator::new(AnalyticProblem::Branin).expect("Branin is valid"))
-    }
-}
-
-#[cfg(test)]
-impl Evaluator for BraninFailingRight {
-    fn space(&self) -> &DesignSpace {
-        self.0.space()
-    }
-    fn objective_names(&self) -> Vec<String> {
-        self.0.objective_names()
-    }
-    fn constraint_names(&self) -> Vec<String> {
-        vec![]
-    }
-    fn evaluate(&self, d: &[f64]) -> Evaluation {
-        if d[0] > 5.0 {
-            Evaluation::failed(Status::MeshFailure("negative cell volume".into()))
-        } else {
-            self.0.evaluate(d)
-        }
     }
 }

@@ -90,11 +90,11 @@ pub fn read_plot3d(path: impl AsRef<Path>, format: Plot3dFormat) -> Result<Vec<B
             let nb = next_count("the number of blocks")?;
             let dims = (0..nb).map(|b| Ok((next_count(&format!("ni of block {b}"))?, next_count(&format!("nj of block {b}"))?))).collect::<Result<Vec<_>>>()?;
             let mut values = text.split_whitespace().skip(1 + 2 * nb);
-            let mut next_value = |b: usize| -> Result<f64> {
+            let next_value = |b: usize| -> Result<f64> {
                 let t = values.next().ok_or_else(|| bad(format!("file ends inside the coordinates of block {b}")))?;
                 t.replace(['D', 'd'], "e").parse::<f64>().map_err(|_| bad(format!("block {b}: '{t}' is not a number")))
             };
-            build_blocks(&dims, |b| next_value(b), &bad)
+            build_blocks(&dims, next_value, &bad)
         }
         Plot3dFormat::Binary => {
             let mut pos = 0;
@@ -112,10 +112,10 @@ pub fn read_plot3d(path: impl AsRef<Path>, format: Plot3dFormat) -> Result<Vec<B
                 return Err(bad(format!("{nb} blocks cannot fit in {} bytes", bytes.len())));
             }
             let dims = (0..nb).map(|b| Ok((count(&format!("ni of block {b}"))?, count(&format!("nj of block {b}"))?))).collect::<Result<Vec<_>>>()?;
-            let mut next_value = |b: usize| -> Result<f64> {
+            let next_value = |b: usize| -> Result<f64> {
                 Ok(f64::from_le_bytes(take(8, &format!("the coordinates of block {b}"))?.try_into().expect("8 bytes")))
             };
-            build_blocks(&dims, |b| next_value(b), &bad)
+            build_blocks(&dims, next_value, &bad)
         }
     }
 }

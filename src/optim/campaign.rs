@@ -783,7 +783,7 @@ fn summarize(
 ) -> Result<CampaignSummary> {
     let baseline = records.first().ok_or_else(|| Error::Other("campaign evaluated nothing".into()))?;
     let best = records.iter().min_by(|a, b| a.score().deb_cmp(&b.score())).unwrap_or(baseline);
-    let improvement = (best.feasible && baseline.feasible).then(|| baseline.objective - best.objective);
+    let improvement = (best.feasible && baseline.feasible).then_some(baseline.objective - best.objective);
     Ok(CampaignSummary {
         name: config.name.clone(),
         variables: space.names.clone(),

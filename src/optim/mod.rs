@@ -127,18 +127,12 @@ impl Scored {
 }
 
 /// Which objective and constraints of an [`Evaluation`] an optimizer works on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Selection {
     /// Index into `Evaluation::objectives`.
     pub objective: usize,
     /// Indices into `Evaluation::constraints`; `None` takes them all.
     pub constraints: Option<Vec<usize>>,
-}
-
-impl Default for Selection {
-    fn default() -> Self {
-        Selection { objective: 0, constraints: None }
-    }
 }
 
 impl Selection {

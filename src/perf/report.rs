@@ -36,7 +36,7 @@ fn breakdown(out: &mut String, model: &PerfModel) {
     let Some(first) = model.hardware.first() else { return };
     let _ = writeln!(out, "### Per operation: time of one call [ms] (class)\n");
     let gpu = model.hardware.iter().find(|h| h.hardware.is_gpu());
-    let cpu_all = model.hardware.iter().filter(|h| !h.hardware.is_gpu()).last();
+    let cpu_all = model.hardware.iter().rfind(|h| !h.hardware.is_gpu());
     let cols: Vec<String> = model.hardware.iter().map(|h| h.hardware.label()).collect();
     let speedup = gpu.is_some() && cpu_all.is_some();
     let _ = writeln!(out, "| operation | B/cell | {}{} |", cols.join(" | "), if speedup { " | GPU / CPU all cores" } else { "" });
@@ -101,7 +101,7 @@ fn ratios(out: &mut String, model: &PerfModel) {
         let _ = writeln!(out, "- {}: R_ITR = t_imp / t_exp = {:.2} ms / {:.3} ms = {r:.1}; eq. 6.1's 1 + t_T / t_S = {approx:.1} (t_S = {:.3} ms)", h.hardware.label(), t_imp * 1e3, h.explicit.iteration_s * 1e3, h.implicit.residual_s * 1e3);
     }
     let gpu = model.hardware.iter().find(|h| h.hardware.is_gpu());
-    if let (Some(g), Some(c)) = (gpu, model.hardware.iter().filter(|h| !h.hardware.is_gpu()).last()) {
+    if let (Some(g), Some(c)) = (gpu, model.hardware.iter().rfind(|h| !h.hardware.is_gpu())) {
         if let (Some((cg, sg)), Some((cc, sc))) = (model.implicit_count(g.preconditioner), model.implicit_count(c.preconditioner)) {
             let (ti_g, ti_c) = (model::implicit_iteration_s(&g.implicit, cg, sg), model::implicit_iteration_s(&c.implicit, cc, sc));
             let (a_exp, a_imp) = (c.explicit.iteration_s / g.explicit.iteration_s, ti_c / ti_g);

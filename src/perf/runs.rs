@@ -68,7 +68,7 @@ pub fn count_from_history(path: &Path) -> Result<IterationCount> {
         Some(h) if h.starts_with("iteration,") => {}
         _ => return Err(bad("not a convergence history (expected the header of turbopt solve's convergence.csv)".into())),
     }
-    let last = lines.filter(|l| !l.trim().is_empty()).last().ok_or_else(|| bad("the history has no iteration".into()))?;
+    let last = lines.rfind(|l| !l.trim().is_empty()).ok_or_else(|| bad("the history has no iteration".into()))?;
     let iterations = last.split(',').next().and_then(|v| v.trim().parse::<usize>().ok()).ok_or_else(|| bad(format!("bad iteration number in {last:?}")))?;
     Ok(IterationCount { iterations, converged: true, linear_iterations: 0, factorizations: 0 })
 }
