@@ -28,7 +28,7 @@ impl Section {
     pub fn of(file: &BladeFile, choice: BladeChoice) -> Result<Section, GeometryError> {
         match (choice, &file.design) {
             (BladeChoice::Main, _) => Ok(Section { outline: file.outline()?, cascade: file.cascade.clone() }),
-            (BladeChoice::Design(x), None) if x.is_empty() => Self::of(file, BladeChoice::Main),
+            (BladeChoice::Design([]), None) => Self::of(file, BladeChoice::Main),
             (BladeChoice::Design(x), None) => Err(GeometryError::InvalidParameter {
                 name: "design vector".into(),
                 reason: format!("blade file `{}` has no design parameterization, so the design vector must be empty (got {} values)", file.name, x.len()),

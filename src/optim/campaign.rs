@@ -691,7 +691,7 @@ fn run_campaign_on(
         }),
     };
 
-    recorder.evaluate_batch(&[space.baseline.clone()]);
+    recorder.evaluate_batch(std::slice::from_ref(&space.baseline));
     let termination = run_optimizer(optimizer, &recorder, &selection)?;
 
     let state = recorder.state.into_inner().unwrap_or_else(|p| p.into_inner());

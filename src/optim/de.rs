@@ -324,12 +324,12 @@ impl DifferentialEvolution {
         (0..dim)
             .map(|j| {
                 let v = if j == j_rand || self.rng.random::<f64>() < cr { mutant[j] } else { pop[i].x[j] };
-                self.into_bounds(v, pop[i].x[j], j)
+                self.within_bounds(v, pop[i].x[j], j)
             })
             .collect()
     }
 
-    fn into_bounds(&self, v: f64, parent: f64, j: usize) -> f64 {
+    fn within_bounds(&self, v: f64, parent: f64, j: usize) -> f64 {
         let (lo, hi) = (self.bounds().lower()[j], self.bounds().upper()[j]);
         if (lo..=hi).contains(&v) {
             return v;

@@ -613,11 +613,14 @@ fn pair_from_index(p: usize) -> (usize, usize) {
     (i, p - i * (i - 1) / 2)
 }
 
+/// (z, -phi(z), its gradient in z).
+type CostAndGradient = (Vec<f64>, f64, Vec<f64>);
+
 /// -phi as an argmin problem in z, with psi = c + h tanh(z) inside the allowed range.
 struct LikelihoodProblem<'a, 's> {
     data: &'a Data<'s>,
     /// Last (z, cost, gradient): cost and gradient are asked for at the same points.
-    memo: Mutex<Option<(Vec<f64>, f64, Vec<f64>)>>,
+    memo: Mutex<Option<CostAndGradient>>,
     best: Mutex<Option<(f64, Vec<f64>)>>,
     evaluations: AtomicU64,
     max_evaluations: u64,

@@ -15,6 +15,14 @@ use crate::Result;
 /// Points of each curve along R_C (log-spaced).
 const SAMPLES: usize = 200;
 
+/// One method on one machine: time to convergence at each R_C of the grid; GPU curves dashed.
+struct Curve {
+    label: String,
+    points: Vec<(f64, f64)>,
+    colour: RGBColor,
+    gpu: bool,
+}
+
 /// Draws the model's Fig. 6.9 to `path` (PNG). Nothing is drawn without an implicit count (the
 /// R_C axis needs N_imp).
 pub fn plot_time_against_ratio(path: &Path, model: &PerfModel) -> Result<()> {
@@ -27,20 +35,20 @@ pub fn plot_time_against_ratio(path: &Path, model: &PerfModel) -> Result<()> {
         .collect();
     let r_max = ratios.iter().map(|(_, r)| 3.0 * r).fold(1000.0_f64, f64::max);
     let grid: Vec<f64> = (0..=SAMPLES).map(|k| (r_max.ln() * k as f64 / SAMPLES as f64).exp()).collect();
-    let mut curves: Vec<(String, Vec<(f64, f64)>, RGBColor, bool)> = Vec::new();
+    let mut curves: Vec<Curve> = Vec::new();
     let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK, RGBColor(255, 140, 0), RGBColor(128, 0, 128), RGBColor(0, 128, 128)];
     for (k, h) in model.hardware.iter().enumerate() {
         let colour = colours[k % colours.len()];
         if let Some(p) = model.predict(h, Method::Implicit) {
-            curves.push((format!("implicit, {}", h.hardware.label()), grid.iter().map(|&r| (r, p.seconds)).collect(), colour, h.hardware.is_gpu()));
+            curves.push(Curve { label: format!("implicit, {}", h.hardware.label()), points: grid.iter().map(|&r| (r, p.seconds)).collect(), colour, gpu: h.hardware.is_gpu() });
         }
         for (method, delay, shade) in [(Method::ExplicitMultigrid, Some(model.multigrid_delay), 0.75), (Method::ExplicitSingleGrid, None, 0.45)] {
             let c = RGBColor((colour.0 as f64 * shade) as u8, (colour.1 as f64 * shade) as u8, (colour.2 as f64 * shade) as u8);
             let points = grid.iter().map(|&r| (r, model::explicit_time(&h.explicit, r * n_imp, delay))).collect();
-            curves.push((format!("{}, {}", method.label(), h.hardware.label()), points, c, matches!(h.hardware, Hardware::Gpu { .. })));
+            curves.push(Curve { label: format!("{}, {}", method.label(), h.hardware.label()), points, colour: c, gpu: matches!(h.hardware, Hardware::Gpu { .. }) });
         }
     }
-    let values = curves.iter().flat_map(|(_, p, ..)| p.iter().map(|q| q.1)).filter(|v| *v > 0.0 && v.is_finite());
+    let values = curves.iter().flat_map(|c| c.points.iter().map(|q| q.1)).filter(|v| *v > 0.0 && v.is_finite());
     let (lo, hi) = values.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if !lo.is_finite() {
         return Ok(());
@@ -64,7 +72,7 @@ pub fn plot_time_against_ratio(path: &Path, model: &PerfModel) -> Result<()> {
         .y_label_formatter(&|v| format!("{v:.0e}"))
         .draw()
         .map_err(|e| plot_err(path, e))?;
-    for (label, points, colour, gpu) in &curves {
+    for Curve { label, points, colour, gpu } in &curves {
         chart
             .draw_series(dashed_or_full(points, *colour, *gpu))
             .map_err(|e| plot_err(path, e))?
