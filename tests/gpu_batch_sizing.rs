@@ -41,3 +41,16 @@ fn a_batch_too_large_for_the_memory_still_runs_one_design_at_a_time() {
     let c = concurrency(0, None, 0, 0, 0, 0);
     assert!(c.designs_at_once >= 1);
 }
+
+/// Under MPS a device listed once gets `MPS_CONTEXTS_PER_DEVICE` workers in a row; without MPS,
+/// or when the list already repeats it (the user chose its contexts), it keeps what was listed.
+#[test]
+fn mps_devices_listed_once_get_several_contexts() {
+    use turbopt::eval::gpu_pool::{worker_devices, MPS_CONTEXTS_PER_DEVICE};
+    let four = MPS_CONTEXTS_PER_DEVICE;
+    assert_eq!(worker_devices(&[0], |_| false), vec![0]);
+    assert_eq!(worker_devices(&[0], |_| true), vec![0; four]);
+    assert_eq!(worker_devices(&[0, 1], |d| d == 1), [vec![0], vec![1; four]].concat());
+    assert_eq!(worker_devices(&[0, 0], |_| true), vec![0, 0]);
+    assert_eq!(worker_devices(&[1, 0, 1], |_| true), [vec![1], vec![0; four], vec![1]].concat());
+}

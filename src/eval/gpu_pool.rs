@@ -1,7 +1,8 @@
 //! Many designs resident on the GPUs of a host at once (thesis chapter 7 found the GPU poor for
 //! populations evaluated one after the other; a 2D cascade mesh fills a fraction of a Hopper
-//! GPU, so the designs of a batch share it): one worker per entry of the device list, each a
-//! CUDA context of its own with its compiled kernels, and in each worker GPU backends sharing
+//! GPU, so the designs of a batch share it): one worker per entry of the device list (several for
+//! a device listed once that runs under MPS, [`worker_devices`]), each a CUDA context of its own
+//! with its compiled kernels, and in each worker GPU backends sharing
 //! that context, each with its own stream, error slot and buffers. A design takes a backend for
 //! its whole evaluation, so designs run concurrently on separate streams and a device error in
 //! one design never reaches another (its backend is dropped, not reused; `eval::dispatch`
@@ -14,6 +15,29 @@ use {crate::backend::gpu::GpuBackend, crate::backend::Backend, crate::Result, st
 /// fields, residuals and metrics (~1 kB per cell), the mean-flow matrix and its ILU factors
 /// (2 x 5 blocks x 128 B), and 2 x 21 FGMRES vectors of 4 values (~1.3 kB).
 pub const BYTES_PER_CELL: usize = 4096;
+
+/// CUDA contexts (pool workers) a device gets when MPS runs it and the device list names it once.
+/// Under MPS the kernels of separate contexts run side by side, and four contexts of four designs
+/// ran LS89 test case 1 DE 1.19x faster than one context of sixteen, with the same designs to the
+/// last bit (BENCHMARKS.md, issue 13, session 14: 11,369 against 9,578 an hour on an H100);
+/// sixteen designs over 8 or 16 contexts gained no more than over 4 (session 9). Without MPS,
+/// contexts take turns on the GPU (two: 0.57x one), so a device gets one context unless listed
+/// more often.
+pub const MPS_CONTEXTS_PER_DEVICE: usize = 4;
+
+/// The device of each pool worker: the resolved list, with every device that appears in it once
+/// and runs under MPS (`mps(ordinal)`) given [`MPS_CONTEXTS_PER_DEVICE`] workers in a row. A
+/// device listed more than once keeps the contexts it was given.
+pub fn worker_devices(ordinals: &[usize], mps: impl Fn(usize) -> bool) -> Vec<usize> {
+    ordinals
+        .iter()
+        .flat_map(|&d| {
+            let once = ordinals.iter().filter(|&&e| e == d).count() == 1;
+            let contexts = if once && mps(d) { MPS_CONTEXTS_PER_DEVICE } else { 1 };
+            std::iter::repeat_n(d, contexts)
+        })
+        .collect()
+}
 
 /// How many designs of a batch run at once, and what limits it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +103,8 @@ pub fn concurrency(designs: usize, configured: Option<usize>, host_threads: usiz
 #[cfg(feature = "cuda")]
 pub struct GpuWorker {
     device: usize,
+    /// Whether MPS runs this worker's device.
+    mps: bool,
     /// The first backend: opens the context and loads the kernels.
     first: GpuBackend,
     idle: Mutex<Vec<GpuBackend>>,
@@ -87,7 +113,10 @@ pub struct GpuWorker {
 #[cfg(feature = "cuda")]
 impl GpuWorker {
     pub fn open(device: usize) -> Result<Self> {
-        Ok(GpuWorker { device, first: GpuBackend::with_own_context(device)?, idle: Mutex::new(Vec::new()) })
+        let first = GpuBackend::with_own_context(device)?;
+        // A driver that cannot tell (before CUDA 12.4) is taken as no MPS: one context.
+        let mps = first.mps_enabled().unwrap_or(false);
+        Ok(GpuWorker { device, mps, first, idle: Mutex::new(Vec::new()) })
     }
 
     /// A backend of its own for one design: an idle one, or a new stream in this context.
@@ -129,11 +158,22 @@ pub struct GpuPool {
 
 #[cfg(feature = "cuda")]
 impl GpuPool {
-    /// Opens a worker per device of `devices` on this host; a device that does not exist is
-    /// `Error::Devices(NoSuchDevice)` naming it.
+    /// Opens a worker per device of `devices` on this host, [`MPS_CONTEXTS_PER_DEVICE`] for a
+    /// device listed once that runs under MPS ([`worker_devices`]); a device that does not exist
+    /// is `Error::Devices(NoSuchDevice)` naming it.
     pub fn open(devices: &crate::gpu::Devices) -> Result<Self> {
         let ordinals = devices.resolve(crate::gpu::device_count()?)?;
-        Ok(GpuPool { workers: ordinals.into_iter().map(GpuWorker::open).collect::<Result<Vec<_>>>()? })
+        let mut listed: Vec<Option<GpuWorker>> = ordinals.iter().map(|&d| GpuWorker::open(d).map(Some)).collect::<Result<_>>()?;
+        let layout = worker_devices(&ordinals, |d| listed.iter().flatten().any(|w| w.device == d && w.mps));
+        let mut workers = Vec::with_capacity(layout.len());
+        for d in layout {
+            let opened = listed.iter_mut().find(|w| w.as_ref().is_some_and(|w| w.device == d)).and_then(Option::take);
+            workers.push(match opened {
+                Some(w) => w,
+                None => GpuWorker::open(d)?,
+            });
+        }
+        Ok(GpuPool { workers })
     }
 
     /// How many designs each worker runs at once for a batch of `designs` designs of about
@@ -150,10 +190,13 @@ impl GpuPool {
             .map(|(w, worker)| {
                 let share = designs / n + usize::from(w < designs % n);
                 let threads = host / n + usize::from(w < host % n);
+                // Workers of one device share its free memory.
+                let siblings = self.workers.iter().filter(|o| o.device == worker.device).count();
+                let mps = if worker.mps { ", MPS" } else { "" };
                 match worker.capacity() {
                     Ok((multiprocessors, free)) => {
-                        let c = concurrency(share, configured, threads, multiprocessors, free, cells);
-                        lines.push(format!("worker {w} on device {} ({}): {} at once (limited by {}{})", worker.device, worker.name(), c.designs_at_once, c.limited_by, c.limited_by.hint()));
+                        let c = concurrency(share, configured, threads, multiprocessors, free / siblings, cells);
+                        lines.push(format!("worker {w} on device {} ({}{mps}): {} at once (limited by {}{})", worker.device, worker.name(), c.designs_at_once, c.limited_by, c.limited_by.hint()));
                         c.designs_at_once
                     }
                     Err(e) => {

@@ -231,6 +231,13 @@ impl GpuBackend {
     }
 
     /// Streaming multiprocessors of the device.
+    /// Whether NVIDIA's MPS server runs this device's contexts (`nvidia-cuda-mps-control -d`):
+    /// then kernels of separate contexts run side by side instead of taking turns.
+    pub fn mps_enabled(&self) -> Result<bool> {
+        let mps = cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MPS_ENABLED;
+        self.device.ctx.attribute(mps).map(|v| v != 0).map_err(gpu_err)
+    }
+
     pub fn multiprocessors(&self) -> Result<usize> {
         let sm = cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
         self.device.ctx.attribute(sm).map(|n| n.max(1) as usize).map_err(gpu_err)
