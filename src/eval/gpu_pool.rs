@@ -114,7 +114,7 @@ pub struct GpuWorker {
 impl GpuWorker {
     pub fn open(device: usize) -> Result<Self> {
         let first = GpuBackend::with_own_context(device)?;
-        // A driver that cannot tell (before CUDA 12.4) is taken as no MPS: one context.
+        // A driver that cannot tell (before CUDA 12.3) is taken as no MPS: one context.
         let mps = first.mps_enabled().unwrap_or(false);
         Ok(GpuWorker { device, mps, first, idle: Mutex::new(Vec::new()) })
     }

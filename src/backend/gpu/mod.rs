@@ -230,7 +230,6 @@ impl GpuBackend {
         self.device.ctx.mem_get_info().map_err(gpu_err)
     }
 
-    /// Streaming multiprocessors of the device.
     /// Whether NVIDIA's MPS server runs this device's contexts (`nvidia-cuda-mps-control -d`):
     /// then kernels of separate contexts run side by side instead of taking turns.
     pub fn mps_enabled(&self) -> Result<bool> {
@@ -238,6 +237,7 @@ impl GpuBackend {
         self.device.ctx.attribute(mps).map(|v| v != 0).map_err(gpu_err)
     }
 
+    /// Streaming multiprocessors of the device.
     pub fn multiprocessors(&self) -> Result<usize> {
         let sm = cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
         self.device.ctx.attribute(sm).map(|n| n.max(1) as usize).map_err(gpu_err)
