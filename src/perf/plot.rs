@@ -6,7 +6,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::model::{self, Hardware, Method};
+use super::model::{self, Method};
 use super::PerfModel;
 use crate::report::ensure_fonts;
 use crate::report::plots::{draw_legend, plot_err};
@@ -45,7 +45,7 @@ pub fn plot_time_against_ratio(path: &Path, model: &PerfModel) -> Result<()> {
         for (method, delay, shade) in [(Method::ExplicitMultigrid, Some(model.multigrid_delay), 0.75), (Method::ExplicitSingleGrid, None, 0.45)] {
             let c = RGBColor((colour.0 as f64 * shade) as u8, (colour.1 as f64 * shade) as u8, (colour.2 as f64 * shade) as u8);
             let points = grid.iter().map(|&r| (r, model::explicit_time(&h.explicit, r * n_imp, delay))).collect();
-            curves.push(Curve { label: format!("{}, {}", method.label(), h.hardware.label()), points, colour: c, gpu: matches!(h.hardware, Hardware::Gpu { .. }) });
+            curves.push(Curve { label: format!("{}, {}", method.label(), h.hardware.label()), points, colour: c, gpu: h.hardware.is_gpu() });
         }
     }
     let values = curves.iter().flat_map(|c| c.points.iter().map(|q| q.1)).filter(|v| *v > 0.0 && v.is_finite());
