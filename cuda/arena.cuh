@@ -1,4 +1,4 @@
-// The resident data model of the GPU backend (DESIGN.md section 6): every field is one arena over
+// The resident data model of the GPU backend (docs/architecture.md, "GPU backend"): every field is one arena over
 // all blocks of a mesh, so each operation is one launch for the whole mesh. Twin of
 // src/backend/gpu/arena.rs (the #[repr(C)] structs there must match these).
 //

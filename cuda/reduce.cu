@@ -1,4 +1,4 @@
-// Deterministic reductions (DESIGN.md section 6): a fixed grid (REDUCE_BLOCKS blocks; for the
+// Deterministic reductions (docs/architecture.md, "GPU backend"): a fixed grid (REDUCE_BLOCKS blocks; for the
 // Krylov inner products a grid fixed by the vector length), each block a strided partial sum and
 // a tree in shared memory, then one block that adds the partials in a fixed order. The launch
 // shape never changes for a given length, so the result does not change from run to run.

@@ -1,6 +1,6 @@
 //! Throughput of the explicit RANS-SA solver per backend operation and per whole iteration, on
 //! a test problem of a chosen size: the figures of `turbopt bench` and of `cargo bench --bench
-//! explicit`. DESIGN.md section 6: count the bytes per cell of each kernel and compare with the
+//! explicit`. docs/architecture.md, "GPU backend": count the bytes per cell of each kernel and compare with the
 //! device's bandwidth.
 //!
 //! Written once over [`Backend`], so one code path times the CPU and the GPU backend:

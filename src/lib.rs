@@ -1,6 +1,6 @@
 //! turbopt: CFD-driven turbomachinery cascade blade design.
 //!
-//! See README.md and ../shared/DESIGN.md for the layout: `geometry` -> `mesh` -> `flow`
+//! See README.md and docs/architecture.md for the layout: `geometry` -> `mesh` -> `flow`
 //! (physics, pure functions) -> `solver` (algorithms, written once) over `backend` (data-parallel
 //! kernels, CPU and CUDA) -> `eval` (the `Evaluator` seam) -> `optim` (DE, Kriging, campaigns).
 

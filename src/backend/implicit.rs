@@ -1,10 +1,10 @@
-//! The operations the implicit scheme needs on top of [`Backend`] (thesis chapter 5, DESIGN.md
+//! The operations the implicit scheme needs on top of [`Backend`] (thesis chapter 5, docs/architecture.md
 //! section 4): the approximate Jacobian of the first-order residual in a block-sparse matrix
 //! whose pattern is built once per mesh, its preconditioner (block-Jacobi, block ILU(0),
 //! multicolour block ILU(0)), and the operations one preconditioned FGMRES solve per
 //! Runge-Kutta stage is made of.
 //!
-//! The Krylov algorithm itself is `crate::solver::krylov::fgmres`, written once (DESIGN.md
+//! The Krylov algorithm itself is `crate::solver::krylov::fgmres`, written once (docs/architecture.md
 //! section 6, "Krylov once"); a backend supplies vectors where it keeps its data, their algebra
 //! (dot, norm, axpy, scale), the matrix-vector product and the preconditioner application.
 
@@ -78,7 +78,7 @@ pub enum PreconditionerKind {
 pub enum FactorPrecision {
     Double,
     /// The default of `SweptIlu`: same FGMRES iterations, 7 % faster on LS89 medium and 10 % more
-    /// designs a second in a batch on an H100 (BENCHMARKS.md, issue 13, session 11).
+    /// designs a second in a batch on an H100 (BENCHMARKS.md).
     #[default]
     Single,
 }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Ghost layers on every block side (MUSCL needs two, DESIGN.md section 3).
+/// Ghost layers on every block side (MUSCL needs two, docs/architecture.md, "data layout").
 pub const NGHOST: usize = 2;
 
 /// Shape of one block in the padded layout: `ni x nj` interior cells, two ghost layers.

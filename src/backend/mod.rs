@@ -1,12 +1,12 @@
 //! The data-parallel operations the solver needs, behind one trait ("algorithms once, kernels
-//! twice", ../shared/DESIGN.md section 2).
+//! twice", docs/architecture.md, "layers").
 //!
 //! Every operation works on whole buffers that live in the backend (host memory for
 //! [`cpu::CpuBackend`], device memory for a CUDA backend) and reads back at most a few scalars
 //! (residual norms, the smallest time step). There are no per-cell callbacks: the solver in
 //! `crate::solver` only sequences these operations.
 //!
-//! Data layout (DESIGN.md section 3): structure of arrays per block, i fastest, two ghost layers
+//! Data layout (docs/architecture.md, "data layout"): structure of arrays per block, i fastest, two ghost layers
 //! on every side, so one variable of a block of `ni x nj` cells occupies `(ni+4)*(nj+4)` f64.
 //! The conservative variables are `rho, rho*u, rho*v, rho*E, rho*nu_tilde` ([`NVAR`]).
 //!

@@ -1,7 +1,7 @@
-//! Convergence on what a run reports (issue 17): a solve may stop when the figures computed
+//! Convergence on what a run reports: a solve may stop when the figures computed
 //! from its flow (entropy rise, exit angle, loss coefficient, mass flow, exit isentropic Mach
 //! number, and any further objective the caller watches) have stopped changing, besides when
-//! the density residual has dropped its orders (DESIGN.md section 4: "or objective stagnation").
+//! the density residual has dropped its orders (docs/architecture.md, "numerics": "or objective stagnation").
 //!
 //! Test: every `interval` iterations the figures are computed from the current flow; the run is
 //! steady at iteration n when, for every watched figure f, every look within the last `window`

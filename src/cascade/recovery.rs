@@ -1,6 +1,7 @@
 //! The recovery chain: what a point's solve tries when it goes non-physical or diverges, so that
-//! a campaign does not lose a design to the start-up transient of the implicit scheme (issue 17:
-//! "20 non-physical implicit steps in a row at the CFL floor" in 4-5 % of the LS89 TC1 designs).
+//! a campaign does not lose a design to the start-up transient of the implicit scheme (without it,
+//! "20 non-physical implicit steps in a row at the CFL floor" ended 4-5 % of the LS89 test case 1
+//! designs).
 //!
 //! Attempt 1 runs as configured. Each later attempt adds the next applicable remedy of the chain
 //! to those already in force (a remedy that does not apply, such as a cold start for a solve
@@ -18,7 +19,7 @@ pub enum Remedy {
     /// each stage is a pseudo-time step with the same frozen matrix, so a flow iteration goes
     /// further for one Jacobian and one factorization. On a DE generation of 40 LS89 designs,
     /// three stages took the 6 designs that two stages lose to non-physical steps through at
-    /// once, in 37 % fewer flow iterations overall (BENCHMARKS.md, session 12), where the
+    /// once, in 37 % fewer flow iterations overall (BENCHMARKS.md), where the
     /// gentle CFL needs 545-889 iterations for each. Not for the explicit scheme, a solve
     /// already at 6 stages, or given stage coefficients.
     ExtraStage,

@@ -216,7 +216,7 @@ fn log_auto_choice(name: &str, out: &std::path::Path, choice: &crate::perf::auto
 }
 
 fn print_summary(s: &CampaignSummary) {
-    println!("campaign {}: {} ({} evaluations, {} from an earlier session, {} failed, {:.1} s)", s.name, s.termination, s.evaluations, s.replayed, s.failed, s.wall_s);
+    println!("campaign {}: {} ({} evaluations, {} from an earlier run, {} failed, {:.1} s)", s.name, s.termination, s.evaluations, s.replayed, s.failed, s.wall_s);
     println!("  baseline objective {:.6e}{}", s.baseline_objective, if s.baseline_feasible { "" } else { " (infeasible)" });
     println!("  best objective     {:.6e}{}", s.best_objective, if s.best_feasible { "" } else { " (infeasible)" });
     if let Some(r) = s.relative_improvement {

@@ -19,8 +19,8 @@ pub const BYTES_PER_CELL: usize = 4096;
 /// CUDA contexts (pool workers) a device gets when MPS runs it and the device list names it once.
 /// Under MPS the kernels of separate contexts run side by side, and four contexts of four designs
 /// ran LS89 test case 1 DE 1.19x faster than one context of sixteen, with the same designs to the
-/// last bit (BENCHMARKS.md, issue 13, session 14: 11,369 against 9,578 an hour on an H100);
-/// sixteen designs over 8 or 16 contexts gained no more than over 4 (session 9). Without MPS,
+/// last bit (BENCHMARKS.md: 11,369 against 9,578 an hour on an H100);
+/// sixteen designs over 8 or 16 contexts gained no more than over 4. Without MPS,
 /// contexts take turns on the GPU (two: 0.57x one), so a device gets one context unless listed
 /// more often.
 pub const MPS_CONTEXTS_PER_DEVICE: usize = 4;
@@ -85,7 +85,7 @@ impl std::fmt::Display for BatchLimit {
 /// design per host thread (each drives its solve from the host). A configured count may exceed
 /// the host threads: a design's thread mostly waits on its stream (a DE generation of 40 on two
 /// GPUs of a 32-core host runs 16 + 16 designs and then 4 + 4 late ones by default, all 40 at
-/// once with 20; about as fast on the hosts measured, BENCHMARKS.md issue 18, session 15).
+/// once with 20; about as fast on the hosts measured, BENCHMARKS.md).
 pub fn concurrency(designs: usize, configured: Option<usize>, host_threads: usize, multiprocessors: usize, free_bytes: usize, cells: usize) -> Concurrency {
     let per_design = cells.max(1) * BYTES_PER_CELL;
     let memory = (free_bytes / 10 * 9 / per_design).max(1);

@@ -16,7 +16,7 @@ pub struct Gas {
 }
 
 impl Default for Gas {
-    /// Air as in the LS89 optimization test case (../shared/data/ls89/gas.csv), Pr = 0.7.
+    /// Air as in the LS89 optimization test case (data/ls89/gas.csv), Pr = 0.7.
     fn default() -> Self {
         Gas {
             gas_constant: 287.0,

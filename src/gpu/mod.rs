@@ -1,6 +1,6 @@
 //! CUDA device access for the GPU backend (cargo feature `cuda`): opening the device with a
 //! clear error when there is none, and compiling the kernels of `cuda/*.cu` with NVRTC once per
-//! process (DESIGN.md section 6). cudarc loads the CUDA libraries dynamically, so the crate
+//! process (docs/architecture.md, "GPU backend"). cudarc loads the CUDA libraries dynamically, so the crate
 //! builds on machines without CUDA and fails here, at run time, with `Error::Gpu`.
 
 #[cfg(feature = "cuda")]

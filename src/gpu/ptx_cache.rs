@@ -1,7 +1,7 @@
 //! PTX compiled by NVRTC, kept on disk between runs: compiling the ten kernel families takes
 //! 3.7 s one after another on the 2-core development machine (jacobian.cu alone 1.5 s), paid by
 //! every `turbopt solve`, campaign and test binary that opens a GPU; on a 16-core GPU host,
-//! side by side, it is a fraction of a second (BENCHMARKS.md, session 14). A file is named by a hash of everything the
+//! side by side, it is a fraction of a second (BENCHMARKS.md). A file is named by a hash of everything the
 //! PTX depends on (the full source with its headers, the target architecture, the compile
 //! options, the NVRTC version, the turbopt version) and holds that description too, which is
 //! compared on reading, so a stale or colliding file is never used. The cache is an

@@ -2,7 +2,7 @@
 //! B = 1 for the segregated Spalart-Allmaras system).
 //!
 //! The pattern is built once per mesh from the cell adjacency; Jacobian assembly then writes
-//! block values straight into their slots (`slot(row, col)`), without sorting (DESIGN.md
+//! block values straight into their slots (`slot(row, col)`), without sorting (docs/architecture.md
 //! section 4: sorting for assembly was one of the slow parts on the GPU in the thesis).
 
 use rayon::prelude::*;

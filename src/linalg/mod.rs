@@ -1,4 +1,4 @@
-//! Sparse linear algebra for the implicit scheme (DESIGN.md section 4, thesis chapter 5):
+//! Sparse linear algebra for the implicit scheme (docs/architecture.md, "numerics", thesis chapter 5):
 //! block-sparse (BSR) matrices whose pattern is built once per mesh, the preconditioners
 //! block-Jacobi, block ILU(0) and multicolour block ILU(0), and the host vector algebra of the
 //! CPU backend's Krylov vectors. FGMRES itself is `crate::solver::krylov`, written once for

@@ -1,4 +1,4 @@
-//! Multigrid coarsening by 2 x 2 agglomeration (DESIGN.md section 4, FAS multigrid): the coarse
+//! Multigrid coarsening by 2 x 2 agglomeration (docs/architecture.md, "numerics", FAS multigrid): the coarse
 //! mesh keeps every other node, so coarse cell `(I, J)` is the union of fine cells
 //! `(2I..2I+1, 2J..2J+1)`; patch ranges and connection offsets are halved.
 //!

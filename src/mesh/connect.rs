@@ -1,5 +1,5 @@
 //! Block connections: topology validation and the ghost-cell donor lookup tables of the
-//! interface exchange (DESIGN.md section 3, thesis section 4.2.4).
+//! interface exchange (docs/architecture.md, "data layout", thesis section 4.2.4).
 //!
 //! # Ghost-cell indexing
 //!

@@ -1,7 +1,7 @@
 //! Structured multi-block meshes: blocks of quadrilateral cells, boundary patches, and
 //! 1-to-1 / periodic connections between block faces.
 //!
-//! Conventions (../shared/DESIGN.md section 3):
+//! Conventions (docs/architecture.md, "data layout"):
 //! - a block has `ni x nj` cells and `(ni+1) x (nj+1)` nodes, stored i fastest
 //!   (`node = i + (ni+1) j`, `cell = i + ni j`); nk = 1 (planar 2D);
 //! - every cell on every block face belongs to exactly one [`Patch`];
@@ -144,7 +144,7 @@ impl Mesh {
     }
 }
 
-/// Mesh density presets (issue 2): coarse ~10k cells, medium ~40k, fine ~150k-300k.
+/// Mesh density presets: coarse ~10k cells, medium ~40k, fine ~150k-300k.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Density {

@@ -15,7 +15,7 @@ use crate::geometry::Outline;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// Target y+ of the first wall cell (issue 2: about 1).
+/// Target y+ of the first wall cell (about 1).
 pub const TARGET_YPLUS: f64 = 1.0;
 
 /// Mesh settings beyond the density preset (the `mesh` section of an evaluator config).

@@ -260,7 +260,7 @@ pub struct EvaluationRecord {
     pub violation: f64,
     pub feasible: bool,
     pub failure: Option<String>,
-    /// Seconds since the campaign started (all sessions).
+    /// Seconds since the campaign started (all runs of it, a resumed campaign included).
     pub elapsed_s: f64,
     /// Why each operating point's solve stopped (CFD evaluations).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -349,10 +349,10 @@ pub struct CampaignSummary {
     pub relative_improvement: Option<f64>,
     /// Evaluations in the log (the baseline included).
     pub evaluations: usize,
-    /// Of those, answered from the log of an earlier session.
+    /// Of those, answered from the log of an earlier run.
     pub replayed: usize,
     pub failed: usize,
-    /// Wall time over all sessions.
+    /// Wall time over all runs.
     pub wall_s: f64,
     pub termination: String,
 }
@@ -475,7 +475,7 @@ impl LogWriter {
 }
 
 struct RecorderState<'o> {
-    /// The log of an earlier session by evaluation index.
+    /// The log of an earlier run by evaluation index.
     replay: BTreeMap<usize, EvaluationRecord>,
     records: Vec<EvaluationRecord>,
     mismatch: Option<String>,

@@ -34,7 +34,7 @@
 //!    success, halves on failure and closes below a fortieth of the ranges. On Hartmann-6 at
 //!    80 evaluations: 7/10 -> 10/10 seeds on seeds 0-9 and 10-19 (median 30 both), 9/10 on
 //!    seeds 20-29; Branin, the constrained problems and the problems that chose no default
-//!    unchanged or better (BENCHMARKS.md, issue 16).
+//!    unchanged or better (BENCHMARKS.md).
 //!
 //! Failed evaluations: they are left out of the objective and constraint models and fed to a
 //! failure model, a Kriging model of an indicator (+1 failed, -1 ran) over all designs whose
@@ -183,7 +183,7 @@ fn default_local_restarts() -> bool {
 /// converged in one basin, the global model's correlation lengths are those of that basin (on
 /// Hartmann-6's failing seeds, a ridge two box widths long in x3 and x5) and its expected
 /// improvement elsewhere is e^-24, so a narrow basin elsewhere is never followed up
-/// (BENCHMARKS.md, issue 16). The side doubles after `RESTART_SUCCESSES` improvements in a row
+/// (BENCHMARKS.md). The side doubles after `RESTART_SUCCESSES` improvements in a row
 /// and halves after `RESTART_FAILURES` misses in a row; below `RESTART_MIN_SIDE` the region is
 /// closed and the next one opens.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -28,7 +28,7 @@ pub struct ShortRuns {
     pub implicit_timed: usize,
     /// Implicit short runs per hardware; each unit cost is the median over them. One 30-iteration
     /// run's Krylov cost per iteration varied by 25 % between two runs on the same 16-core host
-    /// (BENCHMARKS.md, issue 14, session 10), enough to move a prediction out of its 25 %.
+    /// (BENCHMARKS.md), enough to move a prediction out of its 25 %.
     #[serde(default = "default_implicit_repeats")]
     pub implicit_repeats: usize,
     /// Timed calls of each operation of the breakdown.

@@ -1,4 +1,4 @@
-//! Post-processing that optimization and validation need (DESIGN.md section 5): blade-surface
+//! Post-processing that optimization and validation need (docs/architecture.md, "figures"): blade-surface
 //! isentropic Mach number, pitchwise cuts, and mass-flow averages on planes (entropy rise,
 //! exit flow angle, total-pressure loss, mass flow, exit isentropic Mach).
 

@@ -1,5 +1,5 @@
 //! Pitchwise cuts (lines of constant axial position x across one pitch) and the mass-flow
-//! averages that define a cascade's performance (DESIGN.md section 5; LS89 test case 1:
+//! averages that define a cascade's performance (docs/architecture.md, "figures"; LS89 test case 1:
 //! entropy rise between the inlet plane and the outlet plane, exit flow angle).
 
 use crate::flow::case::{isentropic_mach, OperatingPoint};
@@ -166,7 +166,7 @@ pub fn mixed_out(samples: &[CutSample], gas: &Gas) -> Option<MixedOut> {
     })
 }
 
-/// What an optimizer scores a cascade on (LS89 optimization test case; DESIGN.md section 5).
+/// What an optimizer scores a cascade on (LS89 optimization test case; docs/architecture.md, "figures").
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct CascadePerformance {
     /// (s_out - s_in) / s_ref with s = p/rho^gamma mass-averaged on the inlet and outlet planes,

@@ -1,5 +1,5 @@
 //! Blade-surface distributions: wall pressure and isentropic Mach number
-//! Mis = sqrt(2/(gamma-1) ((P01/p)^((gamma-1)/gamma) - 1)) (DESIGN.md section 5).
+//! Mis = sqrt(2/(gamma-1) ((P01/p)^((gamma-1)/gamma) - 1)) (docs/architecture.md, "figures").
 
 use crate::flow::case::isentropic_mach;
 use crate::flow::solution::Solution;

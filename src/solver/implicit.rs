@@ -1,4 +1,4 @@
-//! The implicit solver, written once against [`ImplicitBackend`] (thesis chapter 5, DESIGN.md
+//! The implicit solver, written once against [`ImplicitBackend`] (thesis chapter 5, docs/architecture.md
 //! section 4): backward-Euler linearization with the approximate Jacobian of the first-order
 //! residual, the multistage JT-KIRK scheme reusing one matrix and one preconditioner per flow
 //! iteration (thesis eq. 5.5), CFL ramping with automatic back-off, FGMRES(m) per stage and the

@@ -1,5 +1,5 @@
 //! Restarted flexible GMRES (Saad 1993; Saad, Iterative Methods, alg. 9.6), written once for
-//! every backend (DESIGN.md section 6, "Krylov once"): right preconditioning that may change
+//! every backend (docs/architecture.md, "GPU backend", "Krylov once"): right preconditioning that may change
 //! from one iteration to the next, Arnoldi with modified Gram-Schmidt or classical Gram-Schmidt
 //! applied twice ([`GramSchmidt`]), Givens rotations for the least-squares problem. The Krylov
 //! vectors stay where the backend keeps them; only inner products and norms come back to the
@@ -35,8 +35,8 @@ impl Default for FgmresSettings {
 /// products against the same vector at once, which loses orthogonality when the new vector is
 /// nearly in the span of the basis; applied twice it is as orthogonal as the modified one
 /// ("twice is enough": Giraud, Langou, Rozloznik 2005), in 5 launches whatever the basis size.
-/// On the GPU both take the same time, single design and 16 at once (BENCHMARKS.md, issue 13,
-/// session 11), so the modified one is the default everywhere.
+/// On the GPU both take the same time, single design and 16 at once (BENCHMARKS.md),
+/// so the modified one is the default everywhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GramSchmidt {

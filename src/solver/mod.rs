@@ -1,4 +1,4 @@
-//! Time integration written once against [`crate::backend::Backend`] (DESIGN.md section 2):
+//! Time integration written once against [`crate::backend::Backend`] (docs/architecture.md, "layers"):
 //! the explicit Runge-Kutta loop with local or global time stepping and residual smoothing,
 //! convergence monitoring, the case configuration, and the implicit scheme with its FGMRES.
 

@@ -1,4 +1,4 @@
-//! The resident data model of the GPU backend (DESIGN.md section 6): every field is one arena
+//! The resident data model of the GPU backend (docs/architecture.md, "GPU backend"): every field is one arena
 //! over all blocks of a mesh with a block table (offsets, sizes), so every operation is one
 //! launch for the whole mesh. Twin of `cuda/arena.cuh`, whose structs these mirror.
 //!

@@ -1,7 +1,7 @@
 //! The CUDA backend (cargo feature `cuda`): the whole explicit solver resident on the device.
 //!
 //! Every [`Backend`] operation is a CUDA kernel of `cuda/<family>.cu` behind a thin wrapper in
-//! `src/backend/gpu/<family>.rs`, twin of `src/backend/cpu/<family>.rs` (DESIGN.md section 6):
+//! `src/backend/gpu/<family>.rs`, twin of `src/backend/cpu/<family>.rs` (docs/architecture.md, "GPU backend"):
 //! boundary (interface exchange, characteristic inlet/outlet, walls, corners), convective,
 //! viscous (with the SA diffusion and source), timestep (local time step, smoothing
 //! coefficients, SA source factor), smoothing (implicit residual smoothing), transfer

@@ -54,7 +54,7 @@ const ELEMENTS_PER_THREAD: usize = 8;
 /// [`ELEMENTS_PER_THREAD`] entries a thread, at most `REDUCE_BLOCKS`. The Krylov vectors of a 2D
 /// cascade mesh have 15-250 thousand entries: a fixed 256-block grid gave each thread one entry
 /// and spent the launch in 256 shared-memory trees, which, with the designs of a batch sharing
-/// the GPU, held as many thread slots as the triangular sweeps (H100, BENCHMARKS.md session 8).
+/// the GPU, held as many thread slots as the triangular sweeps (H100, BENCHMARKS.md).
 /// The grid depends on `n` only, so a product's summation order is fixed for a system.
 fn inner_product_blocks(n: usize) -> usize {
     n.div_ceil(REDUCE_BLOCKS * ELEMENTS_PER_THREAD).clamp(1, REDUCE_BLOCKS)

@@ -209,7 +209,7 @@ const M_SWEEPS: usize = 4000;
 const WAKE_TENSION: (f64, f64) = (0.1, 0.3);
 
 /// Largest ratio of neighbouring cells along the C block's rows and lines that the final
-/// limiters aim at (issue 2 asks for 1.25 at most).
+/// limiters aim at (1.25 at most).
 const ROW_RATIO: f64 = 1.24;
 
 /// Rounds of the row and line limiters.
