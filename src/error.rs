@@ -16,7 +16,7 @@ pub enum Error {
     Gpu(String),
     /// A device selection this host cannot honour (a device index that does not exist...).
     #[error("GPU error: {0}")]
-    Devices(#[from] crate::gpu::DevicesError),
+    Devices(#[from] DevicesError),
     #[error("I/O error on {path}: {source}")]
     Io { path: String, #[source] source: std::io::Error },
     #[error("{0}")]
@@ -29,4 +29,17 @@ impl Error {
     pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
         Error::Io { path: path.as_ref().display().to_string(), source }
     }
+}
+
+/// A device selection that cannot be honoured (`backend::Devices`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DevicesError {
+    #[error("CUDA device {device} requested but this host has {found} device(s) (ordinals 0..{found})")]
+    NoSuchDevice { device: usize, found: usize },
+    #[error("no CUDA device on this host")]
+    NoDevice,
+    #[error("the device list is empty: name at least one ordinal, or All")]
+    Empty,
+    #[error("--devices {0:?}: expected `all` or comma-separated ordinals such as 0,1")]
+    Unparsable(String),
 }

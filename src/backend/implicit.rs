@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 
 use super::{Backend, BoundaryData, Physics, SaSourceOptions};
 use crate::flow::gas::Gas;
-use crate::solver::krylov::GramSchmidt;
 use crate::Result;
 
 /// How the convective face-flux Jacobians dF/dW_L, dF/dW_R of the first-order residual are formed.
@@ -81,6 +80,23 @@ pub enum FactorPrecision {
     /// designs a second in a batch on an H100 (BENCHMARKS.md).
     #[default]
     Single,
+}
+
+/// The orthogonalization of an Arnoldi step. Both keep the Krylov basis orthogonal to working
+/// accuracy; they differ in how the work is cut up. Modified Gram-Schmidt (Saad alg. 9.6) takes
+/// the basis vectors one after the other, each inner product waiting for the previous
+/// subtraction: on a GPU, one launch per basis vector. Classical Gram-Schmidt takes all inner
+/// products against the same vector at once, which loses orthogonality when the new vector is
+/// nearly in the span of the basis; applied twice it is as orthogonal as the modified one
+/// ("twice is enough": Giraud, Langou, Rozloznik 2005), in 5 launches whatever the basis size.
+/// On the GPU both take the same time, single design and 16 at once (BENCHMARKS.md),
+/// so the modified one is the default everywhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GramSchmidt {
+    #[default]
+    Modified,
+    ClassicalTwice,
 }
 
 /// What the Jacobian linearizes and how.

@@ -22,6 +22,7 @@
 //! - the convective residual is the first GPU kernel: input the state (with ghosts), the
 //!   geometry and a [`ConvectiveScheme`]; output the whole residual field, overwritten.
 
+pub mod choice;
 pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;
@@ -38,7 +39,8 @@ use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::Result;
 
-pub use implicit::{ConvectiveJacobian, FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
+pub use choice::{BackendChoice, Devices};
+pub use implicit::{ConvectiveJacobian, FactorPrecision, GramSchmidt, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 pub use layout::{BlockLayout, NGHOST};
 
 /// Number of conservative variables stored per cell (4 mean-flow + SA working variable).

@@ -5,7 +5,7 @@
 
 use super::figures::FigureConvergence;
 use super::recovery::Remedy;
-pub use crate::gpu::Devices;
+pub use crate::backend::{BackendChoice, Devices};
 use crate::solver::{Cycle, FlowModel, Multigrid, SolverConfig};
 use serde::{Deserialize, Serialize};
 
@@ -39,94 +39,6 @@ impl Scheme {
             Scheme::Implicit => 3000,
             // The larger budget: the resolved scheme's own is set when it is resolved.
             Scheme::Auto => 20_000,
-        }
-    }
-}
-
-/// Where the solver runs (both schemes run on either backend). Without a device, a driver or
-/// the `cuda` feature every evaluation fails with a status naming the cause
-/// (`CfdEvaluator::check_backend` reports it once, up front).
-///
-/// RON: `Cpu(threads: None)`, `Gpu(devices: All)`, `Gpu(devices: [0, 1])`, and the one-device
-/// form `Gpu(device: 0)` (`Gpu()`: device 0).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "BackendRepr", into = "BackendRepr")]
-pub enum BackendChoice {
-    /// Rayon backend; `threads: None` = one per core (single evaluations; batches decide their
-    /// own split, see `eval::cfd::BatchMode`).
-    Cpu { threads: Option<usize> },
-    /// CUDA devices: one worker per entry (its own context, streams and share of a batch,
-    /// `eval::gpu_pool`); a single solve runs on the first.
-    Gpu { devices: Devices },
-    /// The fastest of CPU (one core, all cores) and GPU `device` for the case, by the
-    /// performance model (`crate::perf::auto`), resolved before the solve.
-    Auto { device: usize },
-}
-
-impl BackendChoice {
-    /// One CUDA device.
-    pub fn gpu(device: usize) -> Self {
-        BackendChoice::Gpu { devices: Devices::one(device) }
-    }
-}
-
-impl Default for BackendChoice {
-    fn default() -> Self {
-        BackendChoice::Cpu { threads: None }
-    }
-}
-
-/// `BackendChoice` as written in RON, with `device: N` kept for the one-device form.
-#[derive(Serialize, Deserialize)]
-#[serde(rename = "BackendChoice")]
-enum BackendRepr {
-    Cpu { threads: Option<usize> },
-    Gpu {
-        #[serde(default = "unset_device", skip_serializing_if = "is_unset_device")]
-        device: usize,
-        #[serde(default = "unset_devices")]
-        devices: Devices,
-    },
-    Auto {
-        #[serde(default)]
-        device: usize,
-    },
-}
-
-fn unset_device() -> usize {
-    usize::MAX
-}
-
-fn is_unset_device(d: &usize) -> bool {
-    *d == usize::MAX
-}
-
-fn unset_devices() -> Devices {
-    Devices::List(Vec::new())
-}
-
-impl TryFrom<BackendRepr> for BackendChoice {
-    type Error = String;
-    fn try_from(r: BackendRepr) -> Result<Self, String> {
-        match r {
-            BackendRepr::Cpu { threads } => Ok(BackendChoice::Cpu { threads }),
-            BackendRepr::Gpu { device, devices } => match (is_unset_device(&device), devices == unset_devices()) {
-                (true, true) => Ok(BackendChoice::gpu(0)),
-                (false, true) => Ok(BackendChoice::gpu(device)),
-                (true, false) => Ok(BackendChoice::Gpu { devices }),
-                (false, false) => Err("backend: Gpu takes `device: N` or `devices: [..]`/`All`, not both".into()),
-            },
-            BackendRepr::Auto { device } => Ok(BackendChoice::Auto { device }),
-        }
-    }
-}
-
-impl From<BackendChoice> for BackendRepr {
-    fn from(b: BackendChoice) -> Self {
-        match b {
-            BackendChoice::Cpu { threads } => BackendRepr::Cpu { threads },
-            BackendChoice::Gpu { devices } => BackendRepr::Gpu { device: unset_device(), devices },
-            BackendChoice::Auto { device } => BackendRepr::Auto { device },
         }
     }
 }

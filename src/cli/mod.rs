@@ -175,7 +175,7 @@ pub struct OptimizeArgs {
     /// (repeats allowed: `0,0` runs two workers on device 0); the designs of a batch go to the
     /// workers as they free up.
     #[arg(long)]
-    pub devices: Option<crate::gpu::Devices>,
+    pub devices: Option<crate::backend::Devices>,
     /// Designs of a batch at once, overriding the campaign's `batch.workers`: CPU worker
     /// threads, or designs per GPU worker (which may exceed the host's threads).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -12,7 +12,8 @@ use crate::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
 use crate::eval::subspace::SubspaceEvaluator;
 use crate::eval::Evaluator;
 use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, EvaluatorConfig, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
-use crate::report::plots::{plot_blades, plot_isentropic_mach};
+use crate::post::plot_isentropic_mach;
+use crate::report::plots::plot_blades;
 use crate::{Error, Result};
 #[cfg(feature = "mpi")]
 use crate::cluster::Cluster;

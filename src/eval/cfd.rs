@@ -128,7 +128,7 @@ pub fn resolve_auto(config: &mut EvaluatorConfig) -> Result<Option<AutoChoice>> 
 /// Why the GPU workers could not be opened (kept for every later evaluation).
 #[cfg(feature = "cuda")]
 enum GpuUnavailable {
-    Devices(crate::gpu::DevicesError),
+    Devices(crate::error::DevicesError),
     Other(String),
 }
 

@@ -161,7 +161,7 @@ impl GpuPool {
     /// Opens a worker per device of `devices` on this host, [`MPS_CONTEXTS_PER_DEVICE`] for a
     /// device listed once that runs under MPS ([`worker_devices`]); a device that does not exist
     /// is `Error::Devices(NoSuchDevice)` naming it.
-    pub fn open(devices: &crate::gpu::Devices) -> Result<Self> {
+    pub fn open(devices: &crate::backend::Devices) -> Result<Self> {
         let ordinals = devices.resolve(crate::gpu::device_count()?)?;
         let mut listed: Vec<Option<GpuWorker>> = ordinals.iter().map(|&d| GpuWorker::open(d).map(Some)).collect::<Result<_>>()?;
         let layout = worker_devices(&ordinals, |d| listed.iter().flatten().any(|w| w.device == d && w.mps));

@@ -15,20 +15,7 @@ pub mod gpu_pool;
 pub mod objectives;
 pub mod subspace;
 
-/// Names, bounds and baseline of the design variables.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DesignSpace {
-    pub names: Vec<String>,
-    pub lower: Vec<f64>,
-    pub upper: Vec<f64>,
-    pub baseline: Vec<f64>,
-}
-
-impl DesignSpace {
-    pub fn dim(&self) -> usize {
-        self.names.len()
-    }
-}
+pub use crate::geometry::DesignSpace;
 
 /// Outcome of one evaluation. Everything but `Ok` carries its reason.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use super::design::DesignParameterization;
 use super::validity::{check_pitch_overlap, GeometryError};
 use super::Outline;
 use crate::error::Error;
-use crate::eval::DesignSpace;
+use super::DesignSpace;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use serde::{Deserialize, Serialize};

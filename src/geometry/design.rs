@@ -39,7 +39,7 @@ use super::curves::BSpline;
 use super::sampling::{sample_closed, Piece, DEFAULT_OUTLINE_POINTS};
 use super::validity::{check_no_cusps, check_outline, check_pitch_overlap, GeometryError};
 use super::{Outline, Point2};
-use crate::eval::DesignSpace;
+use super::DesignSpace;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 

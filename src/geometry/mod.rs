@@ -24,6 +24,21 @@ pub use validity::GeometryError;
 
 pub type Point2 = [f64; 2];
 
+/// The design variables of a blade: names, bounds and baseline (what an optimizer searches).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DesignSpace {
+    pub names: Vec<String>,
+    pub lower: Vec<f64>,
+    pub upper: Vec<f64>,
+    pub baseline: Vec<f64>,
+}
+
+impl DesignSpace {
+    pub fn dim(&self) -> usize {
+        self.names.len()
+    }
+}
+
 /// A closed blade outline in metres.
 ///
 /// Ordered from the leading edge (index 0) along the suction side to the trailing edge

@@ -33,7 +33,7 @@ impl GpuDevice {
 
     fn open_in(ordinal: usize, kind: ContextKind) -> Result<Self> {
         let found = device_count()?;
-        crate::gpu::Devices::one(ordinal).resolve(found)?;
+        crate::backend::Devices::one(ordinal).resolve(found)?;
         let sched = host_sync_mode()?;
         let ctx = match kind {
             ContextKind::Primary => {

@@ -7,8 +7,6 @@
 mod device;
 #[cfg(feature = "cuda")]
 mod ptx_cache;
-mod devices;
-pub use devices::{Devices, DevicesError};
 #[cfg(feature = "cuda")]
 pub use device::{compile_family, device_count, prepare_families, ptx_for, GpuDevice, GpuModule};
 

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::implicit_config::ImplicitConfig;
 use super::multigrid::Multigrid;
 use crate::backend::{BoundaryData, ConvectiveScheme, Reconstruction, SaSourceOptions};
 use crate::flow::muscl::limiter_epsilon;
@@ -87,6 +88,17 @@ impl ResidualSmoothing {
     }
 }
 
+/// Time integration scheme of a case.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scheme {
+    /// Explicit Runge-Kutta with the `SolverConfig` settings (`solver::explicit`).
+    #[default]
+    Explicit,
+    /// The implicit scheme (`solver::implicit`) with its settings.
+    Implicit(ImplicitConfig),
+}
+
 /// Everything the explicit solver needs besides the mesh and the gas.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -120,7 +132,7 @@ pub struct SolverConfig {
     pub limiter_k: f64,
     /// Time integration scheme: explicit Runge-Kutta (the fields above) or the implicit
     /// scheme with its own section (`solver::implicit`).
-    pub scheme: super::implicit::Scheme,
+    pub scheme: Scheme,
     /// Explicit scheme: iterations between residual-norm read-backs (`None`: the backend's
     /// choice, `Backend::norm_readback_interval`). Convergence and divergence are seen at
     /// read-backs, so a solve may run up to this many iterations past its convergence.
@@ -144,7 +156,7 @@ impl Default for SolverConfig {
             divergence_factor: 1e5,
             entropy_fix: 0.1,
             limiter_k: 1e-2,
-            scheme: super::implicit::Scheme::Explicit,
+            scheme: Scheme::Explicit,
             monitor_interval: None,
         }
     }

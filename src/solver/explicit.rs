@@ -6,26 +6,12 @@
 use std::time::Instant;
 
 use super::config::{Case, TimeStepping};
-use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer};
+use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer, SolveOutcome};
 use crate::backend::{Backend, BoundaryData, ConvectiveScheme, Reconstruction, NFLOW};
 use crate::flow::solution::Solution;
 use crate::mesh::coarsen::coarsen;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
-
-/// Result of a solve.
-#[derive(Clone, Debug)]
-pub struct SolveOutcome {
-    pub solution: Solution,
-    pub history: ConvergenceHistory,
-    /// Steady runs: the density residual dropped the configured orders. Time-accurate runs:
-    /// the final time was reached.
-    pub converged: bool,
-    /// Iterations (multigrid cycles) done.
-    pub iterations: usize,
-    /// Physical time reached (time-accurate runs; 0 otherwise).
-    pub time: f64,
-}
 
 /// One grid of the multigrid hierarchy (the only one without multigrid) with its buffers:
 /// W0, W and R of the low-storage scheme, the time steps, the forcing term (FAS forcing on

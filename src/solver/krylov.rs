@@ -5,6 +5,7 @@
 //! vectors stay where the backend keeps them; only inner products and norms come back to the
 //! host, where the small Hessenberg problem is solved.
 
+pub use crate::backend::GramSchmidt;
 use crate::backend::{ImplicitBackend, System};
 
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -26,23 +27,6 @@ impl Default for FgmresSettings {
     fn default() -> Self {
         FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 200, gram_schmidt: GramSchmidt::Modified }
     }
-}
-
-/// The orthogonalization of an Arnoldi step. Both keep the Krylov basis orthogonal to working
-/// accuracy; they differ in how the work is cut up. Modified Gram-Schmidt (Saad alg. 9.6) takes
-/// the basis vectors one after the other, each inner product waiting for the previous
-/// subtraction: on a GPU, one launch per basis vector. Classical Gram-Schmidt takes all inner
-/// products against the same vector at once, which loses orthogonality when the new vector is
-/// nearly in the span of the basis; applied twice it is as orthogonal as the modified one
-/// ("twice is enough": Giraud, Langou, Rozloznik 2005), in 5 launches whatever the basis size.
-/// On the GPU both take the same time, single design and 16 at once (BENCHMARKS.md),
-/// so the modified one is the default everywhere.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GramSchmidt {
-    #[default]
-    Modified,
-    ClassicalTwice,
 }
 
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]

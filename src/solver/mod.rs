@@ -5,23 +5,27 @@
 pub mod config;
 pub mod explicit;
 pub mod implicit;
+pub mod implicit_config;
 pub mod krylov;
 pub mod monitor;
 pub mod multigrid;
 pub mod restart;
 
-pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, SolverConfig, TimeStepping, VariableSmoothing};
-pub use explicit::{ExplicitSolver, SolveOutcome};
-pub use implicit::{solve_case, CflRamp, IluRefresh, ImplicitConfig, ImplicitOutcome, ImplicitReport, ImplicitSolver, Scheme, StageStats, TimeBreakdown};
-pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent};
+pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, Scheme, SolverConfig, TimeStepping, VariableSmoothing};
+pub use explicit::ExplicitSolver;
+pub use implicit::{ImplicitOutcome, ImplicitReport, ImplicitSolver, StageStats, TimeBreakdown};
+pub use implicit_config::{CflRamp, IluRefresh, ImplicitConfig};
+pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent, SolveOutcome};
 pub use multigrid::{Cycle, Multigrid};
 pub use restart::{read_restart, write_restart, Restart};
 
+use crate::backend::ImplicitBackend;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use crate::flow::solution::{BlockSolution, Solution};
 use crate::flow::state::conservative_from_primitive;
 use crate::mesh::Mesh;
+use crate::Result;
 
 /// A uniform state `[rho, u, v, p]` on every cell of `mesh` (nu_tilde = 0).
 pub fn uniform_state(mesh: &Mesh, gas: &Gas, primitive: [f64; 4]) -> Solution {
@@ -53,4 +57,26 @@ pub fn operating_point_state(gas: &Gas, op: &OperatingPoint) -> [f64; 4] {
     let speed = (2.0 * gas.cp() * (op.t01 - t)).max(0.0).sqrt();
     let alpha = op.alpha1_deg.to_radians();
     [op.p2 / (gas.gas_constant * t), speed * alpha.cos(), speed * alpha.sin(), op.p2]
+}
+
+/// Solves `case` with the scheme its configuration names: explicit Runge-Kutta or implicit.
+/// The implicit report comes back with implicit runs.
+pub fn solve_case<B: ImplicitBackend>(
+    backend: &B,
+    mesh: &Mesh,
+    case: Case,
+    initial: &Solution,
+    observer: &mut dyn Observer,
+) -> Result<(SolveOutcome, Option<ImplicitReport>)> {
+    match case.solver.scheme {
+        Scheme::Explicit => {
+            let mut solver = ExplicitSolver::new(backend, mesh, case)?;
+            Ok((solver.solve(initial, observer)?, None))
+        }
+        Scheme::Implicit(_) => {
+            let mut solver = ImplicitSolver::new(backend, mesh, case)?;
+            let out = solver.solve(initial, observer)?;
+            Ok((out.outcome, Some(out.report)))
+        }
+    }
 }

@@ -166,3 +166,17 @@ impl Monitor {
         Ok(ratio <= 10f64.powf(-self.convergence_orders))
     }
 }
+
+/// Result of a solve.
+#[derive(Clone, Debug)]
+pub struct SolveOutcome {
+    pub solution: Solution,
+    pub history: ConvergenceHistory,
+    /// Steady runs: the density residual dropped the configured orders. Time-accurate runs:
+    /// the final time was reached.
+    pub converged: bool,
+    /// Iterations (multigrid cycles) done.
+    pub iterations: usize,
+    /// Physical time reached (time-accurate runs; 0 otherwise).
+    pub time: f64,
+}

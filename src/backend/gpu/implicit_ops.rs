@@ -18,7 +18,7 @@ use super::{gpu_err, reduce, update, viscous, GpuBackend, GpuField, GpuGeometry,
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::backend::{BoundaryData, NFLOW, NVAR};
 use crate::flow::gas::Gas;
-use crate::solver::krylov::GramSchmidt;
+use crate::backend::GramSchmidt;
 use crate::{Error, Result};
 
 /// A vector of one system's unknowns on the device (`nv` values per interior cell, in the row

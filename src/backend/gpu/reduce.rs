@@ -6,7 +6,7 @@ use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfi
 use super::{gpu_err, Ctx, GpuGeometry, GpuNormLog};
 use crate::backend::NVAR;
 use crate::gpu::GpuDevice;
-use crate::solver::krylov::GramSchmidt;
+use crate::backend::GramSchmidt;
 use crate::Result;
 
 /// Blocks (and threads per block) of the first pass; `REDUCE_BLOCKS` in reduce.cu.

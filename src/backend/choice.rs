@@ -1,10 +1,100 @@
-//! Which CUDA devices a GPU run uses: `devices: All` or a list of ordinals in RON
-//! (`backend: Gpu(devices: [0, 1])`), `--devices all|0,1` on the command line. An ordinal may
-//! repeat: `[0, 0]` opens two workers on device 0, each with a context of its own (how the
-//! multi-GPU worker pool is tested on a one-GPU machine).
+//! What a run asks for: the backend ([`BackendChoice`], the `backend` of a solver section in RON,
+//! `--backend` on the command line) and, for the GPU, which devices ([`Devices`]: `devices: All`
+//! or a list of ordinals, `--devices all|0,1`). An ordinal may repeat: `[0, 0]` opens two
+//! workers on device 0, each with a context of its own (how the multi-GPU worker pool is tested
+//! on a one-GPU machine). `backend::select` turns a choice into a backend.
 
+use crate::error::DevicesError;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
+
+/// Where the solver runs (both schemes run on either backend). Without a device, a driver or
+/// the `cuda` feature every evaluation fails with a status naming the cause
+/// (`CfdEvaluator::check_backend` reports it once, up front).
+///
+/// RON: `Cpu(threads: None)`, `Gpu(devices: All)`, `Gpu(devices: [0, 1])`, and the one-device
+/// form `Gpu(device: 0)` (`Gpu()`: device 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "BackendRepr", into = "BackendRepr")]
+pub enum BackendChoice {
+    /// Rayon backend; `threads: None` = one per core (single evaluations; batches decide their
+    /// own split, see `eval::cfd::BatchMode`).
+    Cpu { threads: Option<usize> },
+    /// CUDA devices: one worker per entry (its own context, streams and share of a batch,
+    /// `backend::select::DevicePool`); a single solve runs on the first.
+    Gpu { devices: Devices },
+    /// The fastest of CPU (one core, all cores) and GPU `device` for the case, by the
+    /// performance model (`crate::perf::auto`), resolved before the solve.
+    Auto { device: usize },
+}
+
+impl BackendChoice {
+    /// One CUDA device.
+    pub fn gpu(device: usize) -> Self {
+        BackendChoice::Gpu { devices: Devices::one(device) }
+    }
+}
+
+impl Default for BackendChoice {
+    fn default() -> Self {
+        BackendChoice::Cpu { threads: None }
+    }
+}
+
+/// `BackendChoice` as written in RON, with `device: N` kept for the one-device form.
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "BackendChoice")]
+enum BackendRepr {
+    Cpu { threads: Option<usize> },
+    Gpu {
+        #[serde(default = "unset_device", skip_serializing_if = "is_unset_device")]
+        device: usize,
+        #[serde(default = "unset_devices")]
+        devices: Devices,
+    },
+    Auto {
+        #[serde(default)]
+        device: usize,
+    },
+}
+
+fn unset_device() -> usize {
+    usize::MAX
+}
+
+fn is_unset_device(d: &usize) -> bool {
+    *d == usize::MAX
+}
+
+fn unset_devices() -> Devices {
+    Devices::List(Vec::new())
+}
+
+impl TryFrom<BackendRepr> for BackendChoice {
+    type Error = String;
+    fn try_from(r: BackendRepr) -> Result<Self, String> {
+        match r {
+            BackendRepr::Cpu { threads } => Ok(BackendChoice::Cpu { threads }),
+            BackendRepr::Gpu { device, devices } => match (is_unset_device(&device), devices == unset_devices()) {
+                (true, true) => Ok(BackendChoice::gpu(0)),
+                (false, true) => Ok(BackendChoice::gpu(device)),
+                (true, false) => Ok(BackendChoice::Gpu { devices }),
+                (false, false) => Err("backend: Gpu takes `device: N` or `devices: [..]`/`All`, not both".into()),
+            },
+            BackendRepr::Auto { device } => Ok(BackendChoice::Auto { device }),
+        }
+    }
+}
+
+impl From<BackendChoice> for BackendRepr {
+    fn from(b: BackendChoice) -> Self {
+        match b {
+            BackendChoice::Cpu { threads } => BackendRepr::Cpu { threads },
+            BackendChoice::Gpu { devices } => BackendRepr::Gpu { device: unset_device(), devices },
+            BackendChoice::Auto { device } => BackendRepr::Auto { device },
+        }
+    }
+}
 
 /// The CUDA devices of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,19 +103,6 @@ pub enum Devices {
     All,
     /// These ordinals, one worker per entry (repeats allowed).
     List(Vec<usize>),
-}
-
-/// A device selection that cannot be honoured.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum DevicesError {
-    #[error("CUDA device {device} requested but this host has {found} device(s) (ordinals 0..{found})")]
-    NoSuchDevice { device: usize, found: usize },
-    #[error("no CUDA device on this host")]
-    NoDevice,
-    #[error("the device list is empty: name at least one ordinal, or All")]
-    Empty,
-    #[error("--devices {0:?}: expected `all` or comma-separated ordinals such as 0,1")]
-    Unparsable(String),
 }
 
 impl Devices {
