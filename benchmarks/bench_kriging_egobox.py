@@ -3,7 +3,7 @@
 500 Latin hypercube samples), Gaussian and Matern 5/2 correlations, constant trend.
 
 Needs numpy, scipy and egobox (pip install numpy scipy egobox into a venv). Run from the crate
-root:  python3 scripts/bench_kriging_egobox.py [--out scripts/results/kriging_vs_egobox.md]
+root:  python3 benchmarks/bench_kriging_egobox.py [--out out/bench/kriging_vs_egobox.md]
 The Rust side is the ignored test `fit_time_9d` in tests/optim_kriging.rs, fed the same CSV files.
 """
 import argparse
@@ -56,7 +56,7 @@ def turbopt_fits(data_dir):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default="scripts/results/kriging_vs_egobox.md")
+    ap.add_argument("--out", default="out/bench/kriging_vs_egobox.md")
     args = ap.parse_args()
     sizes = [200, 500]
     lo, hi = -2.0, 2.0
@@ -82,7 +82,7 @@ def main():
         "## Kriging fit time, Rosenbrock-9D on [-2, 2]^9 (same samples for both)",
         "",
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at the start; "
-        f"egobox {ego_version}. Command: `python3 scripts/bench_kriging_egobox.py`.",
+        f"egobox {ego_version}. Command: `python3 benchmarks/bench_kriging_egobox.py`.",
         "turbopt: ordinary Kriging, ML hyperparameters by 4-start L-BFGS (analytic gradient); "
         "egobox: Gpx, constant trend, default 10-start optimizer. Test RMSE on 500 uniform random points.",
         "",

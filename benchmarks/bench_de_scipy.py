@@ -4,7 +4,7 @@ scipy.optimize.differential_evolution (best1bin, its defaults), 10 seeds, budget
 
 Rosenbrock-10D on [-5, 5]^10 to f < 1e-6 and Rastrigin-10D on [-5.12, 5.12]^10 to f < 1e-3.
 Needs numpy and scipy (pip install numpy scipy into a venv). Run from the crate root:
-    python3 scripts/bench_de_scipy.py [--out scripts/results/de_vs_scipy.md]
+    python3 benchmarks/bench_de_scipy.py [--out out/bench/de_vs_scipy.md]
 The turbopt side is tests/optim_de.rs (its DE_RUN lines).
 """
 import argparse
@@ -76,7 +76,7 @@ def describe(runs):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default="scripts/results/de_vs_scipy.md")
+    ap.add_argument("--out", default="out/bench/de_vs_scipy.md")
     args = ap.parse_args()
     ours = turbopt_runs()
     import scipy
@@ -84,11 +84,10 @@ def main():
     lines = [
         "## Differential evolution: evaluations to target (10 seeds, budget 10000 * D = 100k)",
         "",
-        f"turbopt: jDE on current-to-best/1/bin, population 4 * D = 40, Latin hypercube start, "
-        f"midpoint-to-bound (`DeSettings::for_dimension`). scipy {scipy.__version__}: "
+        f"turbopt: its default DE (`DeSettings::for_dimension`: L-SHADE). scipy {scipy.__version__}: "
         "`differential_evolution(strategy='best1bin', popsize=15, tol=0, polish=False)`, its other defaults "
         "(dithered F in [0.5, 1), CR 0.7, Latin hypercube, immediate updating). "
-        "Median over the seeds that reached the target. Command: `python3 scripts/bench_de_scipy.py`.",
+        "Median over the seeds that reached the target. Command: `python3 benchmarks/bench_de_scipy.py`.",
         "",
         "| problem | target | turbopt median evals | turbopt successes | scipy median evals | scipy successes |",
         "|---|---|---|---|---|---|",
