@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""The tables of BENCHMARKS.md and the pictures under docs/, regenerated from benchmarks/results/.
+
+    python3 benchmarks/report.py                        # print every table (Markdown)
+    python3 benchmarks/report.py --check BENCHMARKS.md  # exit 1 if a table there differs from the results
+    python3 benchmarks/report.py --write BENCHMARKS.md  # rewrite the tables there from the results
+    python3 benchmarks/report.py --pictures             # redraw the pictures (needs matplotlib)
+
+Run from the repository root. A table in BENCHMARKS.md follows a line `<!-- table: NAME -->`; NAME is
+one of TABLES below. Only the standard library is needed for the tables; the pictures need matplotlib
+(`pip install matplotlib`). The cocopp ECDF pictures (docs/bbob/cocopp_ecdf_*.svg) are not redrawn
+here: cocopp made them from the raw COCO data of the BBOB runs, which is not kept in the repository.
+"""
+import csv
+import os
+import re
+import sys
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "benchmarks", "results")
+DOCS = os.path.join(ROOT, "docs")
+
+
+def rows(name):
+    with open(os.path.join(RESULTS, name), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def table(header, body):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in body]
+    return lines
+
+
+def thousands(x):
+    """1135.3 -> 1,135.3; 16128 -> 16,128 (as the text writes numbers)."""
+    s = str(x)
+    whole, dot, frac = s.partition(".")
+    sign = "-" if whole.startswith("-") else ""
+    whole = whole.lstrip("-")
+    if whole.isdigit() and len(whole) > 3:
+        whole = f"{int(whole):,}"
+    return sign + whole + dot + frac
+
+
+def plain(name, columns, header):
+    return table(header, [[r[c] for c in columns] for r in rows(name)])
+
+
+# --- 1. Accuracy and validation ---
+
+def t_verification():
+    return plain("verification.csv", ["check", "figure", "hardware", "command"], ["check", "figure", "hardware", "command"])
+
+
+def t_ls89_grid():
+    header = ["mesh", "cells", "iterations", "wall, 2 dev cores", "entropy rise", "loss coefficient",
+              "exit angle", "mass flow", "exit Mis", "Mis RMS (27 taps)"]
+    body = [[r["mesh"], thousands(r["cells"]), r["iterations"], r["wall_s_2_dev_cores"] + " s", r["entropy_rise"],
+             r["loss_coefficient"], r["exit_angle_deg"] + " deg", r["mass_flow_kg_per_s_m"] + " kg/(s m)",
+             r["exit_mis"], r["mis_rms_27_taps"]] for r in rows("ls89_grid_convergence.csv")]
+    return table(header, body)
+
+
+def t_mesh_quality():
+    header = ["mesh", "cells", "min wall orthogonality", "max growth ratio (target 1.25)", "first-cell y+",
+              "min cell angle", "periodic mismatch"]
+    body = [[r["case"], thousands(r["cells"]), r["min_wall_orthogonality_deg"] + " deg", r["max_growth_ratio"],
+             r["first_cell_y_plus"], r["min_cell_angle_deg"] + " deg", r["periodic_mismatch_m"] + " m"]
+            for r in rows("mesh_quality.csv")]
+    return table(header, body)
+
+
+# --- 2. Solver speed ---
+
+def t_implicit_times():
+    header = ["case", "cells", "iterations (GPU / CPU)", "H100 GPU", "16 host cores", "1 host core", "2 dev cores"]
+    body = [[r["case"], thousands(r["cells"]), f'{r["iterations_gpu"]} / {r["iterations_cpu"]}', r["gpu_h100_s"] + " s",
+             r["h100_host_16_cores_s"] + " s", r["h100_host_1_core_s"] + " s", r["dev_2_cores_s"] + " s"]
+            for r in rows("implicit_solve_times.csv")]
+    return table(header, body)
+
+
+def t_gpu_speed():
+    return plain("gpu_speed.csv", ["figure", "value", "hardware", "command"], ["figure", "value", "hardware", "command"])
+
+
+def t_operations():
+    header = ["operation", "bytes a cell", "1 core [ms]", "16 cores [ms]", "H100 [ms]", "H100 / 16 cores"]
+    skip = ("smoothing", "multigrid transfer")  # explicit-scheme details, in the CSV
+    shown = [r for r in rows("perf_model_operations_ls89_medium_h100.csv") if r["operation"] not in skip]
+    return table(header, [[r["operation"], r["bytes_per_cell"], r["cpu_1_core_ms"], r["cpu_16_cores_ms"], r["gpu_ms"],
+                           r["gpu_against_16_cores"]] for r in shown])
+
+
+KERNELS = {
+    "ilu_backward_jacobi_f32_b4": "4x4 backward sweep of the swept ILU (f32 factors)",
+    "ilu_forward_jacobi_f32_b4": "4x4 forward sweep",
+    "subtract_projection_dot": "modified Gram-Schmidt step",
+    "bsr4_spmv": "block SpMV",
+    "ilu_backward_jacobi_f32_b1": "SA backward sweep",
+    "ilu_forward_jacobi_f32_b1": "SA forward sweep",
+}
+
+
+def t_kernels():
+    header = ["kernel", "what", "share of GPU time", "mean time", "DRAM throughput (of peak)"]
+    data = rows("gpu_kernels_stacked16.csv")
+    body, shown = [], 0.0
+    for r in data:
+        if r["kernel"] in KERNELS:
+            shown += float(r["share_of_gpu_time_pct"])
+            dram = f'{r["dram_throughput_pct_of_peak"]} %'
+            if float(r["dram_throughput_pct_of_peak"]) >= 70:
+                dram = f'**{dram} ({float(r["gb_per_s"]) / 1000:.2f} TB/s)**'
+            body.append([f'`{r["kernel"]}`', KERNELS[r["kernel"]], f'{r["share_of_gpu_time_pct"]} %',
+                         f'{r["mean_time_us"]} us', dram])
+    others = len(data) - len(body)
+    body.append([f"{others} other kernels", "dots, axpy, scaling, assembly, residual...", f"{100 - shown:.1f} %", "", ""])
+    return table(header, body)
+
+
+# --- 3. Batches and campaigns ---
+
+def t_batch_k():
+    by_k = defaultdict(dict)
+    for r in rows("batch_streams_vs_stacked.csv"):
+        by_k[int(r["designs"])][r["run"]] = r
+    header = ["designs at once", "on streams (design-iterations a second)", "stacked in one mesh", "stacked against streams"]
+    body = []
+    for k in sorted(by_k):
+        a, b = by_k[k]["1"], by_k[k]["2"]
+        body.append([k, f'{a["streams_design_iterations_per_s"]} / {b["streams_design_iterations_per_s"]}',
+                     f'{a["stacked_design_iterations_per_s"]} / {b["stacked_design_iterations_per_s"]}',
+                     f'{a["stacked_against_streams"]} / {b["stacked_against_streams"]}'])
+    return table(header, body)
+
+
+def t_batch_figures():
+    return plain("batch_figures.csv", ["figure", "value", "hardware", "command"], ["figure", "value", "hardware", "command"])
+
+
+def t_campaigns():
+    header = ["campaign", "evaluations", "entropy rise: baseline -> best feasible", "failed", "time (wall)",
+              "evaluations an hour", "hardware", "command"]
+    cols = ["campaign", "evaluations", "baseline_to_best", "failed", "time", "evaluations_an_hour", "hardware", "command"]
+    return plain("campaigns.csv", cols, header)
+
+
+# --- 4. Performance model ---
+
+def t_perf_validation():
+    groups = defaultdict(list)
+    for r in rows("perf_model_validation.csv"):
+        groups[(r["machine"], r["case"])].append(
+            f'{r["combination"]} {thousands(r["predicted_s"])} / {thousands(r["measured_s"])} ({r["error"]})')
+    header = ["machine", "case", "combination: predicted / measured time to convergence [s] (error)"]
+    return table(header, [[m, c, "; ".join(v)] for (m, c), v in groups.items()])
+
+
+# --- 5. Optimizers ---
+
+def t_bbob():
+    data = {(int(r["dimension"]), int(r["budget_per_dimension"]), r["optimizer"]): r["fraction_solved"]
+            for r in rows("bbob_totals.csv")}
+    header = ["dimension", "budget", "turbopt", "scipy DE", "CMA-ES IPOP", "egobox EGO"]
+    body = []
+    for budget, ours, peers in ((10000, "L-SHADE", ["scipy DE", "CMA-ES IPOP", None]),
+                                (50, "turbopt Kriging", [None, None, "egobox EGO"])):
+        for dim in sorted({d for d, b, _ in data if b == budget}):
+            name = ours.replace("turbopt ", "")
+            body.append([f"{dim}-D", "10^4 D" if budget == 10000 else f"{budget} D", f"{name} {data[(dim, budget, ours)]}"]
+                        + [data[(dim, budget, p)] if p else "-" for p in peers])
+    return table(header, body)
+
+
+def t_kriging_analytic():
+    header = ["problem", "budget", "target", "seeds", "reached", "median evaluations"]
+    return plain("kriging_analytic.csv", ["problem", "budget", "target", "seeds", "reached", "median_evaluations"], header)
+
+
+def t_de_peers():
+    header = ["function", "target", "turbopt L-SHADE (reached, median evaluations)", "turbopt jDE", "scipy DE"]
+    return plain("de_peers.csv", ["function", "target", "lshade", "jde", "scipy_de"], header)
+
+
+def t_kriging_fit():
+    data = {(r["library"], r["correlation"]): r for r in rows("kriging_fit.csv")}
+    libraries = list(dict.fromkeys(lib for lib, _ in data))
+    header = ["correlation"] + [f"{lib} ({data[(lib, 'Gaussian')]['machine']})" for lib in libraries]
+    body = [[corr] + [f'{data[(lib, corr)]["fit_s"]} s, RMSE {data[(lib, corr)]["test_rmse"]}' for lib in libraries]
+            for corr in dict.fromkeys(c for _, c in data)]
+    return table(header, body)
+
+
+# --- 6. Scaling ---
+
+def t_two_gpus():
+    header = ["what", "1 GPU", "2 GPUs", "speed-up", "command"]
+    return plain("two_gpus.csv", ["what", "one_gpu", "two_gpus", "speed_up", "command"], header)
+
+
+def t_mpi():
+    return plain("mpi.csv", ["campaign", "one_process", "mpirun_np_3"], ["campaign", "one process", "`mpirun -np 3`"])
+
+
+TABLES = {
+    "verification": t_verification,
+    "ls89-grid": t_ls89_grid,
+    "mesh-quality": t_mesh_quality,
+    "implicit-times": t_implicit_times,
+    "gpu-speed": t_gpu_speed,
+    "operations": t_operations,
+    "kernels": t_kernels,
+    "batch-k": t_batch_k,
+    "batch": t_batch_figures,
+    "campaigns": t_campaigns,
+    "perf-validation": t_perf_validation,
+    "bbob": t_bbob,
+    "kriging-analytic": t_kriging_analytic,
+    "de-peers": t_de_peers,
+    "kriging-fit": t_kriging_fit,
+    "two-gpus": t_two_gpus,
+    "mpi": t_mpi,
+}
+
+
+ORDER = ["L-SHADE", "scipy DE", "CMA-ES IPOP", "turbopt Kriging", "egobox EGO"]
+
+
+def bbob_per_function():
+    """The per-function fractions behind the bars (not in BENCHMARKS.md)."""
+    data = defaultdict(dict)
+    for r in rows("bbob_per_function.csv"):
+        data[(int(r["dimension"]), int(r["budget_per_dimension"]))].setdefault(r["optimizer"], {})[r["function"]] = r["fraction_solved"]
+    out = []
+    for (dim, budget), by in sorted(data.items(), key=lambda kv: (kv[0][1], kv[0][0]), reverse=True):
+        names = [n for n in ORDER if n in by]
+        out += ["", f"BBOB {dim}-D, budget {budget} D: fraction of (instance, target) pairs solved per function", ""]
+        out += table(["function"] + names, [[f"f{f}"] + [by[n][f"f{f}"] for n in names] for f in range(1, 25)])
+    return out
+
+
+# --- BENCHMARKS.md ---
+
+MARKER = re.compile(r"^<!-- table: ([\w-]+) -->$")
+
+
+def sync(path, write):
+    lines = open(path).read().split("\n")
+    out, i, differ, seen = [], 0, [], set()
+    while i < len(lines):
+        out.append(lines[i])
+        m = MARKER.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        name = m.group(1)
+        if name not in TABLES:
+            sys.exit(f"{path}: unknown table {name!r}")
+        seen.add(name)
+        old = []
+        while i < len(lines) and lines[i].startswith("|"):
+            old.append(lines[i])
+            i += 1
+        new = TABLES[name]()
+        if new != old:
+            differ.append(name)
+        out += new
+    missing = set(TABLES) - seen
+    if write:
+        open(path, "w").write("\n".join(out))
+    return differ, missing
+
+
+# --- pictures ---
+
+def pictures():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    def save(fig, *path):
+        p = os.path.join(DOCS, *path)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        fig.savefig(p, dpi=90, metadata={"Software": None})
+        plt.close(fig)
+        print("wrote", os.path.relpath(p, ROOT))
+
+    # BBOB: fraction solved per function, as benchmarks/bbob/summarize.py --plot draws it
+    per = defaultdict(lambda: defaultdict(dict))
+    for r in rows("bbob_per_function.csv"):
+        per[(int(r["dimension"]), int(r["budget_per_dimension"]))][r["optimizer"]][int(r["function"][1:])] = float(r["fraction_solved"])
+    for fname, budget, dims, names in [
+        ("de_cma_5d_10d.png", 10000, [5, 10], ["L-SHADE", "scipy DE", "CMA-ES IPOP"]),
+        ("de_cma_20d.png", 10000, [20], ["L-SHADE", "scipy DE", "CMA-ES IPOP"]),
+        ("kriging_egobox_2d.png", 50, [2], ["turbopt Kriging", "egobox EGO"]),
+        ("kriging_egobox_5d.png", 50, [5], ["turbopt Kriging", "egobox EGO"]),
+    ]:
+        fig, axes = plt.subplots(len(dims), 1, figsize=(12, 3.2 * len(dims)), squeeze=False)
+        width = 0.8 / len(names)
+        for ax, dim in zip(axes[:, 0], dims):
+            for k, n in enumerate(names):
+                values = [per[(dim, budget)][n][f] for f in range(1, 25)]
+                ax.bar([f + (k - len(names) / 2 + 0.5) * width for f in range(1, 25)], values, width, label=n)
+            ax.set_title(f"BBOB {dim}-D, budget {budget} D: fraction of (instance, target) pairs solved per function")
+            ax.set_xticks(range(1, 25))
+            ax.set_ylim(0, 1.05)
+        axes[0, 0].legend(fontsize=8, ncol=len(names))
+        fig.tight_layout()
+        save(fig, "bbob", fname)
+
+    # performance model: predicted against measured time to convergence
+    fig, ax = plt.subplots(figsize=(6.5, 6))
+    style = {"GPU": ("o", "tab:green"), "16 cores": ("s", "tab:red"), "2 cores": ("s", "tab:purple"), "1 core": ("^", "tab:blue")}
+    done = set()
+    for r in rows("perf_model_validation.csv"):
+        hw = next(h for h in style if r["combination"].endswith(h))
+        machine = "dev" if r["machine"] == "dev" else "H100 host"
+        label = f"{hw} ({machine})"
+        marker, colour = style[hw]
+        ax.scatter(float(r["predicted_s"]), float(r["measured_s"]), marker=marker, color=colour,
+                   facecolors="none" if r["machine"] == "dev" else colour, zorder=3,
+                   label=None if label in done else label)
+        done.add(label)
+    xs = [2, 2000]
+    ax.plot(xs, xs, "k-", lw=0.8, label="measured = predicted")
+    ax.fill_between(xs, [x / 1.25 for x in xs], [x * 1.25 for x in xs], color="0.9", zorder=0, label="within 25 %")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(*xs)
+    ax.set_ylim(*xs)
+    ax.set_xlabel("predicted time to convergence [s]")
+    ax.set_ylabel("measured full run [s]")
+    ax.set_title("turbopt perf-model: LS89 and T106C-class, coarse and medium")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.grid(True, which="both", lw=0.3)
+    fig.tight_layout()
+    save(fig, "perf", "model-validation.png")
+
+    # a batch of designs on one H100, and LS89 TC1 evaluations an hour
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.2))
+    by = defaultdict(lambda: defaultdict(list))
+    for r in rows("batch_streams_vs_stacked.csv"):
+        by[r["run"]]["k"].append(int(r["designs"]))
+        by[r["run"]]["streams"].append(float(r["streams_design_iterations_per_s"]))
+        by[r["run"]]["stacked"].append(float(r["stacked_design_iterations_per_s"]))
+    for run, ls in (("1", "-"), ("2", "--")):
+        a.plot(by[run]["k"], by[run]["streams"], "o" + ls, color="tab:blue", label=f"on streams, run {run}")
+        a.plot(by[run]["k"], by[run]["stacked"], "s" + ls, color="tab:orange", label=f"stacked in one mesh, run {run}")
+    a.set_xlabel("LS89 coarse designs at once")
+    a.set_ylabel("design-iterations a second")
+    a.set_xticks([1, 4, 8, 16])
+    a.set_ylim(0, None)
+    a.set_title("One H100: throughput of a batch of designs")
+    a.legend(fontsize=8)
+    a.grid(True, lw=0.3)
+    bars = []
+    for r in rows("campaigns.csv"):
+        if r["evaluations_an_hour"] != "-" and "H100" in r["hardware"] and "CPU" not in r["campaign"]:
+            name = "DE" if "DE" in r["campaign"] or r["evaluations"] == "161" else "Kriging"
+            how = r["hardware"].replace("H100, ", "").replace("H100", "one context")
+            if "Nearest" in r["campaign"]:
+                how = "Nearest warm starts"
+            bars.append((f"TC1 {name}, {how}", int(r["evaluations_an_hour"].replace(",", ""))))
+    for r in rows("two_gpus.csv"):
+        m = re.search(r"([\d,]+) an hour", r["two_gpus"])
+        if m:
+            bars.append(("TC1 DE, two H100s under MPS", int(m.group(1).replace(",", ""))))
+    b.barh([n for n, _ in bars], [v for _, v in bars], color="tab:blue")
+    b.axvline(10000, color="k", lw=0.8, ls="--")
+    b.text(10150, 0.5, "10,000 an hour", fontsize=8, va="center")
+    b.invert_yaxis()
+    b.set_xlabel("evaluations an hour")
+    b.set_title("LS89 test case 1 on H100s")
+    b.tick_params(axis="y", labelsize=8)
+    fig.tight_layout()
+    save(fig, "gpu", "batch-throughput.png")
+
+    # campaigns: best feasible entropy rise against evaluations
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    folder = os.path.join(RESULTS, "campaign-histories")
+    labels = {"ls89_tc1_de-h100-mps.csv": "TC1, DE (H100)", "ls89_tc1_kriging-h100-mps.csv": "TC1, Kriging (H100)",
+              "ls89_tc1_wide_kriging-h200.csv": "TC1 over 16 variables, Kriging (H200)",
+              "ls89_tc2_kriging-h200.csv": "TC2, Kriging (H200)", "ls89_tc3_kriging-h200.csv": "TC3, Kriging (H200)"}
+    for fname, label in labels.items():
+        with open(os.path.join(folder, fname), newline="") as f:
+            history = list(csv.DictReader(f))
+        base = float(history[0]["objective"])
+        best, xs, ys = base, [], []
+        for r in history:
+            if r["feasible"] == "true" and r["objective"]:
+                best = min(best, float(r["objective"]))
+            xs.append(int(r["index"]) + 1)
+            ys.append(100 * (best / base - 1))
+        ax.step(xs, ys, where="post", label=label)
+    ax.set_xscale("log")
+    ax.set_xlabel("evaluations")
+    ax.set_ylabel("best feasible entropy rise against the baseline [%]")
+    ax.set_title("LS89 optimization test cases")
+    ax.grid(True, which="both", lw=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, "campaigns", "convergence.png")
+
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] in (["--check"], ["--write"]) and len(args) == 2:
+        differ, missing = sync(args[1], write=args[0] == "--write")
+        if args[0] == "--write":
+            print(f"{args[1]}: {len(differ)} table(s) rewritten")
+            return
+        for name in differ:
+            print(f"{args[1]}: table {name!r} differs from benchmarks/results")
+        for name in sorted(missing):
+            print(f"{args[1]}: table {name!r} is not there")
+        sys.exit(1 if differ or missing else 0)
+    if args == ["--pictures"]:
+        pictures()
+        return
+    if args:
+        sys.exit(__doc__)
+    for name, make in TABLES.items():
+        print(f"\n<!-- table: {name} -->")
+        print("\n".join(make()))
+    print("\n".join(bbob_per_function()))
+
+
+if __name__ == "__main__":
+    main()
