@@ -27,7 +27,6 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::backend::cpu::CpuBackend;
 use crate::backend::{Backend, NVAR};
 use crate::mesh::simple::{channel, Sides};
 use crate::solver::{uniform_state, Control, ExplicitSolver, IterationRecord, Observer};
@@ -153,7 +152,7 @@ fn seconds(samples: &[Duration]) -> Vec<f64> {
 }
 
 /// Times every operation and the whole iteration of `problem` on `backend`; the percentages are
-/// of `bandwidth` (from [`host_bandwidth`] or `device_bandwidth`).
+/// of `bandwidth` (from [`copy_bandwidth`]).
 pub fn run<B: Backend>(backend: &B, problem: &TestProblem, options: &BenchOptions, bandwidth: &Bandwidth) -> Result<BenchReport> {
     options.validate()?;
     let counts = problem.counts();
@@ -231,8 +230,10 @@ impl Observer for IterationClock {
     }
 }
 
-/// Copy bandwidth of `backend`: `copy_field` of the field of a Cartesian channel of about
-/// `cells` cells (5 variables, ghosts included), bytes read + written over the median time.
+/// Memory bandwidth as `backend` reaches it (the host's with all the CPU backend's threads, the
+/// device's on a GPU): `copy_field` of the field of a Cartesian channel of about `cells` cells
+/// (5 variables, ghosts included; [`BANDWIDTH_CELLS`] for a bandwidth), bytes read + written
+/// over the median time.
 pub fn copy_bandwidth<B: Backend>(backend: &B, cells: usize, options: &BenchOptions) -> Result<Bandwidth> {
     options.validate()?;
     let n = ((cells as f64).sqrt().round() as usize).max(1);
@@ -254,15 +255,4 @@ pub fn copy_bandwidth<B: Backend>(backend: &B, cells: usize, options: &BenchOpti
     let seconds = median(&seconds(&samples));
     let bytes_per_copy = (2 * NVAR * 8 * MeshCounts::of(&mesh).padded_cells) as f64;
     Ok(Bandwidth { bytes_per_s: bytes_per_copy / seconds, bytes_per_copy, seconds })
-}
-
-/// Memory bandwidth of the host as the CPU backend reaches it (all its threads).
-pub fn host_bandwidth(cpu: &CpuBackend, options: &BenchOptions) -> Result<Bandwidth> {
-    copy_bandwidth(cpu, BANDWIDTH_CELLS, options)
-}
-
-/// Device memory bandwidth: a device-to-device `copy_field` on the GPU.
-#[cfg(feature = "cuda")]
-pub fn device_bandwidth(gpu: &crate::backend::gpu::GpuBackend, options: &BenchOptions) -> Result<Bandwidth> {
-    copy_bandwidth(gpu, BANDWIDTH_CELLS, options)
 }

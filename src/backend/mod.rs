@@ -28,6 +28,8 @@ pub mod cpu;
 pub mod gpu;
 pub mod implicit;
 pub mod layout;
+pub(crate) mod pool;
+pub mod select;
 
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +44,7 @@ use crate::Result;
 pub use choice::{BackendChoice, Devices};
 pub use implicit::{ConvectiveJacobian, FactorPrecision, GramSchmidt, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 pub use layout::{BlockLayout, NGHOST};
+pub use select::{with_backend, BackendTask, OpenBackend};
 
 /// Number of conservative variables stored per cell (4 mean-flow + SA working variable).
 pub const NVAR: usize = 5;
@@ -208,6 +211,12 @@ pub trait Backend: Send + Sync {
         let _ = recording;
         work();
         Ok(())
+    }
+
+    /// What crossed between host and device and how many launches ran so far, as one line for
+    /// a report; None where nothing crosses (the CPU).
+    fn traffic_report(&self) -> Option<String> {
+        None
     }
 
     /// Iterations between norm read-backs that suit the backend: 1 on the CPU, where a norm is

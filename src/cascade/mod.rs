@@ -33,5 +33,5 @@ pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, Prepar
 pub use recovery::{Attempt, Remedy};
 pub use section::{BladeChoice, Section};
 pub use settings::{default_rans_config, BackendChoice, Devices, Scheme, SolverSettings};
-pub use solve::{solve_point, PointError, PointFailure, PointRun, PointSolve, SolvesCases, Start, Stop};
+pub use solve::{solve_point, PointError, PointFailure, PointRun, PointSolve, Start, Stop};
 pub use start::quasi_1d_start;

@@ -5,33 +5,11 @@ use super::figures::{FigureWatch, WatchedExtras};
 use super::prepare::{CascadeError, PointFigures, PreparedCascade};
 use super::recovery::{Attempt, Plan};
 use super::settings::SolverSettings;
-use crate::backend::cpu::CpuBackend;
-use crate::backend::Backend;
-use crate::error::{Error, Result};
+use crate::backend::ImplicitBackend;
+use crate::error::Error;
 use crate::flow::case::OperatingPoint;
 use crate::flow::solution::Solution;
-use crate::mesh::Mesh;
 use crate::solver::{Case, ImplicitReport, Observer, SolveOutcome, SolverConfig};
-
-/// A backend a cascade point is solved on.
-pub trait SolvesCases: Backend {
-    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution, observer: &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)>;
-}
-
-impl SolvesCases for CpuBackend {
-    /// Either scheme (`solver::solve_case`).
-    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution, observer: &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)> {
-        crate::solver::solve_case(self, mesh, case, initial, observer)
-    }
-}
-
-#[cfg(feature = "cuda")]
-impl SolvesCases for crate::backend::gpu::GpuBackend {
-    /// Either scheme (`solver::solve_case`).
-    fn solve_case(&self, mesh: &Mesh, case: Case, initial: &Solution, observer: &mut dyn Observer) -> Result<(SolveOutcome, Option<ImplicitReport>)> {
-        crate::solver::solve_case(self, mesh, case, initial, observer)
-    }
-}
 
 /// Where a point's solve starts.
 #[derive(Clone, Copy, Debug)]
@@ -136,7 +114,7 @@ pub struct PointRun<'a> {
 /// Solves one point from `start` on `backend`, through the recovery chain: attempt 1 as
 /// configured; after a divergence the next applicable remedy is added and the point solved
 /// again. `progress` sees every iteration of every attempt (a stop from it ends the solve).
-pub fn solve_point<B: SolvesCases>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
+pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
     let mut plan = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
     let mut remedies = run.settings.recovery.iter().copied();
     let (mut attempts, mut iterations) = (Vec::new(), 0);
@@ -161,7 +139,7 @@ pub fn solve_point<B: SolvesCases>(backend: &B, run: &PointRun, start: Start, pr
 
 /// One attempt of `plan`: its prelude, the main solve with the figure watch, post-processing.
 /// Returns the result and the iterations it spent.
-fn attempt<B: SolvesCases>(
+fn attempt<B: ImplicitBackend>(
     backend: &B,
     run: &PointRun,
     plan: &Plan,
@@ -180,7 +158,7 @@ fn attempt<B: SolvesCases>(
     let prelude_flow;
     if let Some(prelude) = &plan.prelude {
         let config = SolverConfig { residual_reference: reference, ..prelude.config.clone() };
-        match backend.solve_case(&run.prepared.mesh, case(run, config), initial, progress) {
+        match crate::solver::solve_case(backend, &run.prepared.mesh, case(run, config), initial, progress) {
             Ok((outcome, _)) => {
                 spent += outcome.iterations;
                 // The main solve counts its orders from where the prelude started.
@@ -194,7 +172,7 @@ fn attempt<B: SolvesCases>(
     let config = SolverConfig { residual_reference: reference, ..plan.config.clone() };
     let max_iterations = config.max_iterations;
     let mut watch = FigureWatch::new(run.prepared, run.op, run.settings.figures, run.extras, reference, progress);
-    let (outcome, implicit) = match backend.solve_case(&run.prepared.mesh, case(run, config), initial, &mut watch) {
+    let (outcome, implicit) = match crate::solver::solve_case(backend, &run.prepared.mesh, case(run, config), initial, &mut watch) {
         Ok(solved) => solved,
         Err(e) => return failed(e, spent),
     };

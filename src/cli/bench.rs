@@ -5,9 +5,8 @@
 use std::time::Instant;
 
 use super::{BenchArgs, BenchBackendArg, SchemeArg};
+use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use crate::bench::implicit::ImplicitBench;
-use crate::backend::cpu::CpuBackend;
-use crate::backend::Backend;
 use crate::bench::{self, BenchOptions, BenchReport, TestProblem, Throughput};
 use crate::{Error, Result};
 
@@ -16,7 +15,6 @@ const WARMUP: usize = 2;
 
 /// The GPU column: measured, or the reason it is absent.
 enum GpuColumn {
-    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     Measured(Box<BenchReport>),
     Absent(Error),
 }
@@ -51,34 +49,48 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 }
 
 fn measure_cpu(problem: &TestProblem, threads: Option<usize>, options: &BenchOptions) -> Result<BenchReport> {
-    let cpu = CpuBackend::new(threads)?;
-    eprintln!("bench: {}: measuring the copy bandwidth, then timing", cpu.name());
-    let bandwidth = bench::host_bandwidth(&cpu, options)?;
-    bench::run(&cpu, problem, options, &bandwidth)
+    OpenBackend::cpu(threads)?.run(ExplicitBench { problem, options })
 }
 
 /// The GPU column when the GPU is asked for (`Absent` when this build or this machine has no
 /// GPU); errors of a GPU that opened end the command.
-#[cfg(feature = "cuda")]
 fn measure_gpu(problem: &TestProblem, options: &BenchOptions, wanted: BenchBackendArg) -> Result<GpuColumn> {
     if wanted == BenchBackendArg::Cpu {
         return Ok(GpuColumn::Absent(Error::Other("not requested (--backend cpu)".into())));
     }
-    let gpu = match crate::backend::gpu::GpuBackend::new(0) {
-        Ok(gpu) => gpu,
-        Err(e) => return Ok(GpuColumn::Absent(e)),
-    };
-    eprintln!("bench: {}: measuring the copy bandwidth, then timing", gpu.name());
-    let bandwidth = bench::device_bandwidth(&gpu, options)?;
-    Ok(GpuColumn::Measured(Box::new(bench::run(&gpu, problem, options, &bandwidth)?)))
+    match OpenBackend::gpu(0) {
+        Ok(gpu) => Ok(GpuColumn::Measured(Box::new(gpu.run(ExplicitBench { problem, options })?))),
+        Err(e) => Ok(GpuColumn::Absent(e)),
+    }
 }
 
-#[cfg(not(feature = "cuda"))]
-fn measure_gpu(_: &TestProblem, _: &BenchOptions, wanted: BenchBackendArg) -> Result<GpuColumn> {
-    if wanted == BenchBackendArg::Cpu {
-        return Ok(GpuColumn::Absent(Error::Other("not requested (--backend cpu)".into())));
+/// The explicit operations and iteration on one backend, against its copy bandwidth.
+struct ExplicitBench<'a> {
+    problem: &'a TestProblem,
+    options: &'a BenchOptions,
+}
+
+impl BackendTask for ExplicitBench<'_> {
+    type Output = Result<BenchReport>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Result<BenchReport> {
+        eprintln!("bench: {}: measuring the copy bandwidth, then timing", backend.name());
+        let bandwidth = bench::copy_bandwidth(backend, bench::BANDWIDTH_CELLS, self.options)?;
+        bench::run(backend, self.problem, self.options, &bandwidth)
     }
-    Ok(GpuColumn::Absent(crate::gpu::not_compiled()))
+}
+
+/// Implicit flow iterations on one backend.
+struct ImplicitIterations<'a> {
+    problem: &'a TestProblem,
+    options: &'a BenchOptions,
+}
+
+impl BackendTask for ImplicitIterations<'_> {
+    type Output = Result<ImplicitBench>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Result<ImplicitBench> {
+        eprintln!("bench: {}: implicit iterations", backend.name());
+        bench::implicit::run(backend, self.problem, &bench::implicit::bench_config(), self.options.warmup, self.options.repeats)
+    }
 }
 
 fn print_report(problem: &TestProblem, options: &BenchOptions, cpu: Option<&BenchReport>, gpu: &GpuColumn) {
@@ -181,9 +193,7 @@ fn json_summary(problem: &TestProblem, cpu: Option<&BenchReport>, gpu: &GpuColum
 fn run_implicit(args: &BenchArgs, problem: &TestProblem, options: &BenchOptions) -> Result<()> {
     let mut rows: Vec<ImplicitBench> = Vec::new();
     if args.backend != BenchBackendArg::Gpu {
-        let cpu = CpuBackend::new(args.threads)?;
-        eprintln!("bench: {}: implicit iterations", cpu.name());
-        rows.push(bench::implicit::run(&cpu, problem, &bench::implicit::bench_config(), options.warmup, options.repeats)?);
+        rows.push(OpenBackend::cpu(args.threads)?.run(ImplicitIterations { problem, options })?);
     }
     let gpu_absent = match implicit_gpu(problem, options, args.backend)? {
         Ok(row) => {
@@ -223,23 +233,14 @@ fn run_implicit(args: &BenchArgs, problem: &TestProblem, options: &BenchOptions)
     Ok(())
 }
 
-#[cfg(feature = "cuda")]
+/// The GPU row when the GPU is asked for: `Err` inside when this build or this machine has no
+/// GPU; errors of a GPU that opened end the command.
 fn implicit_gpu(problem: &TestProblem, options: &BenchOptions, wanted: BenchBackendArg) -> Result<Result<ImplicitBench>> {
     if wanted == BenchBackendArg::Cpu {
         return Ok(Err(Error::Other("not requested (--backend cpu)".into())));
     }
-    let gpu = match crate::backend::gpu::GpuBackend::new(0) {
-        Ok(gpu) => gpu,
-        Err(e) => return Ok(Err(e)),
-    };
-    eprintln!("bench: {}: implicit iterations", gpu.name());
-    Ok(Ok(bench::implicit::run(&gpu, problem, &bench::implicit::bench_config(), options.warmup, options.repeats)?))
-}
-
-#[cfg(not(feature = "cuda"))]
-fn implicit_gpu(_: &TestProblem, _: &BenchOptions, wanted: BenchBackendArg) -> Result<Result<ImplicitBench>> {
-    if wanted == BenchBackendArg::Cpu {
-        return Ok(Err(Error::Other("not requested (--backend cpu)".into())));
+    match OpenBackend::gpu(0) {
+        Ok(gpu) => Ok(Ok(gpu.run(ImplicitIterations { problem, options })?)),
+        Err(e) => Ok(Err(e)),
     }
-    Ok(Err(crate::gpu::not_compiled()))
 }

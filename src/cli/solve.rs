@@ -6,15 +6,14 @@
 //! start, stopping tests, recovery chain and post-processing), so `turbopt solve` and
 //! `turbopt evaluate` give one blade the same figures.
 //!
-//! `--backend gpu [--device N]` runs the explicit scheme on CUDA device N (default 0); the
-//! implicit scheme, a build without the `cuda` feature or a machine without a GPU end the
-//! command with one error naming the cause, before the mesh is generated.
+//! `--backend gpu [--device N]` runs either scheme on CUDA device N (default 0); a build without
+//! the `cuda` feature or a machine without a GPU ends the command with one error naming the
+//! cause, before the mesh is generated.
 
 use super::SolveArgs;
-use crate::backend::cpu::CpuBackend;
+use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use crate::cascade::{
-    default_rans_config, solve_point, BackendChoice, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, SolvesCases,
-    Start,
+    default_rans_config, solve_point, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
 };
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
@@ -43,15 +42,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             settings.max_iterations = n;
         }
     }
-    let ending = match &settings.backend {
-        BackendChoice::Cpu { threads } => {
-            let backend = CpuBackend::new(*threads)?;
-            let prepared = prepare(args, &blade, &op)?;
-            solve_and_report(&backend, args, &blade, &prepared, &op, &settings)?
-        }
-        BackendChoice::Gpu { devices } => solve_on_gpu(devices.first(), args, &blade, &op, &settings)?,
-        BackendChoice::Auto { .. } => return Err(Error::Other("--backend auto was not resolved".into())),
-    };
+    // The backend first: a GPU that cannot be opened ends the command before the mesh is made.
+    let backend = OpenBackend::open(&settings.backend)?;
+    let prepared = prepare(args, &blade, &op)?;
+    let ending = backend.run(SolveAndReport { args, blade: &blade, prepared: &prepared, op: &op, settings: &settings })?;
     match ending {
         Ending::Converged => Ok(()),
         Ending::NotConverged { iterations, orders } => {
@@ -161,24 +155,25 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
     Ok(())
 }
 
-/// Either scheme on CUDA device `device`, opened (kernels compiled) before the mesh is made.
-#[cfg(feature = "cuda")]
-fn solve_on_gpu(device: usize, args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
-    let backend = crate::backend::gpu::GpuBackend::new(device)?;
-    let prepared = prepare(args, blade, op)?;
-    let result = solve_and_report(&backend, args, blade, &prepared, op, settings);
-    // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).
-    let c = backend.counters();
-    eprintln!(
-        "GPU: {} kernels, {} CUDA graph launches, {} residual-norm read-backs, {} field transfers",
-        c.launches, c.graph_launches, c.norm_readbacks, c.field_transfers
-    );
-    result
+/// [`solve_and_report`] on whichever backend the settings chose.
+struct SolveAndReport<'a> {
+    args: &'a SolveArgs,
+    blade: &'a BladeFile,
+    prepared: &'a PreparedCascade,
+    op: &'a OperatingPoint,
+    settings: &'a SolverSettings,
 }
 
-#[cfg(not(feature = "cuda"))]
-fn solve_on_gpu(_device: usize, _: &SolveArgs, _: &BladeFile, _: &OperatingPoint, _: &SolverSettings) -> Result<Ending> {
-    Err(crate::gpu::not_compiled())
+impl BackendTask for SolveAndReport<'_> {
+    type Output = Result<Ending>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Result<Ending> {
+        let result = solve_and_report(backend, self.args, self.blade, self.prepared, self.op, self.settings);
+        // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).
+        if let Some(traffic) = backend.traffic_report() {
+            eprintln!("{traffic}");
+        }
+        result
+    }
 }
 
 fn read_solver_config(path: &Path) -> Result<SolverConfig> {
@@ -215,7 +210,7 @@ impl Observer for Progress {
 }
 
 /// Solves the prepared cascade (from `--restart` or cold) and writes and prints the results.
-fn solve_and_report<B: SolvesCases>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
+fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
     // Read the measured data before the solve: a bad --compare file must not cost a solution.
     let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
     let restart = args.restart.as_deref().map(read_restart).transpose()?;

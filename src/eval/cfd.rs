@@ -41,10 +41,11 @@ use super::dispatch::{panic_message, run_on_workers, Outcome};
 use super::donors::{nearest, WarmStartFrom, ARCHIVE_SIZE};
 use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
-use crate::backend::cpu::CpuBackend;
+use crate::backend::pool::DevicePool;
+use crate::backend::select::{unresolved_auto, BackendTask, OpenBackend};
+use crate::backend::ImplicitBackend;
 use crate::cascade::{
-    solve_point, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, PointFailure, PointFigures, PointRun, PointSolve, PreparedCascade, SolvesCases,
-    Start,
+    solve_point, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, PointFailure, PointFigures, PointRun, PointSolve, PreparedCascade, Start,
 };
 use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
@@ -58,8 +59,6 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-#[cfg(feature = "cuda")]
-use {super::gpu_pool::GpuPool, crate::backend::gpu::GpuBackend};
 
 /// Scores designs of one blade file with the RANS solver (see the module notes).
 ///
@@ -110,8 +109,7 @@ pub struct CfdEvaluator {
     designs_solved: AtomicUsize,
     /// The GPU workers of `backend: Gpu` (one per listed device, each with a backend per
     /// design in flight), opened on first use, or why they could not be.
-    #[cfg(feature = "cuda")]
-    gpu: OnceLock<std::result::Result<GpuPool, GpuUnavailable>>,
+    gpu: OnceLock<std::result::Result<DevicePool, GpuUnavailable>>,
     /// The model's choice when the config said `Auto`.
     auto_choice: Option<AutoChoice>,
 }
@@ -126,7 +124,6 @@ pub fn resolve_auto(config: &mut EvaluatorConfig) -> Result<Option<AutoChoice>> 
 }
 
 /// Why the GPU workers could not be opened (kept for every later evaluation).
-#[cfg(feature = "cuda")]
 enum GpuUnavailable {
     Devices(crate::error::DevicesError),
     Other(String),
@@ -155,7 +152,6 @@ impl Unsolved {
         Unsolved { evaluation, device_fault: None }
     }
 
-    #[cfg(feature = "cuda")]
     fn fault(reason: String) -> Self {
         Unsolved { evaluation: Evaluation::failed(Status::Failed(reason.clone())), device_fault: Some(reason) }
     }
@@ -263,6 +259,22 @@ impl FlowStart {
     }
 }
 
+/// The solves of one design at every operating point, on whichever backend runs it
+/// ([`CfdEvaluator::solve_points`]).
+struct SolvePoints<'e, 'w> {
+    evaluator: &'e CfdEvaluator,
+    blade: CheckedBlade,
+    from: Option<WarmSource<'w>>,
+    start: Instant,
+}
+
+impl BackendTask for SolvePoints<'_, '_> {
+    type Output = std::result::Result<SolvedDesign, Unsolved>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Self::Output {
+        self.evaluator.solve_points(backend, self.blade, self.from, self.start)
+    }
+}
+
 /// A failed stage of the pipeline.
 type Stage<T> = std::result::Result<T, Status>;
 
@@ -318,7 +330,6 @@ impl CfdEvaluator {
             donors: Archive::with_capacity(ARCHIVE_SIZE),
             surfaces: Archive::with_capacity(SURFACES_KEPT),
             designs_solved: AtomicUsize::new(0),
-            #[cfg(feature = "cuda")]
             gpu: OnceLock::new(),
             auto_choice,
         })
@@ -513,26 +524,19 @@ impl CfdEvaluator {
         self.check_backend().map_err(|e| Status::Failed(e.to_string()))
     }
 
-    #[cfg(feature = "cuda")]
     fn open_gpu(&self) -> Result<()> {
         self.gpu_pool().map(|_| ())
     }
 
-    #[cfg(not(feature = "cuda"))]
-    fn open_gpu(&self) -> Result<()> {
-        Err(crate::gpu::not_compiled())
-    }
-
     /// The evaluator's GPU workers, opened on the first call (one per listed device).
-    #[cfg(feature = "cuda")]
-    fn gpu_pool(&self) -> Result<&GpuPool> {
+    fn gpu_pool(&self) -> Result<&DevicePool> {
         let opened = self.gpu.get_or_init(|| {
             let devices = match &self.config.solver.backend {
                 BackendChoice::Gpu { devices } => devices.clone(),
                 BackendChoice::Auto { device } => Devices::one(*device),
                 BackendChoice::Cpu { .. } => Devices::one(0),
             };
-            GpuPool::open(&devices).map_err(|e| match e {
+            DevicePool::open(&devices).map_err(|e| match e {
                 Error::Devices(d) => GpuUnavailable::Devices(d),
                 Error::Gpu(reason) => GpuUnavailable::Other(reason),
                 other => GpuUnavailable::Other(other.to_string()),
@@ -568,8 +572,8 @@ impl CfdEvaluator {
         let from = self.warm_source(baseline, donor);
         match place {
             Placement::Cpu { threads } => {
-                let backend = CpuBackend::new(threads).map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
-                self.solve_points(&backend, blade, from, start)
+                let backend = OpenBackend::cpu(threads).map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
+                backend.run(SolvePoints { evaluator: self, blade, from, start })
             }
             Placement::Gpu { worker } => self.solve_design_on_gpu(worker, blade, from, start),
             Placement::UnresolvedAuto => Err(Unsolved::design(Evaluation::failed(Status::Failed(unresolved_auto().to_string())))),
@@ -578,14 +582,14 @@ impl CfdEvaluator {
 
     /// A design on a stream of GPU worker `worker`. A stream that cannot be had, a device error
     /// during the solves or one pending after them is the worker's fault.
-    #[cfg(feature = "cuda")]
     fn solve_design_on_gpu(&self, worker: usize, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
         let pool = self.gpu_pool().map_err(|e| Unsolved::design(Evaluation::failed(Status::Failed(e.to_string()))))?;
-        let w = pool.workers.get(worker).ok_or_else(|| Unsolved::design(Evaluation::failed(Status::Failed(format!("no GPU worker {worker}")))))?;
-        let on_worker = |e: &dyn std::fmt::Display| format!("GPU worker {worker} (device {}): {e}", w.device());
-        let backend: GpuBackend = w.take().map_err(|e| Unsolved::fault(on_worker(&e)))?;
-        let solved = self.solve_points(&backend, blade, from, start);
-        match (solved, w.give_back(backend)) {
+        if worker >= pool.workers() {
+            return Err(Unsolved::design(Evaluation::failed(Status::Failed(format!("no GPU worker {worker}")))));
+        }
+        let on_worker = |e: &dyn std::fmt::Display| pool.on_worker(worker, e);
+        let (solved, health) = pool.run(worker, SolvePoints { evaluator: self, blade, from, start }).map_err(|e| Unsolved::fault(on_worker(&e)))?;
+        match (solved, health) {
             (Ok(s), Ok(())) => Ok(s),
             (Ok(_), Err(e)) => Err(Unsolved::fault(on_worker(&e))),
             (Err(mut u), health) => {
@@ -598,9 +602,8 @@ impl CfdEvaluator {
     }
 
     /// How many designs of a batch of `designs` each GPU worker runs at once
-    /// ([`GpuPool::plan`]), sized from the baseline mesh; one worker, one at a time, when the
+    /// ([`DevicePool::plan`]), sized from the baseline mesh; one worker, one at a time, when the
     /// devices cannot be asked.
-    #[cfg(feature = "cuda")]
     fn gpu_plan(&self, designs: usize, announce: bool) -> Vec<usize> {
         let Ok(pool) = self.gpu_pool() else { return vec![1] };
         let cells = match self.baseline.get() {
@@ -614,20 +617,10 @@ impl CfdEvaluator {
         plan
     }
 
-    #[cfg(not(feature = "cuda"))]
-    fn gpu_plan(&self, _designs: usize, _announce: bool) -> Vec<usize> {
-        vec![1]
-    }
-
-    #[cfg(not(feature = "cuda"))]
-    fn solve_design_on_gpu(&self, _worker: usize, _: CheckedBlade, _: Option<WarmSource<'_>>, _: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
-        Err(Unsolved::design(Evaluation::failed(Status::Failed(crate::gpu::not_compiled().to_string()))))
-    }
-
     /// Mesh -> a solve on `backend` at every operating point, warm-started from `from` (resampled
     /// onto the design's blocks where their sizes differ). A failure comes back as the failed
     /// evaluation.
-    fn solve_points<B: SolvesCases>(&self, backend: &B, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
+    fn solve_points<B: ImplicitBackend>(&self, backend: &B, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
         let prepared = self.prepare(blade).map_err(|status| Unsolved::design(with_wall_time(Evaluation::failed(status), start)))?;
         let backend_name = backend.name();
         let block_sizes = prepared.block_sizes();
@@ -875,10 +868,4 @@ impl Evaluator for CfdEvaluator {
         self.keep_donors(finished);
         results
     }
-}
-
-/// `Auto` reaching a solve: [`CfdEvaluator::new`] resolves it, so this is a settings value set
-/// after construction.
-fn unresolved_auto() -> Error {
-    Error::Other("backend Auto was not resolved by the performance model (CfdEvaluator::new resolves it)".into())
 }

@@ -11,7 +11,6 @@ pub mod cfd_command;
 pub mod cfd_config;
 pub mod dispatch;
 pub mod donors;
-pub mod gpu_pool;
 pub mod objectives;
 pub mod subspace;
 

@@ -12,7 +12,7 @@ use super::model::{ExplicitCosts, Hardware, ImplicitCosts};
 use super::setup::{CaseSetup, MethodSettings};
 use crate::backend::{FactorPrecision, ImplicitBackend, PreconditionerKind};
 use crate::bench::{self, BenchOptions, Operation, TestProblem, MIN_CELLS};
-use crate::cascade::{solve_point, PointRun, SolvesCases, Start};
+use crate::cascade::{solve_point, PointRun, Start};
 use crate::solver::{Control, IterationRecord, Observer};
 use crate::{Error, Result};
 
@@ -141,7 +141,7 @@ fn window_mean(wall_s: &[f64], from: usize, to: usize) -> Result<f64> {
 
 /// Wall clock after each iteration of a pipeline solve of `method` from the cold start, for
 /// `iterations` iterations.
-fn pipeline_clock<B: SolvesCases>(backend: &B, case: &CaseSetup, settings: &crate::cascade::SolverSettings, iterations: usize) -> Result<Vec<f64>> {
+fn pipeline_clock<B: ImplicitBackend>(backend: &B, case: &CaseSetup, settings: &crate::cascade::SolverSettings, iterations: usize) -> Result<Vec<f64>> {
     let mut settings = settings.clone();
     settings.max_iterations = iterations;
     settings.recovery.clear();
@@ -154,7 +154,7 @@ fn pipeline_clock<B: SolvesCases>(backend: &B, case: &CaseSetup, settings: &crat
 /// Single-grid iteration and multigrid cycle times through the pipeline. With a delay of at
 /// least warmup + timed single-grid iterations, one run gives both (its delay is single grid);
 /// otherwise two runs.
-fn explicit_costs<B: SolvesCases>(backend: &B, case: &CaseSetup, methods: &MethodSettings, runs: &ShortRuns) -> Result<ExplicitCosts> {
+fn explicit_costs<B: ImplicitBackend>(backend: &B, case: &CaseSetup, methods: &MethodSettings, runs: &ShortRuns) -> Result<ExplicitCosts> {
     let (w, n) = (runs.explicit_warmup, runs.explicit_timed);
     let delay = methods.multigrid_delay();
     let (iteration_s, cycle_s);
@@ -215,7 +215,7 @@ fn median_costs(samples: &[ImplicitCosts]) -> ImplicitCosts {
 }
 
 /// Measures `hardware` (running as `backend`) on `case`.
-pub fn measure<B: SolvesCases + ImplicitBackend>(backend: &B, hardware: Hardware, case: &CaseSetup, methods: &MethodSettings, runs: &ShortRuns) -> Result<HardwareMeasurement> {
+pub fn measure<B: ImplicitBackend>(backend: &B, hardware: Hardware, case: &CaseSetup, methods: &MethodSettings, runs: &ShortRuns) -> Result<HardwareMeasurement> {
     let clock = std::time::Instant::now();
     let options = BenchOptions { warmup: 2, repeats: runs.operation_repeats.max(1) };
     let bandwidth = bench::copy_bandwidth(backend, bench::BANDWIDTH_CELLS, &options)?;

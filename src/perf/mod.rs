@@ -33,45 +33,30 @@ pub use model::{Combination, Hardware, IterationCount, Method, Prediction};
 pub use runs::FullRun;
 pub use setup::{CaseSetup, MethodSettings};
 
-use crate::backend::cpu::CpuBackend;
-#[cfg(feature = "cuda")]
-use crate::backend::Backend;
-use crate::backend::{FactorPrecision, PreconditionerKind};
+use crate::backend::{BackendTask, FactorPrecision, ImplicitBackend, OpenBackend, PreconditionerKind};
+use crate::cascade::SolverSettings;
 use crate::{Error, Result};
 
 /// The backends of this machine the model measures: the CPU on one thread and on all, and the
 /// GPU when one opens.
 pub struct Machines {
-    pub cpu_one: CpuBackend,
-    pub cpu_all: CpuBackend,
-    pub cores: usize,
-    #[cfg(feature = "cuda")]
-    pub gpu: Option<crate::backend::gpu::GpuBackend>,
-    pub device: usize,
-    /// Why there is no GPU column.
-    pub gpu_absent: Option<String>,
+    cpu_one: OpenBackend,
+    cpu_all: OpenBackend,
+    cores: usize,
+    /// GPU `device`, or why there is no GPU column.
+    gpu: std::result::Result<OpenBackend, String>,
+    device: usize,
 }
 
 impl Machines {
     /// Opens the CPU backends and, unless `cpu_only`, GPU `device`.
     pub fn open(device: usize, cpu_only: bool) -> Result<Self> {
-        let cpu_all = CpuBackend::new(None)?;
-        let cores = cpu_all.threads();
-        let cpu_one = CpuBackend::new(Some(1))?;
-        #[cfg(feature = "cuda")]
-        {
-            let (gpu, gpu_absent) = match (cpu_only, crate::backend::gpu::GpuBackend::new(device)) {
-                (true, _) => (None, Some("not requested (--cpu-only)".to_string())),
-                (false, Ok(g)) => (Some(g), None),
-                (false, Err(e)) => (None, Some(e.to_string())),
-            };
-            Ok(Machines { cpu_one, cpu_all, cores, gpu, device, gpu_absent })
-        }
-        #[cfg(not(feature = "cuda"))]
-        {
-            let reason = if cpu_only { "not requested (--cpu-only)".to_string() } else { crate::gpu::not_compiled().to_string() };
-            Ok(Machines { cpu_one, cpu_all, cores, device, gpu_absent: Some(reason) })
-        }
+        let all_cores = crate::backend::cpu::CpuBackend::new(None)?;
+        let cores = all_cores.threads();
+        let cpu_all = OpenBackend::Cpu(all_cores);
+        let cpu_one = OpenBackend::cpu(Some(1))?;
+        let gpu = if cpu_only { Err("not requested (--cpu-only)".to_string()) } else { OpenBackend::gpu(device).map_err(|e| e.to_string()) };
+        Ok(Machines { cpu_one, cpu_all, cores, gpu, device })
     }
 
     /// The hardware to measure: CPU 1 core, CPU all cores (when more than one), the GPU.
@@ -80,7 +65,7 @@ impl Machines {
         if self.cores > 1 {
             h.push(Hardware::Cpu { threads: self.cores });
         }
-        if self.gpu_absent.is_none() {
+        if self.gpu.is_ok() {
             h.push(Hardware::Gpu { device: self.device });
         }
         h
@@ -88,48 +73,53 @@ impl Machines {
 
     /// The GPU's name, when one is open.
     pub fn gpu_name(&self) -> Option<String> {
-        #[cfg(feature = "cuda")]
-        {
-            self.gpu.as_ref().map(|g| g.name())
-        }
-        #[cfg(not(feature = "cuda"))]
-        {
-            None
+        self.gpu.as_ref().ok().map(OpenBackend::name)
+    }
+
+    /// Why there is no GPU column.
+    pub fn gpu_absent(&self) -> Option<String> {
+        self.gpu.as_ref().err().cloned()
+    }
+
+    /// The backend of `hardware`.
+    fn backend(&self, hardware: Hardware) -> Result<&OpenBackend> {
+        match hardware {
+            Hardware::Cpu { threads: 1 } => Ok(&self.cpu_one),
+            Hardware::Cpu { .. } => Ok(&self.cpu_all),
+            Hardware::Gpu { .. } => self.gpu.as_ref().map_err(|why| Error::Gpu(why.clone())),
         }
     }
 }
 
-/// Runs `$body` with `$b` bound to the backend of hardware `$hw` (a macro: the backends are
-/// different types, and the solver functions are generic over them).
-macro_rules! on_hardware {
-    ($machines:expr, $hw:expr, |$b:ident| $body:expr) => {
-        match $hw {
-            $crate::perf::Hardware::Cpu { threads: 1 } => {
-                let $b = &$machines.cpu_one;
-                $body
-            }
-            $crate::perf::Hardware::Cpu { .. } => {
-                let $b = &$machines.cpu_all;
-                $body
-            }
-            $crate::perf::Hardware::Gpu { .. } => {
-                #[cfg(feature = "cuda")]
-                {
-                    match &$machines.gpu {
-                        Some(g) => {
-                            let $b = g;
-                            $body
-                        }
-                        None => Err($crate::Error::Gpu($machines.gpu_absent.clone().unwrap_or_default())),
-                    }
-                }
-                #[cfg(not(feature = "cuda"))]
-                {
-                    Err($crate::gpu::not_compiled())
-                }
-            }
-        }
-    };
+/// The short runs of [`measure::measure`] on one hardware.
+struct Measure<'a> {
+    hardware: Hardware,
+    case: &'a CaseSetup,
+    methods: &'a MethodSettings,
+    runs: &'a ShortRuns,
+}
+
+impl BackendTask for Measure<'_> {
+    type Output = Result<HardwareMeasurement>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Self::Output {
+        measure::measure(backend, self.hardware, self.case, self.methods, self.runs)
+    }
+}
+
+/// One full run ([`runs::full_run`]) of a combination.
+struct FullRunOf<'a> {
+    case: &'a CaseSetup,
+    combination: Combination,
+    key: &'a str,
+    settings: &'a SolverSettings,
+    budget: usize,
+}
+
+impl BackendTask for FullRunOf<'_> {
+    type Output = Result<FullRun>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Self::Output {
+        runs::full_run(backend, self.case, self.combination, self.key, self.settings, self.budget)
+    }
 }
 
 /// The count key of a method ("explicit-multigrid", "implicit-ilu", ...).
@@ -217,9 +207,9 @@ impl PerfModel {
                 let mut hardware = Vec::new();
                 for hw in machines.hardware() {
                     eprintln!("perf: {}: short runs on {}", case.describe(), hw.label());
-                    hardware.push(on_hardware!(machines, hw, |b| measure::measure(b, hw, case, methods, &options.runs))?);
+                    hardware.push(machines.backend(hw)?.run(Measure { hardware: hw, case, methods, runs: &options.runs })?);
                 }
-                let s = cache::StoredMeasurement { case_key: case_key.clone(), machine: machine.clone(), hardware, gpu_absent: machines.gpu_absent.clone() };
+                let s = cache::StoredMeasurement { case_key: case_key.clone(), machine: machine.clone(), hardware, gpu_absent: machines.gpu_absent() };
                 cache.store_measurement(&s)?;
                 s
             }
@@ -269,7 +259,7 @@ impl PerfModel {
             let budget = self.cut_off_budget(&h, method, factor).map_or(settings.max_iterations, |n| n.min(settings.max_iterations));
             let combination = Combination { method, hardware: h.hardware };
             eprintln!("perf: {}: full run of {} (at most {budget} iterations)", case.describe(), combination.label());
-            let run = on_hardware!(machines, h.hardware, |b| runs::full_run(b, case, combination, &key, &settings, budget))?;
+            let run = machines.backend(h.hardware)?.run(FullRunOf { case, combination, key: &key, settings: &settings, budget })?;
             eprintln!("perf: {}: {} in {} iterations, {:.1} s", combination.label(), run.stop, run.count.iterations, run.wall_s);
             self.counts.insert(key.clone(), run.count);
             self.full_runs.push(run);
@@ -364,7 +354,7 @@ impl PerfModel {
             let key = count_key(combination.method, h.preconditioner);
             let settings = methods.with_preconditioner(combination.method, h.preconditioner);
             eprintln!("perf: {}: validation run of {} (predicted {:.1} s)", case.describe(), combination.label(), prediction.seconds);
-            let run = on_hardware!(machines, combination.hardware, |b| runs::full_run(b, case, combination, &key, &settings, settings.max_iterations))?;
+            let run = machines.backend(combination.hardware)?.run(FullRunOf { case, combination, key: &key, settings: &settings, budget: settings.max_iterations })?;
             eprintln!("perf: {}: {} in {} iterations, {:.1} s", combination.label(), run.stop, run.count.iterations, run.wall_s);
             self.full_runs.push(run);
         }

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{Combination, IterationCount};
 use super::setup::CaseSetup;
-use crate::cascade::{solve_point, PointRun, SolverSettings, SolvesCases, Start};
+use crate::backend::ImplicitBackend;
+use crate::cascade::{solve_point, PointRun, SolverSettings, Start};
 use crate::solver::{Control, IterationRecord, Observer};
 use crate::{Error, Result};
 
@@ -44,7 +45,7 @@ impl Observer for Heartbeat {
 }
 
 /// Solves `case` with `settings` (at most `budget` iterations) on `backend`.
-pub fn full_run<B: SolvesCases>(backend: &B, case: &CaseSetup, combination: Combination, count_key: &str, settings: &SolverSettings, budget: usize) -> Result<FullRun> {
+pub fn full_run<B: ImplicitBackend>(backend: &B, case: &CaseSetup, combination: Combination, count_key: &str, settings: &SolverSettings, budget: usize) -> Result<FullRun> {
     let mut settings = settings.clone();
     settings.max_iterations = budget.max(1);
     let run = PointRun { prepared: &case.prepared, op: &case.op, settings: &settings, extras: &|_| Vec::new() };

@@ -28,6 +28,7 @@ mod timestep;
 mod transfer;
 mod update;
 mod viscous;
+pub(crate) mod worker;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -344,6 +345,14 @@ impl Backend for GpuBackend {
 
     fn norm_readback_interval(&self) -> usize {
         NORM_READBACK_INTERVAL
+    }
+
+    fn traffic_report(&self) -> Option<String> {
+        let c = self.counters();
+        Some(format!(
+            "GPU: {} kernels, {} CUDA graph launches, {} residual-norm read-backs, {} field transfers",
+            c.launches, c.graph_launches, c.norm_readbacks, c.field_transfers
+        ))
     }
 
     fn run_recorded(&self, recording: &mut Option<GpuRecording>, work: &mut dyn FnMut()) -> Result<()> {

@@ -7,9 +7,13 @@
 //! its whole evaluation, so designs run concurrently on separate streams and a device error in
 //! one design never reaches another (its backend is dropped, not reused; `eval::dispatch`
 //! queues the design once more, for another worker).
+//!
+//! [`DevicePool`] is the GPU side of `backend::select`: the one place a pool of devices is opened;
+//! in a build without the `cuda` feature opening it is the error that says so.
 
-#[cfg(feature = "cuda")]
-use {crate::backend::gpu::GpuBackend, crate::backend::Backend, crate::Result, std::sync::Mutex};
+use super::select::BackendTask;
+use super::Devices;
+use crate::Result;
 
 /// Device memory one design of `cells` cells needs with the implicit scheme, with a margin:
 /// fields, residuals and metrics (~1 kB per cell), the mean-flow matrix and its ILU factors
@@ -98,114 +102,139 @@ pub fn concurrency(designs: usize, configured: Option<usize>, host_threads: usiz
     Concurrency { designs_at_once, limited_by }
 }
 
-/// GPU backends of one worker: a CUDA context of its own on one device, with its compiled
-/// kernels, and streams opened on demand and reused by later designs.
 #[cfg(feature = "cuda")]
-pub struct GpuWorker {
-    device: usize,
-    /// Whether MPS runs this worker's device.
-    mps: bool,
-    /// The first backend: opens the context and loads the kernels.
-    first: GpuBackend,
-    idle: Mutex<Vec<GpuBackend>>,
-}
+use super::gpu::worker::GpuWorker as Worker;
+#[cfg(not(feature = "cuda"))]
+use without_gpu::Worker;
 
-#[cfg(feature = "cuda")]
-impl GpuWorker {
-    pub fn open(device: usize) -> Result<Self> {
-        let first = GpuBackend::with_own_context(device)?;
-        // A driver that cannot tell (before CUDA 12.3) is taken as no MPS: one context.
-        let mps = first.mps_enabled().unwrap_or(false);
-        Ok(GpuWorker { device, mps, first, idle: Mutex::new(Vec::new()) })
-    }
-
-    /// A backend of its own for one design: an idle one, or a new stream in this context.
-    pub fn take(&self) -> Result<GpuBackend> {
-        if let Some(b) = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop() {
-            return Ok(b);
-        }
-        self.first.sibling()
-    }
-
-    /// Returns a backend after its design; one with a pending device error is dropped, and
-    /// the error returned (the design's worker failed, not the design).
-    pub fn give_back(&self, backend: GpuBackend) -> Result<()> {
-        backend.check()?;
-        self.idle.lock().unwrap_or_else(|p| p.into_inner()).push(backend);
-        Ok(())
-    }
-
-    /// The device's multiprocessors and free memory [bytes].
-    pub fn capacity(&self) -> Result<(usize, usize)> {
-        Ok((self.first.multiprocessors()?, self.first.memory()?.0))
-    }
-
-    pub fn device(&self) -> usize {
-        self.device
-    }
-
-    pub fn name(&self) -> String {
-        self.first.name()
-    }
-}
-
-/// The workers of a GPU run: one per entry of the device list (`Devices`), each its own
+/// The workers of a GPU run: one per entry of the device list ([`Devices`]), each its own
 /// context; designs go to whichever worker's stream frees up first (`eval::dispatch`).
-#[cfg(feature = "cuda")]
-pub struct GpuPool {
-    pub workers: Vec<GpuWorker>,
+pub(crate) struct DevicePool {
+    workers: Vec<Worker>,
 }
 
-#[cfg(feature = "cuda")]
-impl GpuPool {
+impl DevicePool {
     /// Opens a worker per device of `devices` on this host, [`MPS_CONTEXTS_PER_DEVICE`] for a
     /// device listed once that runs under MPS ([`worker_devices`]); a device that does not exist
-    /// is `Error::Devices(NoSuchDevice)` naming it.
-    pub fn open(devices: &crate::backend::Devices) -> Result<Self> {
-        let ordinals = devices.resolve(crate::gpu::device_count()?)?;
-        let mut listed: Vec<Option<GpuWorker>> = ordinals.iter().map(|&d| GpuWorker::open(d).map(Some)).collect::<Result<_>>()?;
-        let layout = worker_devices(&ordinals, |d| listed.iter().flatten().any(|w| w.device == d && w.mps));
+    /// is `Error::Devices(NoSuchDevice)` naming it; a build without the `cuda` feature is the
+    /// error that says so.
+    pub fn open(devices: &Devices) -> Result<Self> {
+        let ordinals = devices.resolve(Worker::device_count()?)?;
+        let mut listed: Vec<Option<Worker>> = ordinals.iter().map(|&d| Worker::open(d).map(Some)).collect::<Result<_>>()?;
+        let layout = worker_devices(&ordinals, |d| listed.iter().flatten().any(|w| w.device() == d && w.mps()));
         let mut workers = Vec::with_capacity(layout.len());
         for d in layout {
-            let opened = listed.iter_mut().find(|w| w.as_ref().is_some_and(|w| w.device == d)).and_then(Option::take);
+            let opened = listed.iter_mut().find(|w| w.as_ref().is_some_and(|w| w.device() == d)).and_then(Option::take);
             workers.push(match opened {
                 Some(w) => w,
-                None => GpuWorker::open(d)?,
+                None => Worker::open(d)?,
             });
         }
-        Ok(GpuPool { workers })
+        Ok(DevicePool { workers })
+    }
+
+    /// How many workers the pool has.
+    pub fn workers(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// `what` happened on worker `worker`, for a status or a fault.
+    pub fn on_worker(&self, worker: usize, what: &dyn std::fmt::Display) -> String {
+        let device = self.workers.get(worker).map_or(usize::MAX, |w| w.device());
+        format!("GPU worker {worker} (device {device}): {what}")
+    }
+
+    /// Runs `task` on a backend of its own from worker `worker` (a stream of the worker's
+    /// context, held for the whole task). `Err`: the worker could not hand out a backend. With
+    /// the task's output comes the worker's health after it: a device error still pending
+    /// means the backend is dropped, not reused, and the worker, not the task, failed.
+    pub fn run<T: BackendTask>(&self, worker: usize, task: T) -> Result<(T::Output, Result<()>)> {
+        let w = self.workers.get(worker).ok_or_else(|| crate::Error::Gpu(format!("no GPU worker {worker}")))?;
+        w.run(task)
     }
 
     /// How many designs each worker runs at once for a batch of `designs` designs of about
-    /// `cells` cells ([`concurrency`]; the host threads are shared among the workers), and the
-    /// line that says so.
+    /// `cells` cells ([`plan_batch`]), and the line that says so.
     pub fn plan(&self, designs: usize, configured: Option<usize>, cells: usize) -> (Vec<usize>, String) {
-        let host = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let n = self.workers.len().max(1);
-        let mut lines = Vec::new();
-        let plan = self
+        let workers: Vec<WorkerCapacity> = self
             .workers
             .iter()
-            .enumerate()
-            .map(|(w, worker)| {
-                let share = designs / n + usize::from(w < designs % n);
-                let threads = host / n + usize::from(w < host % n);
-                // Workers of one device share its free memory.
-                let siblings = self.workers.iter().filter(|o| o.device == worker.device).count();
-                let mps = if worker.mps { ", MPS" } else { "" };
-                match worker.capacity() {
-                    Ok((multiprocessors, free)) => {
-                        let c = concurrency(share, configured, threads, multiprocessors, free / siblings, cells);
-                        lines.push(format!("worker {w} on device {} ({}{mps}): {} at once (limited by {}{})", worker.device, worker.name(), c.designs_at_once, c.limited_by, c.limited_by.hint()));
-                        c.designs_at_once
-                    }
-                    Err(e) => {
-                        lines.push(format!("worker {w} on device {}: 1 at once ({e})", worker.device));
-                        1
-                    }
-                }
-            })
+            .map(|w| WorkerCapacity { device: w.device(), name: w.name(), mps: w.mps(), capacity: w.capacity().map_err(|e| e.to_string()) })
             .collect();
-        (plan, format!("GPU batch: {designs} designs; {}", lines.join("; ")))
+        let host = std::thread::available_parallelism().map_or(1, |n| n.get());
+        plan_batch(&workers, host, designs, configured, cells)
     }
+}
+
+/// A build without the GPU backend: a pool worker that no device can open.
+#[cfg(not(feature = "cuda"))]
+mod without_gpu {
+    use crate::backend::BackendTask;
+    use crate::Result;
+
+    pub(crate) enum Worker {}
+
+    impl Worker {
+        pub fn device_count() -> Result<usize> {
+            Err(crate::gpu::not_compiled())
+        }
+        pub fn open(_device: usize) -> Result<Self> {
+            Err(crate::gpu::not_compiled())
+        }
+        pub fn run<T: BackendTask>(&self, _task: T) -> Result<(T::Output, Result<()>)> {
+            match *self {}
+        }
+        pub fn capacity(&self) -> Result<(usize, usize)> {
+            match *self {}
+        }
+        pub fn device(&self) -> usize {
+            match *self {}
+        }
+        pub fn mps(&self) -> bool {
+            match *self {}
+        }
+        pub fn name(&self) -> String {
+            match *self {}
+        }
+    }
+}
+
+/// What a worker's device offers a batch.
+pub(crate) struct WorkerCapacity {
+    pub device: usize,
+    pub name: String,
+    /// Whether MPS runs the device.
+    pub mps: bool,
+    /// Multiprocessors and free memory [bytes], or why the device could not say.
+    pub capacity: std::result::Result<(usize, usize), String>,
+}
+
+/// How many designs each of `workers` runs at once for a batch of `designs` designs of about
+/// `cells` cells ([`concurrency`]; the batch and the `host_threads` are shared among the
+/// workers, the free memory of a device among its workers), and the line that says so.
+pub(crate) fn plan_batch(workers: &[WorkerCapacity], host_threads: usize, designs: usize, configured: Option<usize>, cells: usize) -> (Vec<usize>, String) {
+    let n = workers.len().max(1);
+    let mut lines = Vec::new();
+    let plan = workers
+        .iter()
+        .enumerate()
+        .map(|(w, worker)| {
+            let share = designs / n + usize::from(w < designs % n);
+            let threads = host_threads / n + usize::from(w < host_threads % n);
+            let siblings = workers.iter().filter(|o| o.device == worker.device).count();
+            let mps = if worker.mps { ", MPS" } else { "" };
+            match &worker.capacity {
+                Ok((multiprocessors, free)) => {
+                    let c = concurrency(share, configured, threads, *multiprocessors, free / siblings, cells);
+                    lines.push(format!("worker {w} on device {} ({}{mps}): {} at once (limited by {}{})", worker.device, worker.name, c.designs_at_once, c.limited_by, c.limited_by.hint()));
+                    c.designs_at_once
+                }
+                Err(e) => {
+                    lines.push(format!("worker {w} on device {}: 1 at once ({e})", worker.device));
+                    1
+                }
+            }
+        })
+        .collect();
+    (plan, format!("GPU batch: {designs} designs; {}", lines.join("; ")))
 }
