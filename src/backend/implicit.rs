@@ -57,9 +57,10 @@ pub enum PreconditionerKind {
         factors: FactorPrecision,
     },
     /// cuSPARSE's level-scheduled ILU(0) (bsrilu02/bsrsv2), natural ordering: the GPU baseline
-    /// of thesis 5.4. The CPU backend runs its own natural-order block ILU(0) for it.
+    /// of thesis 5.4; GPU only (the CPU's `Ilu` is the same factorization).
     CusparseIlu,
-    /// The backend's fastest at equal flow convergence ([`ImplicitBackend::preferred_preconditioner`]):
+    /// The backend's fastest at equal flow convergence ([`ImplicitBackend::preferred_preconditioner`],
+    /// chosen by the implicit solver when it starts):
     /// `Ilu` on the CPU; `SweptIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on
     /// LS89 medium make each exact triangular sweep a long chain of dependent steps and the
     /// multicolour ordering converges poorly (BENCHMARKS.md).
@@ -97,6 +98,16 @@ pub enum GramSchmidt {
     #[default]
     Modified,
     ClassicalTwice,
+}
+
+/// The error of a preconditioner a backend does not have (`backend`: its name).
+pub fn missing_preconditioner(kind: PreconditionerKind, backend: &str) -> crate::Error {
+    let why = match kind {
+        PreconditionerKind::Auto => "`auto` is resolved by the implicit solver before it factorizes (a bug if it gets here)".to_string(),
+        PreconditionerKind::CusparseIlu => "cuSPARSE runs on the GPU only; `ilu` is the same natural-order block ILU(0) on the CPU".to_string(),
+        other => format!("{other:?} is not implemented on this backend"),
+    };
+    crate::Error::Other(format!("preconditioner {kind:?} is not available on {backend}: {why}"))
 }
 
 /// What the Jacobian linearizes and how.
@@ -180,10 +191,16 @@ pub trait ImplicitBackend: Backend + Sync {
         }
     }
 
-    /// What [`PreconditionerKind::Auto`] means on this backend.
+    /// What [`PreconditionerKind::Auto`] means on this backend (the implicit solver resolves
+    /// `Auto` with it before it factorizes anything).
     fn preferred_preconditioner(&self) -> PreconditionerKind {
         PreconditionerKind::Ilu
     }
+
+    /// Whether this backend has the preconditioner `kind`: an error naming the kind and the
+    /// backend when it has not (a backend never substitutes another preconditioner). `Auto` is
+    /// not a preconditioner but a request the solver resolves first.
+    fn check_preconditioner(&self, kind: PreconditionerKind) -> Result<()>;
 
     /// Factorizes a new preconditioner of `jacobian` (pattern analysis, colouring included;
     /// the SA system, when assembled, always gets a scalar ILU(0)). Fails on a singular pivot.

@@ -15,7 +15,7 @@ use super::config::{Case, Scheme};
 use super::implicit_config::ImplicitConfig;
 use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer, SolveOutcome};
 use super::krylov::{fgmres_in, FgmresSettings, FgmresStats, KrylovWorkspace, StageSystem};
-use crate::backend::{BoundaryData, ConvectiveScheme, ImplicitBackend, JacobianOptions, System};
+use crate::backend::{BoundaryData, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
 use crate::{Error, Result};
@@ -106,11 +106,15 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
     /// segregated scalar system after the mean flow in every stage (thesis 5.2).
     pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
         case.validate()?;
-        let config = match &case.solver.scheme {
+        let mut config = match &case.solver.scheme {
             Scheme::Implicit(c) => c.clone(),
             Scheme::Explicit => return Err(Error::Other("implicit solver needs solver.scheme = Implicit(...)".into())),
         };
         config.validate()?;
+        if config.preconditioner == PreconditionerKind::Auto {
+            config.preconditioner = backend.preferred_preconditioner();
+        }
+        backend.check_preconditioner(config.preconditioner)?;
         // Same residual and boundary data as the explicit solver.
         let boundary = case.boundary_data();
         let scheme = case.convective_scheme();

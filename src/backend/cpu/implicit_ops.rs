@@ -100,13 +100,22 @@ impl ImplicitBackend for CpuBackend {
         system == System::MeanFlow || jac.turbulent
     }
 
+    fn check_preconditioner(&self, kind: PreconditionerKind) -> Result<()> {
+        match kind {
+            PreconditionerKind::Jacobi | PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } => Ok(()),
+            PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(crate::backend::implicit::missing_preconditioner(kind, &crate::backend::Backend::name(self))),
+        }
+    }
+
     fn factorize(&self, jac: &CpuJacobian, kind: PreconditionerKind) -> Result<CpuPreconditioner> {
+        self.check_preconditioner(kind)?;
         self.pool.install(|| {
             let flow = match kind {
                 PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
-                PreconditionerKind::Ilu | PreconditionerKind::Auto | PreconditionerKind::CusparseIlu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
+                PreconditionerKind::Ilu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::SweptIlu { .. } => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(|p| FlowPreconditioner::Ilu(swept(p, kind))),
+                PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(format!("{kind:?} is not a CPU preconditioner")),
             }?;
             let turbulence = if jac.turbulent { Some(turbulence_ilu(&jac.turbulence, kind)?) } else { None };
             Ok(CpuPreconditioner { flow, turbulence, kind })

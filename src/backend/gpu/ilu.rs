@@ -293,8 +293,9 @@ impl SystemPreconditioner {
         let factors = match kind {
             PreconditionerKind::Jacobi => Factors::Jacobi { inv_diag },
             PreconditionerKind::CusparseIlu => Factors::Cusparse(super::cusparse_ilu::CusparseIlu::new(cx, a.block, a.n_rows, a.row_ptr, a.cols, a.values)?),
-            PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } | PreconditionerKind::Auto => {
-                let ordering = if kind == PreconditionerKind::McIlu || kind == PreconditionerKind::Auto { Ordering::Multicolour } else { Ordering::Natural };
+            PreconditionerKind::Auto => return Err(crate::backend::implicit::missing_preconditioner(kind, "the GPU backend")),
+            PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } => {
+                let ordering = if kind == PreconditionerKind::McIlu { Ordering::Multicolour } else { Ordering::Natural };
                 let (levels, position) = processing_levels(pattern, ordering);
                 let lu = cx.stream.alloc_zeros::<f64>(n_values.max(1)).map_err(gpu_err)?;
                 let swept = match kind {

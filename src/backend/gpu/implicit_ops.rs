@@ -80,14 +80,13 @@ fn matrix(jac: &GpuJacobian, system: System) -> DeviceMatrix<'_> {
     DeviceMatrix { block, n_rows: jac.n_rows(), row_ptr: &jac.row_ptr, cols: &jac.cols, diag: &jac.diag, values }
 }
 
-/// The SA system's preconditioner kind for a mean-flow kind: the CPU backend gives the SA system
-/// a natural-order ILU(0) with either ILU; on the device the multicolour one keeps its colours.
+/// The SA system's preconditioner kind for a mean-flow kind: an ILU(0) of the same kind (the
+/// scalar system is not worth a block-Jacobi of its own). Unlike the CPU backend, which gives the
+/// SA system a natural-order ILU(0) with either ILU, the device keeps the multicolour ordering.
 fn turbulence_kind(kind: PreconditionerKind) -> PreconditionerKind {
     match kind {
-        PreconditionerKind::Jacobi | PreconditionerKind::Ilu => PreconditionerKind::Ilu,
-        PreconditionerKind::McIlu | PreconditionerKind::Auto => PreconditionerKind::McIlu,
-        PreconditionerKind::CusparseIlu => PreconditionerKind::CusparseIlu,
-        kind @ PreconditionerKind::SweptIlu { .. } => kind,
+        PreconditionerKind::Jacobi => PreconditionerKind::Ilu,
+        other => other,
     }
 }
 
@@ -233,8 +232,15 @@ impl ImplicitBackend for GpuBackend {
         PreconditionerKind::SweptIlu { sweeps: crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS, factors: FactorPrecision::Single }
     }
 
+    fn check_preconditioner(&self, kind: PreconditionerKind) -> Result<()> {
+        match kind {
+            PreconditionerKind::Auto => Err(crate::backend::implicit::missing_preconditioner(kind, &crate::backend::Backend::name(self))),
+            _ => Ok(()),
+        }
+    }
+
     fn factorize(&self, jac: &GpuJacobian, kind: PreconditionerKind) -> Result<GpuPreconditioner> {
-        let kind = if kind == PreconditionerKind::Auto { self.preferred_preconditioner() } else { kind };
+        self.check_preconditioner(kind)?;
         self.factorization(jac, kind)
     }
 
