@@ -2,26 +2,28 @@
 //! B = 1 for the segregated Spalart-Allmaras system).
 //!
 //! The pattern is built once per mesh from the cell adjacency; Jacobian assembly then writes
-//! block values straight into their slots (`slot(row, col)`), without sorting (docs/architecture.md
-//! section 4: sorting for assembly was one of the slow parts on the GPU in the thesis).
+//! block values straight into their slots (`slot(row, col)`), without sorting (docs/architecture.md,
+//! "numerics": sorting for assembly was one of the slow parts on the GPU in the thesis).
 
 use rayon::prelude::*;
+use std::sync::Arc;
 
-#[derive(Clone, Debug)]
-pub struct BsrMatrix<const B: usize> {
+/// The sparsity of a block matrix: which blocks are stored, row by row. Built once per mesh and
+/// shared (an `Arc`) by every matrix and factorization on that mesh, on the host and, uploaded,
+/// on the device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BsrPattern {
     pub n_rows: usize,
-    /// Start of each block row in `cols`/`values` (length n_rows + 1).
+    /// Start of each block row in `cols` (and in a matrix's blocks; length n_rows + 1).
     pub row_ptr: Vec<usize>,
     /// Block column of each stored block, ascending within a row.
     pub cols: Vec<usize>,
     /// Position of the diagonal block of each row.
     pub diag: Vec<usize>,
-    /// Block values, `B*B` each, row-major within a block.
-    pub values: Vec<f64>,
 }
 
-impl<const B: usize> BsrMatrix<B> {
-    /// Pattern with the diagonal plus the given neighbours of every row (duplicates allowed).
+impl BsrPattern {
+    /// The diagonal plus the given neighbours of every row (duplicates allowed).
     pub fn from_adjacency(neighbours: &[Vec<usize>]) -> Self {
         let n_rows = neighbours.len();
         let mut row_ptr = Vec::with_capacity(n_rows + 1);
@@ -37,10 +39,10 @@ impl<const B: usize> BsrMatrix<B> {
             cols.extend(row);
             row_ptr.push(cols.len());
         }
-        let values = vec![0.0; cols.len() * B * B];
-        BsrMatrix { n_rows, row_ptr, cols, diag, values }
+        BsrPattern { n_rows, row_ptr, cols, diag }
     }
 
+    /// Stored blocks.
     pub fn n_blocks(&self) -> usize {
         self.cols.len()
     }
@@ -49,6 +51,41 @@ impl<const B: usize> BsrMatrix<B> {
     pub fn slot(&self, row: usize, col: usize) -> Option<usize> {
         let (a, b) = (self.row_ptr[row], self.row_ptr[row + 1]);
         self.cols[a..b].binary_search(&col).ok().map(|k| a + k)
+    }
+}
+
+/// A block matrix: a shared [`BsrPattern`] and its block values.
+#[derive(Clone, Debug)]
+pub struct BsrMatrix<const B: usize> {
+    pub pattern: Arc<BsrPattern>,
+    /// Block values, `B*B` each, row-major within a block, in the pattern's order.
+    pub values: Vec<f64>,
+}
+
+impl<const B: usize> BsrMatrix<B> {
+    /// A zero matrix on `pattern`.
+    pub fn zeros(pattern: Arc<BsrPattern>) -> Self {
+        let values = vec![0.0; pattern.n_blocks() * B * B];
+        BsrMatrix { pattern, values }
+    }
+
+    /// A zero matrix with the diagonal plus the given neighbours of every row (duplicates
+    /// allowed) as its own pattern.
+    pub fn from_adjacency(neighbours: &[Vec<usize>]) -> Self {
+        Self::zeros(Arc::new(BsrPattern::from_adjacency(neighbours)))
+    }
+
+    pub fn n_rows(&self) -> usize {
+        self.pattern.n_rows
+    }
+
+    pub fn n_blocks(&self) -> usize {
+        self.pattern.n_blocks()
+    }
+
+    /// Index of block (row, col) in the block arrays, if it is in the pattern.
+    pub fn slot(&self, row: usize, col: usize) -> Option<usize> {
+        self.pattern.slot(row, col)
     }
 
     pub fn block(&self, slot: usize) -> &[f64] {
@@ -67,10 +104,11 @@ impl<const B: usize> BsrMatrix<B> {
     /// The values of every block row as disjoint mutable slices (`B*B` values per block), so
     /// that rows can be assembled in parallel without atomics.
     pub fn row_values_mut(&mut self) -> Vec<&mut [f64]> {
-        let mut rows = Vec::with_capacity(self.n_rows);
+        let p = Arc::clone(&self.pattern);
+        let mut rows = Vec::with_capacity(p.n_rows);
         let mut rest: &mut [f64] = &mut self.values;
-        for r in 0..self.n_rows {
-            let (head, tail) = rest.split_at_mut((self.row_ptr[r + 1] - self.row_ptr[r]) * B * B);
+        for r in 0..p.n_rows {
+            let (head, tail) = rest.split_at_mut((p.row_ptr[r + 1] - p.row_ptr[r]) * B * B);
             rows.push(head);
             rest = tail;
         }
@@ -85,8 +123,8 @@ impl<const B: usize> BsrMatrix<B> {
     pub fn spmv(&self, x: &[f64], y: &mut [f64]) {
         y.par_chunks_mut(B).enumerate().for_each(|(r, yr)| {
             yr.iter_mut().for_each(|v| *v = 0.0);
-            for s in self.row_ptr[r]..self.row_ptr[r + 1] {
-                let c = self.cols[s];
+            for s in self.pattern.row_ptr[r]..self.pattern.row_ptr[r + 1] {
+                let c = self.pattern.cols[s];
                 let blk = self.block(s);
                 let xc = &x[c * B..(c + 1) * B];
                 for a in 0..B {

@@ -3,7 +3,7 @@
 //! uncoupled, so that factorization and both triangular solves run in parallel colour by colour
 //! (the GPU-friendly variant the thesis discusses in 5.4).
 
-use super::bsr::BsrMatrix;
+use super::bsr::{BsrMatrix, BsrPattern};
 use nalgebra::SMatrix;
 use rayon::prelude::*;
 
@@ -44,7 +44,7 @@ pub struct BlockJacobi<const B: usize> {
 
 impl<const B: usize> BlockJacobi<B> {
     pub fn new(a: &BsrMatrix<B>) -> Result<Self, String> {
-        let inv_diag = (0..a.n_rows).map(|r| invert::<B>(a.block(a.diag[r]), r)).collect::<Result<_, _>>()?;
+        let inv_diag = (0..a.pattern.n_rows).map(|r| invert::<B>(a.block(a.pattern.diag[r]), r)).collect::<Result<_, _>>()?;
         Ok(BlockJacobi { inv_diag })
     }
 }
@@ -90,14 +90,14 @@ impl<const B: usize> BlockIlu0<B> {
     /// Factorize `a`. Fails on a singular (pivot) diagonal block, naming its row.
     pub fn new(a: &BsrMatrix<B>, ordering: Ordering) -> Result<Self, String> {
         let levels = match ordering {
-            Ordering::Natural => (0..a.n_rows).map(|r| vec![r]).collect(),
-            Ordering::Multicolour => colour_classes(a),
+            Ordering::Natural => (0..a.pattern.n_rows).map(|r| vec![r]).collect(),
+            Ordering::Multicolour => colour_classes(&a.pattern),
         };
-        let mut position = vec![0; a.n_rows];
+        let mut position = vec![0; a.pattern.n_rows];
         for (p, r) in levels.iter().flatten().enumerate() {
             position[*r] = p;
         }
-        let mut ilu = BlockIlu0 { lu: a.clone(), inv_diag: vec![SMatrix::zeros(); a.n_rows], levels, position, jacobi_sweeps: None, single_precision_factors: false };
+        let mut ilu = BlockIlu0 { lu: a.clone(), inv_diag: vec![SMatrix::zeros(); a.pattern.n_rows], levels, position, jacobi_sweeps: None, single_precision_factors: false };
         ilu.factorize()?;
         Ok(ilu)
     }
@@ -154,34 +154,34 @@ impl<const B: usize> BlockIlu0<B> {
             let new_rows: Vec<(usize, Vec<f64>, SMatrix<f64, B, B>)> = rows
                 .par_iter()
                 .map(|&i| {
-                    let (a, b) = (lu.row_ptr[i], lu.row_ptr[i + 1]);
+                    let (a, b) = (lu.pattern.row_ptr[i], lu.pattern.row_ptr[i + 1]);
                     let mut row = lu.values[a * B * B..b * B * B].to_vec();
-                    let mut lower: Vec<usize> = (a..b).filter(|&s| position[lu.cols[s]] < position[i]).collect();
-                    lower.sort_by_key(|&s| position[lu.cols[s]]);
+                    let mut lower: Vec<usize> = (a..b).filter(|&s| position[lu.pattern.cols[s]] < position[i]).collect();
+                    lower.sort_by_key(|&s| position[lu.pattern.cols[s]]);
                     for s_ik in lower {
-                        let k = lu.cols[s_ik];
+                        let k = lu.pattern.cols[s_ik];
                         // L_ik = A_ik U_kk^-1
                         let l_ik = to_mat::<B>(&row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]) * inv_diag[k];
                         write_mat(&l_ik, &mut row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]);
                         // A_ij -= L_ik U_kj for the j in both rows that come after k.
-                        for s_kj in lu.row_ptr[k]..lu.row_ptr[k + 1] {
-                            let j = lu.cols[s_kj];
+                        for s_kj in lu.pattern.row_ptr[k]..lu.pattern.row_ptr[k + 1] {
+                            let j = lu.pattern.cols[s_kj];
                             if position[j] <= position[k] {
                                 continue;
                             }
-                            if let Ok(off) = lu.cols[a..b].binary_search(&j) {
+                            if let Ok(off) = lu.pattern.cols[a..b].binary_search(&j) {
                                 let upd = to_mat::<B>(&row[off * B * B..(off + 1) * B * B]) - l_ik * to_mat::<B>(lu.block(s_kj));
                                 write_mat(&upd, &mut row[off * B * B..(off + 1) * B * B]);
                             }
                         }
                     }
-                    let d = lu.diag[i] - a;
+                    let d = lu.pattern.diag[i] - a;
                     let inv = invert::<B>(&row[d * B * B..(d + 1) * B * B], i)?;
                     Ok((i, row, inv))
                 })
                 .collect::<Result<_, String>>()?;
             for (i, row, inv) in new_rows {
-                let a = self.lu.row_ptr[i];
+                let a = self.lu.pattern.row_ptr[i];
                 self.lu.values[a * B * B..a * B * B + row.len()].copy_from_slice(&row);
                 self.inv_diag[i] = inv;
             }
@@ -199,8 +199,8 @@ impl<const B: usize> BlockIlu0<B> {
     /// y_k from `y`; the exact sweep passes the vector it updates in place as both).
     fn forward_row(&self, i: usize, rhs: &[f64], y: &[f64]) -> nalgebra::SVector<f64, B> {
         let mut yi = Self::vec_of(rhs, i);
-        for s in self.lu.row_ptr[i]..self.lu.row_ptr[i + 1] {
-            let k = self.lu.cols[s];
+        for s in self.lu.pattern.row_ptr[i]..self.lu.pattern.row_ptr[i + 1] {
+            let k = self.lu.pattern.cols[s];
             if self.position[k] < self.position[i] {
                 yi -= to_mat::<B>(self.lu.block(s)) * Self::vec_of(y, k);
             }
@@ -212,8 +212,8 @@ impl<const B: usize> BlockIlu0<B> {
     /// x_j from `x`).
     fn backward_row(&self, i: usize, rhs: &[f64], x: &[f64]) -> nalgebra::SVector<f64, B> {
         let mut yi = Self::vec_of(rhs, i);
-        for s in self.lu.row_ptr[i]..self.lu.row_ptr[i + 1] {
-            let j = self.lu.cols[s];
+        for s in self.lu.pattern.row_ptr[i]..self.lu.pattern.row_ptr[i + 1] {
+            let j = self.lu.pattern.cols[s];
             if self.position[j] > self.position[i] {
                 yi -= to_mat::<B>(self.lu.block(s)) * Self::vec_of(x, j);
             }
@@ -288,7 +288,7 @@ impl<const B: usize> Preconditioner for BlockIlu0<B> {
 ///
 /// Assumes a structurally symmetric pattern, as cell adjacency is (then a later row that row r
 /// couples to has a higher level, which makes the reversed levels valid for the backward sweep).
-pub fn processing_levels<const B: usize>(a: &BsrMatrix<B>, ordering: Ordering) -> (Vec<Vec<usize>>, Vec<usize>) {
+pub fn processing_levels(a: &BsrPattern, ordering: Ordering) -> (Vec<Vec<usize>>, Vec<usize>) {
     let levels = match ordering {
         Ordering::Natural => wavefronts(a),
         Ordering::Multicolour => colour_classes(a),
@@ -306,7 +306,7 @@ pub fn processing_levels<const B: usize>(a: &BsrMatrix<B>, ordering: Ordering) -
 }
 
 /// Level sets of the natural ordering's lower triangle.
-fn wavefronts<const B: usize>(a: &BsrMatrix<B>) -> Vec<Vec<usize>> {
+fn wavefronts(a: &BsrPattern) -> Vec<Vec<usize>> {
     let mut level = vec![0usize; a.n_rows];
     let mut levels: Vec<Vec<usize>> = Vec::new();
     for r in 0..a.n_rows {
@@ -322,7 +322,7 @@ fn wavefronts<const B: usize>(a: &BsrMatrix<B>) -> Vec<Vec<usize>> {
 
 /// Greedy colouring of the matrix graph (rows adjacent when a block couples them): each colour
 /// class is an independent set. Assumes a structurally symmetric pattern, as cell adjacency is.
-fn colour_classes<const B: usize>(a: &BsrMatrix<B>) -> Vec<Vec<usize>> {
+fn colour_classes(a: &BsrPattern) -> Vec<Vec<usize>> {
     let mut colour = vec![usize::MAX; a.n_rows];
     let mut classes: Vec<Vec<usize>> = Vec::new();
     for r in 0..a.n_rows {

@@ -7,7 +7,7 @@
 pub mod bsr;
 pub mod ilu;
 
-pub use bsr::BsrMatrix;
+pub use bsr::{BsrMatrix, BsrPattern};
 pub use ilu::{BlockIlu0, BlockJacobi, IdentityPreconditioner, Ordering, Preconditioner};
 
 /// Euclidean inner product.

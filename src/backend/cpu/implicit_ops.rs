@@ -80,7 +80,7 @@ impl ImplicitBackend for CpuBackend {
     type KrylovVector = Vec<f64>;
 
     fn new_jacobian(&self, g: &CpuGeometry) -> Result<CpuJacobian> {
-        CpuJacobian::new(g)
+        Ok(CpuJacobian::new(std::sync::Arc::new(jacobian::JacobianPattern::new(g)?)))
     }
 
     fn assemble_jacobian(

@@ -36,7 +36,8 @@ use crate::flow::roe::roe_flux;
 use crate::flow::sa::eddy_viscosity;
 use crate::flow::spectral::viscous_spectral_radius;
 use crate::flow::state::{conservative_from_primitive, primitive_from_conservative, speed_of_sound, Primitive};
-use crate::linalg::BsrMatrix;
+use crate::linalg::{BsrMatrix, BsrPattern};
+use std::sync::Arc;
 use crate::{Error, Result};
 
 /// What lies across one face of a row's cell.
@@ -70,23 +71,20 @@ pub(crate) struct Row {
     pub(crate) faces: [RowFace; 4],
 }
 
-/// The CPU system matrices `Omega/dt I + dR/dW`: the mean flow (4x4 blocks) and the segregated
-/// Spalart-Allmaras system (scalars, same pattern), and their row descriptors.
-pub struct CpuJacobian {
-    /// Block-sparse matrix; row and column `offset[b] + i + ni*j` is cell (i, j) of block b.
-    pub matrix: BsrMatrix<4>,
-    /// The segregated SA matrix d R(rho nu~) / d(rho nu~) at frozen mean flow (same slots as
-    /// `matrix`); assembled only for turbulent physics (`turbulent`).
-    pub turbulence: BsrMatrix<1>,
-    /// True once `turbulence` holds an assembled SA matrix.
-    pub turbulent: bool,
+/// The structure of the implicit system on one mesh, built once on the host from its geometry
+/// and shared by both backends: the block pattern (the diagonal plus one block per face
+/// neighbour, interface donors included; the mean-flow and SA matrices use the same slots), the
+/// first row of each block, and each row's faces with what lies across them.
+#[derive(Debug)]
+pub struct JacobianPattern {
+    pub blocks: Arc<BsrPattern>,
     /// First row of each block.
     pub offsets: Vec<usize>,
     pub(crate) rows: Vec<Row>,
 }
 
-impl CpuJacobian {
-    /// Pattern and face descriptors of `g`.
+impl JacobianPattern {
+    /// The pattern and face descriptors of `g`.
     pub(crate) fn new(g: &CpuGeometry) -> Result<Self> {
         let mut offsets = Vec::with_capacity(g.blocks.len());
         let mut n = 0;
@@ -108,25 +106,51 @@ impl CpuJacobian {
                 }
             }
         }
-        let matrix = BsrMatrix::<4>::from_adjacency(&columns);
-        let turbulence = BsrMatrix::<1>::from_adjacency(&columns);
+        let blocks = BsrPattern::from_adjacency(&columns);
         for (r, row) in rows.iter_mut().enumerate() {
-            let start = matrix.row_ptr[r];
-            row.diag_slot = matrix.diag[r] - start;
+            let start = blocks.row_ptr[r];
+            row.diag_slot = blocks.diag[r] - start;
             let mut k = 0;
             for face in row.faces.iter_mut() {
                 if let Neighbour::Cell { slot, .. } = &mut face.neighbour {
-                    *slot = matrix.slot(r, columns[r][k]).expect("column inserted in the pattern") - start;
+                    *slot = blocks.slot(r, columns[r][k]).expect("column inserted in the pattern") - start;
                     k += 1;
                 }
             }
         }
-        Ok(CpuJacobian { matrix, turbulence, turbulent: false, offsets, rows })
+        Ok(JacobianPattern { blocks: Arc::new(blocks), offsets, rows })
     }
 
     /// Number of unknown cells (block rows).
     pub fn n_cells(&self) -> usize {
-        self.matrix.n_rows
+        self.blocks.n_rows
+    }
+}
+
+
+/// The CPU system matrices `Omega/dt I + dR/dW`: the mean flow (4x4 blocks) and the segregated
+/// Spalart-Allmaras system (scalars), both on the mesh's [`JacobianPattern`].
+pub struct CpuJacobian {
+    pub pattern: Arc<JacobianPattern>,
+    /// Block-sparse matrix; row and column `offset[b] + i + ni*j` is cell (i, j) of block b.
+    pub matrix: BsrMatrix<4>,
+    /// The segregated SA matrix d R(rho nu~) / d(rho nu~) at frozen mean flow (same slots as
+    /// `matrix`); assembled only for turbulent physics (`turbulent`).
+    pub turbulence: BsrMatrix<1>,
+    /// True once `turbulence` holds an assembled SA matrix.
+    pub turbulent: bool,
+}
+
+impl CpuJacobian {
+    /// Zero matrices on `pattern`.
+    pub(crate) fn new(pattern: Arc<JacobianPattern>) -> Self {
+        let (matrix, turbulence) = (BsrMatrix::zeros(Arc::clone(&pattern.blocks)), BsrMatrix::zeros(Arc::clone(&pattern.blocks)));
+        CpuJacobian { pattern, matrix, turbulence, turbulent: false }
+    }
+
+    /// Number of unknown cells (block rows).
+    pub fn n_cells(&self) -> usize {
+        self.pattern.n_cells()
     }
 }
 
@@ -314,7 +338,8 @@ pub(super) fn assemble(
     jac: &mut CpuJacobian,
 ) {
     let gamma = gas.gamma;
-    let CpuJacobian { matrix, rows, .. } = jac;
+    let CpuJacobian { matrix, pattern, .. } = jac;
+    let rows = &pattern.rows;
     let mut row_values = matrix.row_values_mut();
     backend.pool.install(|| {
         row_values.par_iter_mut().zip(rows.par_iter()).with_min_len(256).for_each(|(values, row)| {
@@ -383,7 +408,7 @@ pub(super) fn assemble(
 fn interior_rows<'a>(g: &'a CpuGeometry, jac: &'a CpuJacobian) -> impl Iterator<Item = (usize, usize, usize, usize)> + 'a {
     g.blocks.iter().enumerate().flat_map(move |(b, bg)| {
         let l = bg.layout;
-        (0..l.nj).flat_map(move |j| (0..l.ni).map(move |i| (jac.offsets[b] + i + l.ni * j, b, l.interior(i, j), l.n_padded())))
+        (0..l.nj).flat_map(move |j| (0..l.ni).map(move |i| (jac.pattern.offsets[b] + i + l.ni * j, b, l.interior(i, j), l.n_padded())))
     })
 }
 

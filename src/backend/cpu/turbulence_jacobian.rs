@@ -63,7 +63,8 @@ pub(super) fn assemble(
     let source_derivatives: Vec<Vec<f64>> = backend.pool.install(|| {
         g.blocks.iter().zip(&w.blocks).map(|(bg, wb)| sa_source_derivatives(bg, gas, &options.sa, wb)).collect()
     });
-    let CpuJacobian { turbulence, rows, .. } = jac;
+    let CpuJacobian { turbulence, pattern, .. } = jac;
+    let rows = &pattern.rows;
     let mut row_values = turbulence.row_values_mut();
     backend.pool.install(|| {
         row_values.par_iter_mut().zip(rows.par_iter()).with_min_len(256).for_each(|(values, row)| {

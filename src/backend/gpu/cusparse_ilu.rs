@@ -30,9 +30,6 @@
 //! which repeats the CPU's order) by round-off, not by algorithm: compare results with a
 //! tolerance, never bit for bit.
 
-// Not used by `GpuBackend` yet: the lead wires it in (see the end of this file).
-#![allow(dead_code)]
-
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::cusparse::sys;
@@ -401,14 +398,9 @@ impl CusparseIlu {
         Ok(())
     }
 
-    /// `z = (LU)^-1 r`: `L tmp = r`, then `U z = tmp`. All three hold `block * n_rows` values.
-    pub fn apply(&self, cx: &Ctx, r: &CudaSlice<f64>, z: &mut CudaSlice<f64>, tmp: &mut CudaSlice<f64>) -> Result<()> {
-        let _serial = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
-        self.sweeps(cx, r, z, tmp)
-    }
-
-    /// [`CusparseIlu::apply`] with the intermediate vector kept here (for `&self` callers that
-    /// have no spare vector at hand).
+    /// `z = (LU)^-1 r`: `L tmp = r`, then `U z = tmp`, with the intermediate vector `tmp` kept
+    /// here (for `&self` callers that have no spare vector at hand). Both hold `block * n_rows`
+    /// values.
     pub fn apply_scratch(&self, cx: &Ctx, r: &CudaSlice<f64>, z: &mut CudaSlice<f64>) -> Result<()> {
         let mut tmp = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
         self.sweeps(cx, r, z, &mut tmp)
@@ -484,11 +476,6 @@ impl CusparseIlu {
         cx.counters.launched(2);
         Ok(())
     }
-
-    /// Block dimension (4: mean flow; 1: SA).
-    pub fn block(&self) -> usize {
-        self.block
-    }
 }
 
 impl Drop for CusparseIlu {
@@ -498,32 +485,6 @@ impl Drop for CusparseIlu {
         let _ = self.stream.context().bind_to_thread();
     }
 }
-
-// Wiring (for the lead; nothing here is wired yet). Branch h-cusparse-wiring holds exactly this,
-// compile-checked (`cargo check --all-targets`, with and without `--features cuda`):
-//
-// Cargo.toml (done on this branch): cudarc's features gain "cusparse".
-// src/backend/gpu/mod.rs, with the other family modules:
-//     mod cusparse_ilu;
-// src/backend/implicit.rs, `PreconditionerKind` (config name `cusparse_ilu`):
-//     /// cuSPARSE's level-scheduled ILU(0) (bsrilu02/bsrsv2), natural ordering: the GPU baseline
-//     /// of thesis 5.4. The CPU backend runs its own natural-order block ILU(0) for it.
-//     CusparseIlu,
-// src/backend/cpu/implicit_ops.rs, `factorize`:
-//     PreconditionerKind::Ilu | PreconditionerKind::Auto | PreconditionerKind::CusparseIlu => BlockIlu0::new(&jac.matrix, Ordering::Natural)...
-// src/backend/gpu/implicit_ops.rs, `turbulence_kind` (the SA system through cuSPARSE too, block 1):
-//     PreconditionerKind::CusparseIlu => PreconditionerKind::CusparseIlu,
-// src/backend/gpu/ilu.rs:
-//     enum Factors { ..., Cusparse(super::cusparse_ilu::CusparseIlu) }
-//     SystemPreconditioner::new, `match kind`:
-//         PreconditionerKind::CusparseIlu => Factors::Cusparse(super::cusparse_ilu::CusparseIlu::new(cx, a.block, a.n_rows, a.row_ptr, a.cols, a.values)?),
-//       and `if !matches!(pc.factors, Factors::Cusparse(_)) { pc.refactorize(k, cx, a)?; }` (new factorizes already)
-//     refactorize, `match &mut self.factors`:  Factors::Cusparse(c) => return c.refactorize(cx, a.values),
-//     apply, `match &self.factors`:            Factors::Cusparse(c) => c.apply_scratch(cx, r, z)?,
-//     levels:                                  Factors::Cusparse(_) => 0, (cuSPARSE keeps its levels to itself)
-// src/cli/mod.rs `PrecondArg`: CusparseIlu; src/cli/solve.rs: PrecondArg::CusparseIlu => PreconditionerKind::CusparseIlu,
-// The `#![allow(dead_code)]` at the top goes once it is wired. No kernel family: the
-// kernel-compile test (tests/gpu_kernels_compile.rs) needs nothing.
 
 #[cfg(test)]
 mod tests {

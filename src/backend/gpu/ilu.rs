@@ -12,7 +12,7 @@ use super::{grid, gpu_err, Ctx};
 use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
 use crate::gpu::GpuDevice;
 use crate::linalg::ilu::processing_levels;
-use crate::linalg::{BsrMatrix, Ordering};
+use crate::linalg::{BsrPattern, Ordering};
 use crate::{Error, Result};
 
 /// The kernels of one block size (`_b4` or `_b1` in ilu.cu).
@@ -242,7 +242,7 @@ struct TriangleRows {
 
 impl TriangleRows {
     /// The entries k of each row i of `pattern` with `side(position[k], position[i])`.
-    fn new<const B: usize>(cx: &Ctx, pattern: &BsrMatrix<B>, position: &[usize], side: fn(usize, usize) -> bool) -> Result<Self> {
+    fn new(cx: &Ctx, pattern: &BsrPattern, position: &[usize], side: fn(usize, usize) -> bool) -> Result<Self> {
         let mut ptr = Vec::with_capacity(pattern.n_rows + 1);
         let mut entries = Vec::new();
         ptr.push(0i32);
@@ -287,7 +287,7 @@ unsafe impl Sync for RecordedFactorization {}
 
 impl SystemPreconditioner {
     /// Allocates the factors of `kind` for `a` (levels analysed once here) and factorizes.
-    pub fn new<const B: usize>(k: &Kernels, cx: &Ctx, a: &DeviceMatrix, pattern: &BsrMatrix<B>, kind: PreconditionerKind, record: bool) -> Result<Self> {
+    pub fn new(k: &Kernels, cx: &Ctx, a: &DeviceMatrix, pattern: &BsrPattern, kind: PreconditionerKind, record: bool) -> Result<Self> {
         let n_values = a.values.len();
         let inv_diag = cx.stream.alloc_zeros::<f64>(a.block * a.block * a.n_rows.max(1)).map_err(gpu_err)?;
         let factors = match kind {

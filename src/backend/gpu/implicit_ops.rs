@@ -127,9 +127,9 @@ impl GpuBackend {
         self.take_error().map_or(Ok(()), Err)?;
         let cx = self.ctx();
         let k = &self.kernels.ilu;
-        let flow = SystemPreconditioner::new(k, &cx, &matrix(jac, System::MeanFlow), &jac.pattern.matrix, kind, self.graphs)?;
+        let flow = SystemPreconditioner::new(k, &cx, &matrix(jac, System::MeanFlow), &jac.pattern.blocks, kind, self.graphs)?;
         let turbulence = if jac.turbulent {
-            Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.turbulence, turbulence_kind(kind), self.graphs)?)
+            Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.blocks, turbulence_kind(kind), self.graphs)?)
         } else {
             None
         };
@@ -253,7 +253,7 @@ impl ImplicitBackend for GpuBackend {
             (Some(p), true) => p.refactorize(k, &cx, &matrix(jac, System::Turbulence)),
             (None, true) => {
                 let kind = turbulence_kind(pc.kind);
-                pc.turbulence = Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.turbulence, kind, self.graphs)?);
+                pc.turbulence = Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.blocks, kind, self.graphs)?);
                 Ok(())
             }
             (_, false) => {

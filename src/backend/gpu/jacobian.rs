@@ -9,8 +9,8 @@ use cudarc::driver::{CudaFunction, CudaSlice, DeviceRepr, PushKernelArg, ValidAs
 use super::boundary::BoundaryArgs;
 use super::{grid, gpu_err, Ctx, GasArgs, GpuGeometry};
 use crate::backend::cpu::geometry::PhysicalBc;
-use crate::backend::cpu::jacobian::{global_of, Neighbour};
-use crate::backend::cpu::CpuJacobian;
+use crate::backend::cpu::jacobian::{global_of, JacobianPattern, Neighbour};
+use std::sync::Arc;
 use crate::backend::implicit::{ConvectiveJacobian, JacobianOptions};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
@@ -94,8 +94,8 @@ impl Kernels {
 /// row descriptors. The host keeps the pattern (row pointers, columns, diagonal slots) that
 /// the preconditioners analyse once.
 pub struct GpuJacobian {
-    /// Host pattern and row descriptors (its values stay unused).
-    pub pattern: CpuJacobian,
+    /// The pattern and row descriptors, built on the host as for the CPU backend.
+    pub pattern: Arc<JacobianPattern>,
     pub(super) row_ptr: CudaSlice<i32>,
     pub(super) cols: CudaSlice<i32>,
     pub(super) diag: CudaSlice<i32>,
@@ -113,8 +113,8 @@ pub struct GpuJacobian {
 impl GpuJacobian {
     /// Uploads the pattern and row descriptors the CPU backend builds for `g`'s mesh.
     pub(super) fn new(cx: &Ctx, g: &GpuGeometry) -> Result<Self> {
-        let pattern = CpuJacobian::new(&g.host)?;
-        let m = &pattern.matrix;
+        let pattern = Arc::new(JacobianPattern::new(&g.host)?);
+        let m = &*pattern.blocks;
         let to_i32 = |v: &[usize]| v.iter().map(|&x| x as i32).collect::<Vec<i32>>();
         let faces = face_table(g, &pattern);
         let up_i32 = |v: Vec<i32>| cx.stream.clone_htod(&v).map_err(gpu_err);
@@ -139,10 +139,10 @@ impl GpuJacobian {
 }
 
 /// The four faces of every row in global (arena) indices.
-fn face_table(g: &GpuGeometry, jac: &CpuJacobian) -> Vec<RowFaceEntry> {
-    let mut out = Vec::with_capacity(4 * jac.rows.len());
-    for (r, row) in jac.rows.iter().enumerate() {
-        let start = jac.matrix.row_ptr[r];
+fn face_table(g: &GpuGeometry, pattern: &JacobianPattern) -> Vec<RowFaceEntry> {
+    let mut out = Vec::with_capacity(4 * pattern.rows.len());
+    for (r, row) in pattern.rows.iter().enumerate() {
+        let start = pattern.blocks.row_ptr[r];
         let base = g.table[row.block].cell as usize;
         for face in &row.faces {
             let mut e = RowFaceEntry { s_out: face.s_out, ..Default::default() };
