@@ -135,7 +135,7 @@ fn upward_paths(line: &str) -> Vec<(Option<char>, String)> {
             if !inside || last {
                 let end = if inside { line.len() } else { i };
                 let token = &line[si..end];
-                // A lone `..` (a Rust rest pattern, prose) names no path; `../x` and `x/..` do.
+                // A lone `..` (a Rust rest pattern, prose) names no path: a path has a `/` too.
                 if token.contains('/') && token.split('/').any(|c| c == "..") {
                     let before = if sk == 0 { None } else { Some(chars[sk - 1].1) };
                     out.push((before, token.to_string()));
@@ -154,7 +154,8 @@ fn upward_path_problem(repo: &Repository, file: &str, before: Option<char>, toke
     if before == Some(':') || token.starts_with("//") {
         return None;
     }
-    // `{}/../x`, `$DIR/../x`: the folder before it is a placeholder; taken as the file's own.
+    // A path after a placeholder (`{}` in a format string, a shell variable) starts with `/`:
+    // the folder it goes up from is taken as the file's own.
     let path = token.strip_prefix('/').unwrap_or(token);
     // A full stop after a path ends the sentence, not the path.
     let path = if path.ends_with('.') && !path.ends_with("..") { &path[..path.len() - 1] } else { path };
