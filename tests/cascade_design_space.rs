@@ -1,4 +1,4 @@
-//! The full LS89 design space as a new user meets it (issue 17): 100 designs drawn uniformly
+//! The full LS89 design space as a new user meets it: 100 designs drawn uniformly
 //! inside the bounds of all 41 variables (fixed seed). Each must be rejected by the geometry
 //! checks with a reason before any mesh is made, or meshed (and, with `SOLVE=1`, solved by the
 //! evaluator as a campaign solves it: warm-started from the baseline, one design per core):
@@ -76,7 +76,7 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
         let mut config = EvaluatorConfig::for_blade("blades/ls89.ron");
         config.operating_points = vec!["MUR47".into()];
         config.solver.max_iterations = 1000;
-        // `BACKEND=gpu`: the designs batched on GPU 0 (scripts/gpu-session design-space).
+        // `BACKEND=gpu`: the designs batched on GPU 0 (a build with `--features cuda`).
         if std::env::var("BACKEND").is_ok_and(|v| v == "gpu") {
             config.solver.backend = turbopt::cascade::BackendChoice::gpu(0);
         }

@@ -1,4 +1,4 @@
-//! One cascade pipeline (issue 17): `turbopt mesh`, `turbopt solve`, `turbopt evaluate` and the
+//! One cascade pipeline: `turbopt mesh`, `turbopt solve`, `turbopt evaluate` and the
 //! evaluator build the same mesh for the same blade and report the same figures; the
 //! steady-figures test and the recovery chain behave as documented.
 
@@ -28,8 +28,8 @@ fn same_nodes(a: &Mesh, b: &Mesh) -> bool {
 }
 
 /// `turbopt solve` and `turbopt evaluate` on the LS89 profile, MUR47, coarse mesh, the same
-/// budget: the same figures to 1e-10 (the issue's entropy rises differed by 1.1e-3 relative,
-/// 1.44590e-2 against 1.44755e-2, from two meshes and two sets of planes).
+/// budget: the same figures to 1e-10 (when each built its own mesh and planes, their entropy
+/// rises differed by 1.1e-3 relative, 1.44590e-2 against 1.44755e-2).
 #[test]
 fn solve_and_evaluate_report_the_same_figures() {
     let out = std::env::temp_dir().join(format!("turbopt-same-figures-{}", std::process::id()));

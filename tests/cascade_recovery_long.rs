@@ -1,4 +1,4 @@
-//! The recovery chain on designs that campaigns lost (issue 17): LS89 designs that ended as "20
+//! The recovery chain on designs that campaigns lost: LS89 designs that ended as "20
 //! non-physical implicit steps in a row at the CFL floor" before the chain existed, evaluated
 //! as their campaign evaluates them (warm-started from the baseline). Each must now end in a
 //! result, and the diagnostics list the attempts it took.

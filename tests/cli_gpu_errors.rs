@@ -46,8 +46,10 @@ fn solve_on_an_unavailable_gpu_is_one_error_line() {
 
 #[test]
 fn solve_with_the_implicit_scheme_on_an_unavailable_gpu_is_one_error_line() {
-    let o = turbopt(&["solve", "blades/ls89.ron", "--density", "coarse", "--backend", "gpu", "--device", "999"]);
+    let out = scratch("solve-implicit");
+    let o = turbopt(&["solve", "blades/ls89.ron", "--density", "coarse", "--backend", "gpu", "--device", "999", "--out", out.to_str().unwrap()]);
     assert_one_error_line(&o, &[UNAVAILABLE]);
+    assert!(!out.exists(), "nothing is written");
 }
 
 #[test]
@@ -72,15 +74,18 @@ fn optimize_on_an_unavailable_gpu_stops_before_the_campaign() {
 
 #[test]
 fn flags_of_the_other_backend_are_errors() {
-    let o = turbopt(&["solve", "blades/ls89.ron", "--device", "1"]);
+    let out = scratch("flags");
+    let out = out.to_str().unwrap();
+    let o = turbopt(&["solve", "blades/ls89.ron", "--device", "1", "--out", out]);
     assert_one_error_line(&o, &["--device", "--backend gpu"]);
     let o = turbopt(&["evaluate", "blades/ls89.ron", "--scheme", "explicit", "--backend", "gpu", "--threads", "2"]);
     assert_one_error_line(&o, &["--threads", "--backend gpu"]);
-    let o = turbopt(&["optimize", "optimize/analytic_branin_ego.ron", "--backend", "cpu"]);
+    let o = turbopt(&["optimize", "optimize/analytic_branin_ego.ron", "--backend", "cpu", "--out", out]);
     assert_one_error_line(&o, &["analytic", "--backend"]);
     // The default campaign runs on the CPU: a device alone does not move it.
-    let o = turbopt(&["optimize", "--device", "0"]);
+    let o = turbopt(&["optimize", "--device", "0", "--out", out]);
     assert_one_error_line(&o, &["--device", "--backend gpu"]);
+    assert!(!std::path::Path::new(out).exists(), "nothing is written");
 }
 
 /// `--devices` names the GPUs of a campaign, one worker each; a device that does not exist
@@ -92,9 +97,10 @@ fn optimize_with_a_device_list_that_cannot_be_opened_stops_before_the_campaign()
     let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--devices", "0,999", "--out", out.to_str().unwrap()]);
     assert_one_error_line(&o, &[UNAVAILABLE]);
     assert!(!out.exists());
-    let o = turbopt(&["optimize", "--devices", "all"]);
+    let o = turbopt(&["optimize", "--devices", "all", "--out", out.to_str().unwrap()]);
     assert_one_error_line(&o, &["--device(s)", "--backend gpu"]);
-    let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--devices", "0,x"]);
+    let o = turbopt(&["optimize", "optimize/ls89_default_gpu.ron", "--devices", "0,x", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "clap's usage error");
+    assert!(!out.exists());
     assert!(String::from_utf8_lossy(&o.stderr).contains("expected `all` or comma-separated ordinals"));
 }

@@ -1,17 +1,17 @@
-//! Long CFD-evaluator runs (ignored by default; run with `--ignored --nocapture`):
-//! the LS89 MUR47 grid-convergence table, the batch throughput of LS89 test case 1 and the
-//! warm start (on the baseline's mesh or resampled onto a design's) against the cold start.
+//! Long CFD-evaluator runs (ignored by default; run with `--ignored --nocapture`): the LS89
+//! MUR47 grid-convergence table, and the warm start (on the baseline's mesh or resampled onto a
+//! design's) against the cold start.
 //!
-//! Budgets come from the environment so that the same tests serve a quick look on the 2-core
-//! development machine and a full run on a larger one:
+//! The grid-convergence budget comes from the environment, so that the same test serves a quick
+//! look on a small machine and a full run on a larger one:
 //! `TURBOPT_GRID_ITERS` (iterations per density, default 20000),
-//! `TURBOPT_GRID_DENSITIES` (comma list, default `coarse,medium,fine`),
-//! `TURBOPT_BATCH_ITERS` (iterations per design in the batch test, default 100),
-//! `TURBOPT_GRID_OUT` (where the table goes, default docs/ls89-grid-convergence.md).
+//! `TURBOPT_GRID_DENSITIES` (comma list, default `coarse,medium,fine`).
+//! The table goes to the test's temporary folder (its path is printed), or where
+//! `TURBOPT_GRID_OUT` says; `TURBOPT_WRITE_DOCS=1` writes it to docs/ls89-grid-convergence.md, the
+//! repository's copy.
 
-use std::path::Path;
-use std::time::Instant;
-use turbopt::eval::cfd::{BatchMode, CfdEvaluator, EvaluatorConfig};
+use std::path::{Path, PathBuf};
+use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig};
 use turbopt::eval::objectives::{Constraint, Objective};
 use turbopt::eval::{Evaluator, Status};
 use turbopt::mesh::Density;
@@ -37,14 +37,17 @@ fn ls89_tc1(density: Density, iterations: usize) -> EvaluatorConfig {
     c
 }
 
-/// Process CPU time (user + system) in seconds, from /proc/self/stat (Linux).
-fn process_cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<&str> = after.split_whitespace().collect();
-    // Fields 14 and 15 of stat (utime, stime) are 12 and 13 after the ')' (state is 1st).
-    let ticks: f64 = f.get(11..13).map_or(0.0, |v| v.iter().filter_map(|x| x.parse::<f64>().ok()).sum());
-    ticks / 100.0
+/// Where the grid-convergence table goes: `TURBOPT_GRID_OUT`, else the repository's
+/// docs/ls89-grid-convergence.md when `TURBOPT_WRITE_DOCS=1` asks for it, else the test's
+/// temporary folder under target/.
+fn grid_table_path() -> PathBuf {
+    if let Ok(out) = std::env::var("TURBOPT_GRID_OUT") {
+        return PathBuf::from(out);
+    }
+    if std::env::var("TURBOPT_WRITE_DOCS").is_ok_and(|v| v == "1") {
+        return Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join("ls89-grid-convergence.md");
+    }
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ls89-grid-convergence.md")
 }
 
 #[test]
@@ -72,7 +75,7 @@ fn ls89_mur47_grid_convergence() {
     table += &format!(
         "Published LS89 profile (blades/ls89.ron main definition), MUR47 (P01 159.6 kPa, T01 420 K, p2 82.35 kPa), \
          RANS-SA, explicit CPU solver with the evaluator's default settings, budget {iterations} iterations.\n\
-         Command: `TURBOPT_GRID_ITERS={iterations} cargo test --test eval_cfd_long ls89_mur47_grid_convergence -- --ignored --nocapture`\n\n"
+         Command: `TURBOPT_WRITE_DOCS=1 TURBOPT_GRID_ITERS={iterations} cargo test --release --test eval_cfd_long ls89_mur47_grid_convergence -- --ignored --nocapture`\n\n"
     );
     table += &format!("| mesh | cells | status | iterations | residual drop (orders) | {} | wall (s) |\n", names.join(" | "));
     table += &format!("|{}\n", "---|".repeat(names.len() + 6));
@@ -101,12 +104,12 @@ fn ls89_mur47_grid_convergence() {
             table += &format!("\nChange from the last two meshes: {}\n", changes.join(", "));
         }
     }
-    let out = std::env::var("TURBOPT_GRID_OUT").unwrap_or_else(|_| "docs/ls89-grid-convergence.md".into());
-    if let Some(dir) = Path::new(&out).parent() {
+    let out = grid_table_path();
+    if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).unwrap();
     }
     std::fs::write(&out, &table).unwrap();
-    println!("{table}");
+    println!("{table}\n(written to {})", out.display());
     for (d, _, e) in &rows {
         assert!(e.status.is_ok(), "{d}: {:?}", e.status);
     }
@@ -114,44 +117,6 @@ fn ls89_mur47_grid_convergence() {
         for ((m, f), name) in medium.objectives.iter().zip(&fine.objectives).zip(&names) {
             assert!((f - m).abs() <= 0.02 * f.abs(), "{name}: medium {m} vs fine {f}");
         }
-    }
-}
-
-/// Batch throughput of LS89 test case 1 on the coarse mesh: `2 x cores` cold evaluations of the
-/// published profile with a fixed iteration budget, one design per core versus a shared pool.
-/// Reports wall time, CPU utilization (process CPU time / wall / cores) and evaluations per hour.
-#[test]
-#[ignore = "long benchmark: LS89 TC1 coarse batch, one design per core vs shared pool (minutes)"]
-fn ls89_tc1_coarse_batch_throughput() {
-    let iterations = env_usize("TURBOPT_BATCH_ITERS", 100);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let n_designs = 2 * cores;
-    for mode in [BatchMode::DesignPerCore, BatchMode::SharedPool] {
-        let mut c = ls89_tc1(Density::Coarse, iterations);
-        // Every design is the baseline of the LS89 design parameterization, solved cold (no
-        // baseline cache, no warm start) so that each costs a full solve of the same size.
-        c.warm_start = false;
-        c.batch.mode = mode;
-        let ev = CfdEvaluator::new(c).unwrap();
-        let designs = vec![ev.space().baseline.clone(); n_designs];
-        let (cpu0, t0) = (process_cpu_seconds(), Instant::now());
-        let out = ev.evaluate_batch(&designs);
-        let (wall, cpu) = (t0.elapsed().as_secs_f64(), process_cpu_seconds() - cpu0);
-        // Ok and NotConverged also say that the figures are finite (non-finite ones are Failed).
-        for e in &out {
-            assert!(matches!(e.status, Status::Ok | Status::NotConverged(_)), "{:?}", e.status);
-        }
-        let per_eval = wall / n_designs as f64;
-        // Designs stop when converged: count the iterations they really ran.
-        let design_iterations: usize = out.iter().map(|e| e.diagnostics.iterations).sum();
-        println!(
-            "{mode:?}: {n_designs} designs (budget {iterations} iterations, {design_iterations} run) on {cores} cores: wall {wall:.1} s, CPU {cpu:.1} s \
-             (utilization {:.0} %), {:.1} s per design, {:.2} ms CPU per design-iteration, {:.0} evaluations/hour",
-            100.0 * cpu / (wall * cores as f64),
-            per_eval,
-            1e3 * cpu / design_iterations.max(1) as f64,
-            3600.0 / per_eval,
-        );
     }
 }
 
@@ -182,10 +147,10 @@ fn warm_start_converges_in_fewer_iterations_than_cold() {
     assert!((w.objectives[0] / c.objectives[0] - 1.0).abs() < 5e-3, "{} vs {}", w.objectives[0], c.objectives[0]);
 }
 
-/// Designs 3 and 5 of the LS89 TC1 DE campaign (session 4, seed 1): their meshes have other
-/// block sizes than the baseline's, so they used to start cold. Started from the baseline's
-/// flow resampled onto their blocks (`Solution::resampled`), they converge to the same absolute
-/// residual level and the same objective as the cold start.
+/// Designs 3 and 5 of the LS89 TC1 DE campaign (optimize/ls89_tc1_de.ron, seed 1): their
+/// meshes have other block sizes than the baseline's, so they used to start cold. Started from
+/// the baseline's flow resampled onto their blocks (`Solution::resampled`), they converge to the
+/// same absolute residual level and the same objective as the cold start.
 #[test]
 #[ignore = "long validation: LS89 MUR47 coarse RANS, the baseline and two designs warm and cold (several minutes on 2 cores)"]
 fn resampled_warm_start_matches_the_cold_start() {

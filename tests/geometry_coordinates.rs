@@ -5,8 +5,8 @@ use turbopt::geometry::fit::outline_deviation;
 use turbopt::geometry::{dist, load_blade_file, CoordinateBlade};
 
 fn tn174_sides() -> (Vec<[f64; 2]>, Vec<[f64; 2]>) {
-    let path = format!("{}/../shared/data/ls89/tn174_profile_coordinates_mm.csv", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ls89/tn174_profile_coordinates_mm.csv");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let (mut ss, mut ps) = (vec![], vec![]);
     for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let c: Vec<Option<f64>> = line.split(',').map(|v| v.trim().parse().ok()).collect();

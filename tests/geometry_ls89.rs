@@ -1,5 +1,5 @@
 //! LS89 from its published Bezier definition (blades/ls89.ron) against the published figures and
-//! the tabulated TN174 profile (../shared/data/ls89).
+//! the tabulated TN174 profile (data/ls89).
 
 use turbopt::geometry::cascade::closest_on_segment;
 use turbopt::geometry::{dist, load_blade_file, throat, BladeDefinition, BladeFile, Outline, Point2};
@@ -8,15 +8,30 @@ fn ls89() -> BladeFile {
     load_blade_file(concat!(env!("CARGO_MANIFEST_DIR"), "/blades/ls89.ron")).expect("blades/ls89.ron loads")
 }
 
-/// Rows of a CSV file under ../shared/data, comment lines and the header skipped; empty cells None.
-fn read_csv(rel: &str) -> Vec<Vec<Option<f64>>> {
-    let path = format!("{}/../shared/data/{rel}", env!("CARGO_MANIFEST_DIR"));
+/// Rows of a CSV file under data/ as text cells, comment lines and the header skipped.
+fn read_rows(rel: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/data/{rel}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .skip(1)
-        .map(|l| l.split(',').map(|c| c.trim().parse::<f64>().ok()).collect())
+        .map(|l| l.split(',').map(|c| c.trim().to_string()).collect())
         .collect()
+}
+
+/// Rows of a CSV file under data/ as numbers; empty or non-numeric cells None.
+fn read_csv(rel: &str) -> Vec<Vec<Option<f64>>> {
+    read_rows(rel).into_iter().map(|r| r.iter().map(|c| c.parse::<f64>().ok()).collect()).collect()
+}
+
+/// The value of `quantity` in a `quantity,value,unit` table under data/.
+fn quantity(rows: &[Vec<String>], name: &str) -> f64 {
+    let row = rows.iter().find(|r| r[0] == name).unwrap_or_else(|| panic!("no row {name}"));
+    row[1].parse().unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * b.abs().max(1e-300)
 }
 
 /// Distance from q to a polyline, and whether the foot lies at either end of it.
@@ -124,4 +139,86 @@ fn ls89_operating_points_and_gas() {
     let err = file.operating_point("MUR99").unwrap_err().to_string();
     assert!(err.contains("MUR99") && err.contains("MUR47"), "{err}");
     assert!((file.cascade.inlet_length - 0.055).abs() < 1e-12 && (file.cascade.outlet_length - 0.064).abs() < 1e-12);
+}
+
+/// blades/ls89.ron carries the published tables of data/ls89 (converted to metres): the Bezier
+/// control points, the trailing-edge circle (centre x with the sign the end points call for), the
+/// cascade geometry, the operating points and the gas.
+#[test]
+fn ls89_blade_file_carries_the_published_tables() {
+    let file = ls89();
+    let BladeDefinition::Bezier(b) = &file.blade else { panic!("LS89 main definition is Bezier") };
+    let points = read_rows("ls89/bezier_control_points_mm.csv");
+    for (side, curve) in [("ss", &b.suction_side), ("ps", &b.pressure_side)] {
+        let published: Vec<Point2> = points
+            .iter()
+            .filter(|r| r[0] == side)
+            .map(|r| [r[2].parse::<f64>().unwrap() * 1e-3, r[3].parse::<f64>().unwrap() * 1e-3])
+            .collect();
+        assert_eq!(curve.len(), published.len(), "{side}: control points");
+        for (k, (p, q)) in curve.iter().zip(&published).enumerate() {
+            assert!(dist(*p, *q) < 1e-12, "{side} control point {}: {p:?} in the blade file, {q:?} published", k + 1);
+        }
+    }
+
+    let geometry = read_rows("ls89/geometry.csv");
+    let mm = |name: &str| quantity(&geometry, name) * 1e-3;
+    let circle = b.trailing_edge_circle.as_ref().expect("LS89 has a trailing-edge circle");
+    assert!(close(circle.radius, mm("trailing_edge_radius")), "trailing-edge radius {}", circle.radius);
+    assert!(close(circle.centre[0], mm("trailing_edge_centre_x")) && close(circle.centre[1], mm("trailing_edge_centre_y")), "centre {:?}", circle.centre);
+    let c = &file.cascade;
+    for (what, value, published) in [
+        ("pitch", c.pitch, mm("pitch")),
+        ("chord", c.chord, mm("chord")),
+        ("axial chord", c.axial_chord, mm("axial_chord")),
+        ("throat", c.throat.expect("LS89 throat"), mm("throat")),
+        ("inlet length", c.inlet_length, mm("inlet_length_upstream_of_leading_edge")),
+        ("outlet length", c.outlet_length, mm("outlet_length_downstream_of_trailing_edge")),
+        // The blade file counts the stagger towards +y: the vane turns the flow towards -y.
+        ("stagger", -c.stagger_deg, quantity(&geometry, "stagger_angle_from_axial")),
+    ] {
+        assert!(close(value, published), "{what}: {value} in the blade file, {published} published");
+    }
+
+    let conditions = read_rows("ls89/conditions.csv");
+    assert_eq!(conditions.len(), 3);
+    for row in &conditions {
+        let op = file.operating_point(&row[0]).unwrap_or_else(|e| panic!("{}: {e}", row[0]));
+        let published: Vec<f64> = row[1..5].iter().map(|v| v.parse().unwrap()).collect();
+        assert_eq!(vec![op.p01, op.t01, op.alpha1_deg, op.p2], published, "{}: P01, T01, alpha1, p2", row[0]);
+    }
+
+    // The blade file's gas is the library's default gas, and both are the published one.
+    let gas = read_rows("ls89/gas.csv");
+    for g in [&file.gas, &turbopt::flow::gas::Gas::default()] {
+        for (what, value) in [
+            ("gas_constant", g.gas_constant),
+            ("gamma", g.gamma),
+            ("prandtl", g.prandtl),
+            ("mu_ref", g.mu_ref),
+            ("t_ref", g.t_ref),
+            ("sutherland_s", g.sutherland_s),
+            ("turbulent_prandtl", g.turbulent_prandtl),
+        ] {
+            assert!(close(value, quantity(&gas, what)), "{what}: {value}, published {}", quantity(&gas, what));
+        }
+    }
+}
+
+/// The measured blade-surface isentropic Mach number at MUR47 (the file `turbopt solve
+/// --compare` takes) reads with the library's reader: 20 suction-side and 7 pressure-side taps
+/// between the leading and the trailing edge, subsonic to slightly supersonic.
+#[test]
+fn ls89_measured_mis_taps_read_as_the_cli_reads_them() {
+    use turbopt::post::read_measured_mis;
+    use turbopt::post::BladeSide;
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/ls89/mur47_isentropic_mach_experiment.csv"));
+    let taps = read_measured_mis(path).unwrap();
+    let suction = taps.iter().filter(|t| matches!(t.side, BladeSide::Suction)).count();
+    assert_eq!((suction, taps.len() - suction), (20, 7));
+    let axial_chord = ls89().cascade.axial_chord;
+    for t in &taps {
+        assert!((0.0..=axial_chord).contains(&t.x_from_le), "tap at {} m", t.x_from_le);
+        assert!((0.0..1.3).contains(&t.mis), "Mis {}", t.mis);
+    }
 }

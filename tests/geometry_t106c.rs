@@ -63,28 +63,3 @@ fn t106c_operating_point() {
     assert!((2e5..=5e5).contains(&re2));
     assert!((op.alpha1_deg - 32.7).abs() < 1e-9);
 }
-
-#[test]
-#[ignore = "picture for inspection: writes /tmp/t106c.png"]
-fn t106c_picture() {
-    use plotters::prelude::*;
-    let file = t106c();
-    let outline = file.outline().unwrap();
-    turbopt::report::ensure_fonts();
-    let root = BitMapBackend::new("/tmp/t106c.png", (900, 1000)).into_drawing_area();
-    root.fill(&WHITE).unwrap();
-    let mut chart = ChartBuilder::on(&root).margin(20).x_label_area_size(30).y_label_area_size(40).build_cartesian_2d(-10.0..90.0, -100.0..100.0).unwrap();
-    chart.configure_mesh().draw().unwrap();
-    for shift in [-1.0, 0.0, 1.0] {
-        let mut pts: Vec<(f64, f64)> = outline.points.iter().map(|p| (p[0] * 1e3, (p[1] + shift * file.cascade.pitch) * 1e3)).collect();
-        pts.push(pts[0]);
-        chart.draw_series(LineSeries::new(pts, &BLUE)).unwrap();
-    }
-    let BladeDefinition::Design(d) = &file.blade else { unreachable!() };
-    let curve = d.curve().unwrap();
-    let camber: Vec<(f64, f64)> = (0..=400).map(|k| { let p = curve.camber.point(k as f64 / 400.0); (p[0] * 1e3, p[1] * 1e3) }).collect();
-    chart.draw_series(LineSeries::new(camber, &RED)).unwrap();
-    let poly: Vec<(f64, f64)> = d.camber_control_points().iter().map(|p| (p[0] * 1e3, p[1] * 1e3)).collect();
-    chart.draw_series(LineSeries::new(poly, &GREEN)).unwrap();
-    root.present().unwrap();
-}

@@ -1,5 +1,5 @@
-//! What designs stacked in one arena could gain over designs side by side on streams (issue 13),
-//! measured before building it: `k` copies of the LS89 MUR47 coarse RANS problem solved as ONE
+//! What designs stacked in one arena could gain over designs side by side on streams, measured
+//! before building it: `k` copies of the LS89 MUR47 coarse RANS problem solved as ONE
 //! mesh (the disjoint union of `k` copies of its blocks: one launch per operation for all `k`,
 //! what a stacked batch would run) against the same `k` problems solved at once, each on its own
 //! stream of one context on its own host thread (what a batch runs today, `eval::gpu_pool`).
@@ -112,7 +112,7 @@ fn stacked_designs_against_designs_on_streams() {
         );
         // The comparison is fair only if the stacked solve did the single solve's work: the same
         // flow iterations and, its inner products being k times the single ones, the same FGMRES
-        // iterations (5,810 on both sides on the H100s of session 17).
+        // iterations (5,810 on both sides on an H100).
         assert!(stacked.report.iterations == ITERATIONS && reports.iter().all(|r| r.iterations == ITERATIONS));
         assert!(reports.iter().all(|r| linear_iterations(r) == linear_iterations(&stacked.report)), "k = {k}: the stacked solve took other FGMRES iterations than the single ones");
     }

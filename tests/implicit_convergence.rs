@@ -93,16 +93,13 @@ fn run_explicit(mesh: &Mesh, case: Case) -> Run {
     Run { iterations: out.iterations, wall, orders: out.history.orders_dropped(), density, report: None }
 }
 
-fn max_difference(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
-}
 
 /// Implicit vs explicit on one case: same converged solution, iteration ratio R_C.
 fn compare(name: &str, mesh: &Mesh, implicit: Case, explicit: Case) -> (Run, Run) {
     println!("{name}:");
     let imp = run_implicit(mesh, implicit);
     let exp = run_explicit(mesh, explicit);
-    let diff = max_difference(&imp.density, &exp.density);
+    let diff = common::max_abs_difference(&imp.density, &exp.density);
     println!(
         "  R_C = explicit / implicit iterations = {:.1}, wall-time gain {:.2}, max density difference {diff:.2e}",
         exp.iterations as f64 / imp.iterations as f64,

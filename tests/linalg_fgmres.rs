@@ -1,5 +1,7 @@
 //! FGMRES (`solver::krylov`, through a host system of plain vectors) and its preconditioners on
-//! random block-diagonally-dominant systems (issue 6).
+//! random block-diagonally-dominant systems.
+
+mod common;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -225,13 +227,13 @@ fn jacobi_swept_ilu_reaches_the_exact_solve_after_the_wavefront_count() {
     let swept = BlockIlu0::new(&a, Ordering::Natural).unwrap().with_jacobi_sweeps(wavefronts);
     let mut z = vec![0.0; r.len()];
     swept.apply(&r, &mut z);
-    let scale = z_exact.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let diff = z.iter().zip(&z_exact).fold(0.0f64, |m, (x, y)| m.max((x - y).abs())) / scale;
+    let scale = common::largest(z_exact.iter().map(|v| v.abs()));
+    let diff = common::max_abs_difference(&z, &z_exact) / scale;
     assert!(diff <= 1e-13, "after {wavefronts} sweeps: {diff:e}");
     // Fewer sweeps than wavefronts: an approximation, not the exact solve.
     let short = BlockIlu0::new(&a, Ordering::Natural).unwrap().with_jacobi_sweeps(2);
     short.apply(&r, &mut z);
-    let diff_short = z.iter().zip(&z_exact).fold(0.0f64, |m, (x, y)| m.max((x - y).abs())) / scale;
+    let diff_short = common::max_abs_difference(&z, &z_exact) / scale;
     assert!(diff_short > 1e-6, "2 sweeps: {diff_short:e}");
 }
 
@@ -262,8 +264,7 @@ fn swept_ilu_with_f32_factors_keeps_the_iterations_and_the_accuracy() {
     let (mut zd, mut zs) = (vec![0.0; r.len()], vec![0.0; r.len()]);
     double.apply(&r, &mut zd);
     single.apply(&r, &mut zs);
-    let scale = zd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let moved = zd.iter().zip(&zs).fold(0.0f64, |m, (x, y)| m.max((x - y).abs())) / scale;
+    let moved = common::max_relative_difference(&zd, &zs);
     assert!(moved > 0.0 && moved <= 1e-6, "f32 factors moved M^-1 r by {moved:e}");
     let (sd, rel_d) = solve_with(&a, &double, 30);
     let (ss, rel_s) = solve_with(&a, &single, 30);

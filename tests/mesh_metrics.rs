@@ -1,5 +1,7 @@
 //! Metrics, quality report, analytic test meshes and y+ estimates.
 
+mod common;
+
 use turbopt::flow::case::OperatingPoint;
 use turbopt::flow::gas::Gas;
 use turbopt::mesh::connect::validate;
@@ -20,7 +22,7 @@ fn max_closure_defect(m: &BlockMetrics) -> f64 {
             let sy = m.i_face_y[e] - m.i_face_y[w] + m.j_face_y[n] - m.j_face_y[s];
             let perimeter = [e, w].iter().map(|&f| m.i_face_x[f].hypot(m.i_face_y[f])).sum::<f64>()
                 + [n, s].iter().map(|&f| m.j_face_x[f].hypot(m.j_face_y[f])).sum::<f64>();
-            worst = worst.max(sx.hypot(sy) / perimeter);
+            worst = common::max_or_nan(worst, sx.hypot(sy) / perimeter);
         }
     }
     worst
@@ -189,7 +191,7 @@ fn flat_plate_273_wall_resolution_and_smoothness() {
         if 5e6 * x < 1e4 {
             continue; // the correlation means nothing at the very leading edge
         }
-        worst = worst.max(WallUnits::from_flow(1.0, 2e-7, x).unwrap().yplus(h));
+        worst = common::max_or_nan(worst, WallUnits::from_flow(1.0, 2e-7, x).unwrap().yplus(h));
     }
     q.first_cell_yplus_estimate = Some(WallUnits::from_flow(1.0, 2e-7, 1.0).unwrap().yplus(q.max_first_cell_height.unwrap()));
     println!("{q}\nmax local y+ along the plate: {worst:.3}");

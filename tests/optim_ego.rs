@@ -43,7 +43,7 @@ fn branin_within_30_evaluations_median_of_10_seeds() {
     report("Branin <= 0.4018, seeds 0-9", &r);
     let held_out = runs(AnalyticProblem::Branin, 0.4018, 30, 10..20);
     report("Branin <= 0.4018, held-out seeds 10-19", &held_out);
-    // Issue 16: a median of at most 22 evaluations, on the held-out seeds as well.
+    // The target: a median of at most 22 evaluations, on the held-out seeds as well.
     assert!(median(&r).is_some_and(|m| m <= 22) && median(&held_out).is_some_and(|m| m <= 22));
 }
 
@@ -54,7 +54,7 @@ fn hartmann6_within_80_evaluations_median_of_10_seeds() {
     report("Hartmann-6 <= -3.25, seeds 0-9", &r);
     let held_out = runs(AnalyticProblem::Hartmann6, -3.25, 80, 10..20);
     report("Hartmann-6 <= -3.25, held-out seeds 10-19", &held_out);
-    // Issue 16: 10 of 10 seeds with a median of at most 35, on the held-out seeds as well.
+    // The target: 10 of 10 seeds with a median of at most 35, on the held-out seeds as well.
     // Without the restarts in other basins, 3 of 10 on both sets settled in the -3.2032 basin.
     for runs in [&r, &held_out] {
         assert!(runs.iter().all(Option::is_some) && median(runs).is_some_and(|m| m <= 35), "{runs:?}");
@@ -99,8 +99,8 @@ fn problems_that_chose_no_default() {
     report("Hartmann-3 <= -3.85 (opt. -3.8628), budget 50", &h3);
     let rosen = closure_runs(rosenbrock4, &Bounds::cube(-2.0, 2.0, 4).unwrap(), 0.1, 80);
     report("Rosenbrock-4D <= 0.1, budget 80", &rosen);
-    // Measured with the issue-16 defaults: 10/10, 10/10, 6/10 (expected improvement alone
-    // with the same Kriging: 10/10, 10/10, 2/10).
+    // Measured with the defaults tuned on Branin and Hartmann-6: 10/10, 10/10, 6/10 (expected
+    // improvement alone with the same Kriging: 10/10, 10/10, 2/10).
     let hits = |r: &[Option<usize>]| r.iter().flatten().count();
     assert!(hits(&camel_runs) == 10 && hits(&h3) == 10 && hits(&rosen) >= 5, "{camel_runs:?} {h3:?} {rosen:?}");
 }
@@ -138,8 +138,11 @@ fn goldstein_price_with_and_without_the_log_transform() {
     assert!(reached[0] >= reached[1], "the automatic transformation reached the target less often: {reached:?}");
 }
 
+/// Hartmann-6 with 12 initial designs and 5 cycles of 16 designs each (92 evaluations), with
+/// either batch infill (constant liar, kriging believer): both reach the global basin (-3.25 or
+/// below) on most of 10 seeds (measured: 7 and 8 of 10).
 #[test]
-#[ignore = "long study: Hartmann-6 in 5 batches of 16 after 12 initial designs, constant liar against kriging believer, ~3 min"]
+#[ignore = "long validation: Hartmann-6 in 5 batches of 16 after 12 initial designs, constant liar and kriging believer, 10 seeds each, ~30 s"]
 fn hartmann6_in_batches_of_16() {
     let e = AnalyticEvaluator::new(AnalyticProblem::Hartmann6).unwrap();
     for batch in [BatchInfill::ConstantLiar, BatchInfill::KrigingBeliever] {
@@ -153,6 +156,7 @@ fn hartmann6_in_batches_of_16() {
             .collect();
         let hits = best.iter().filter(|&&b| b <= -3.25).count();
         println!("Hartmann-6, 5 cycles of 16, {batch:?}: {hits}/10 seeds <= -3.25, best {best:.4?}");
+        assert!(hits >= 6, "{batch:?}: {hits}/10 seeds reached -3.25: {best:?}");
     }
 }
 

@@ -1,5 +1,7 @@
 //! Ordinary Kriging: interpolation of noise-free samples, prediction quality, fit time.
 
+mod common;
+
 use rand::SeedableRng;
 use std::time::Instant;
 use turbopt::eval::analytic::{branin, hartmann6, rosenbrock};
@@ -14,7 +16,7 @@ fn samples(n: usize, lower: &[f64], upper: &[f64], seed: u64) -> Vec<Vec<f64>> {
 /// Largest |prediction - sample| over the samples, relative to the output range.
 fn interpolation_error(model: &Kriging, x: &[Vec<f64>], y: &[f64]) -> f64 {
     let range = y.iter().cloned().fold(f64::MIN, f64::max) - y.iter().cloned().fold(f64::MAX, f64::min);
-    x.iter().zip(y).map(|(p, v)| (model.predict(p).mean - v).abs() / range).fold(0.0, f64::max)
+    common::largest(x.iter().zip(y).map(|(p, v)| (model.predict(p).mean - v).abs() / range))
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Property-based tests of what users hand turbopt (issue 17): blade files, campaign files and
+//! Property-based tests of what users hand turbopt: blade files, campaign files and
 //! design vectors, inside and outside the bounds. Every input must end in a result or a typed
 //! error: never a panic, never a hang. The cases stop before any mesh or solve (milliseconds
 //! each), with a bounded case count, so that they run in the default test command.
@@ -230,18 +230,17 @@ proptest! {
     }
 }
 
-/// The evaluator answers designs outside the bounds without meshing or solving (and without its
-/// baseline solve): a status with the reason, in milliseconds.
+/// The evaluator answers designs outside the bounds without solving them (and without its
+/// baseline solve): a status with the reason, and no design solved.
 #[test]
 fn the_evaluator_rejects_bad_designs_before_any_solve() {
     let ev = CfdEvaluator::new(EvaluatorConfig::for_blade("blades/ls89.ron")).unwrap();
     let space = ev.space().clone();
-    let t = std::time::Instant::now();
     let mut outside = space.upper.clone();
     outside[3] += 1.0;
     for x in [outside, vec![f64::NAN; space.dim()], vec![0.0; 3]] {
         let e = ev.evaluate(&x);
         assert!(matches!(e.status, Status::InvalidGeometry(_)), "{:?}", e.status);
     }
-    assert!(t.elapsed().as_secs_f64() < 5.0, "took {:?}: something was solved", t.elapsed());
+    assert_eq!(ev.designs_solved(), 0, "a design outside the bounds was solved, or the baseline was");
 }

@@ -1,6 +1,6 @@
 //! NASA TMR zero-pressure-gradient flat plate with Spalart-Allmaras (M = 0.2, Re = 5e6 per unit
 //! length, free-stream nu_tilde = 3 nu): skin friction at x = 0.97008 against CFL3D
-//! (../shared/data/tmr/flatplate_sa.csv).
+//! (data/tmr/flatplate_sa.csv).
 
 mod common;
 
@@ -18,7 +18,7 @@ const X_CF: f64 = 0.97008;
 
 /// CFL3D's Cf at x = 0.97008 for a grid name such as "273x193".
 fn reference_cf(grid: &str) -> f64 {
-    let text = std::fs::read_to_string("../shared/data/tmr/flatplate_sa.csv").expect("TMR data");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/tmr/flatplate_sa.csv")).expect("TMR data");
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split(',').collect::<Vec<_>>())

@@ -29,12 +29,14 @@ fn max_relative_deviation<B: Backend>(backend: &B, reconstruction: Reconstructio
     let mut worst: f64 = 0.0;
     for (got, want) in out.solution.blocks.iter().zip(&initial.blocks) {
         for c in 0..got.n_cells() {
-            worst = worst
-                .max((got.rho[c] - want.rho[c]).abs() / want.rho[c])
-                .max((got.rho_u[c] - want.rho_u[c]).abs() / momentum)
-                .max((got.rho_v[c] - want.rho_v[c]).abs() / momentum)
-                .max((got.rho_e[c] - want.rho_e[c]).abs() / want.rho_e[c])
-                .max((got.nu_tilde[c] - want.nu_tilde[c]).abs() / want.nu_tilde[c]);
+            worst = common::largest([
+                worst,
+                (got.rho[c] - want.rho[c]).abs() / want.rho[c],
+                (got.rho_u[c] - want.rho_u[c]).abs() / momentum,
+                (got.rho_v[c] - want.rho_v[c]).abs() / momentum,
+                (got.rho_e[c] - want.rho_e[c]).abs() / want.rho_e[c],
+                (got.nu_tilde[c] - want.nu_tilde[c]).abs() / want.nu_tilde[c],
+            ]);
         }
     }
     (worst, out.iterations)

@@ -68,7 +68,7 @@ fn poiseuille_velocity_error<B: Backend>(backend: &B, nj: usize) -> f64 {
         let exact = force * (y * (h - y) - dy * dy / 12.0) / (2.0 * mu);
         for i in 0..ni {
             let c = i + ni * j;
-            worst = worst.max((b.rho_u[c] / b.rho[c] - exact).abs() / u_max);
+            worst = common::max_or_nan(worst, (b.rho_u[c] / b.rho[c] - exact).abs() / u_max);
         }
     }
     println!("Poiseuille {ni} x {nj}: max |u - u_exact| / u_max = {worst:.3e}");

@@ -7,6 +7,39 @@ use turbopt::flow::solution::Solution;
 use turbopt::mesh::{Block, BoundaryKind, Connection, Face, Mesh, Patch};
 use turbopt::solver::{uniform_state, Case, SolverConfig};
 
+/// The larger of `a` and `b`, NaN when either is NaN. `f64::max` returns the other operand of a
+/// NaN, so an error folded with it would hide the NaN and pass its bound.
+pub fn max_or_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// The largest of `values` (0 for none), NaN when any is NaN: fails every `<= tolerance` check.
+pub fn largest(values: impl IntoIterator<Item = f64>) -> f64 {
+    values.into_iter().fold(0.0, max_or_nan)
+}
+
+/// The largest |a - b| over paired entries: NaN when an entry of either side is NaN (on both
+/// sides too: a NaN matches nothing), infinite when one side is infinite and the other not.
+pub fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len(), "the compared values differ in number");
+    largest(a.iter().zip(b).map(|(x, y)| (x - y).abs()))
+}
+
+/// [`max_abs_difference`] relative to the largest |a|: 0 when the sides are equal, NaN as
+/// above, infinite when `a` is all zero and `b` is not.
+pub fn max_relative_difference(a: &[f64], b: &[f64]) -> f64 {
+    let difference = max_abs_difference(a, b);
+    if difference == 0.0 {
+        0.0
+    } else {
+        difference / largest(a.iter().map(|x| x.abs()))
+    }
+}
+
 /// Uniform state `[rho, u, v, p]` of the incidence channel case.
 pub const CHANNEL_FREE_STREAM: [f64; 4] = [1.0, 0.5, 0.0, 1.0 / 1.4];
 

@@ -9,12 +9,11 @@ use turbopt::solver::implicit::solve_stage;
 use turbopt::solver::krylov::{FgmresSettings, GramSchmidt};
 use turbopt::solver::{FlowModel, ImplicitConfig, ImplicitSolver, Scheme, Silent, SolverConfig};
 
-/// max |a - b| / max |a| over all entries.
+/// max |a - b| / max |a| over all entries; NaN when an entry of either side is NaN.
 fn relative_vec(a: &[f64], b: &[f64]) -> f64 {
     assert_eq!(a.len(), b.len());
     assert!(b.iter().all(|x| x.is_finite()), "GPU has non-finite entries");
-    let scale = a.iter().map(|x| x.abs()).fold(0.0, f64::max);
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max) / scale.max(f64::MIN_POSITIVE)
+    common::max_relative_difference(a, b)
 }
 
 fn options(convective: ConvectiveJacobian, physics: Physics) -> JacobianOptions {
@@ -188,7 +187,7 @@ fn implicit_solves_match_cpu() {
         let mut worst: f64 = 0.0;
         for (x, y) in a.outcome.solution.blocks.iter().zip(&b.outcome.solution.blocks) {
             for (s, t) in [(&x.rho, &y.rho), (&x.rho_u, &y.rho_u), (&x.rho_v, &y.rho_v), (&x.rho_e, &y.rho_e), (&x.nu_tilde, &y.nu_tilde)] {
-                worst = worst.max(relative_vec(s, t));
+                worst = common::max_or_nan(worst, relative_vec(s, t));
             }
         }
         println!(

@@ -1,7 +1,8 @@
-//! CPU/GPU parity of every backend operation on random valid states (DESIGN.md section 2:
-//! kernels twice, kept equal by parity tests), and of whole explicit solves. One module per
-//! kernel family, named as the family. These tests need a CUDA device: run them with
-//! `--include-ignored` on a GPU machine (../shared/tools/gpu-stage).
+//! CPU/GPU parity of every backend operation on random valid states (the kernels exist twice,
+//! and these tests keep the two equal), and of whole explicit solves. One module per kernel
+//! family, named as the family. These tests need a CUDA device: run them on a GPU machine with
+//! `cargo test --release --features cuda --test gpu_parity -- --include-ignored`, or with every
+//! other GPU test through `scripts/gpu-tests`.
 #![cfg(feature = "cuda")]
 
 #[path = "../common/mod.rs"]
@@ -73,14 +74,16 @@ pub fn boundary_data() -> BoundaryData {
 }
 
 /// Largest |a - b| over all entries of each variable, relative to that variable's largest |a|;
-/// a variable that is zero on the CPU must be exactly zero on the GPU.
+/// a variable that is zero on the CPU must be exactly zero on the GPU. NaN when an entry of
+/// either side is NaN (`common::largest`), so that no NaN passes a `<= tolerance` check.
 pub fn relative_difference(a: &CpuField, b: &CpuField) -> f64 {
+    assert_eq!(a.blocks.len(), b.blocks.len(), "block counts differ");
     let mut worst: f64 = 0.0;
     for (ab, bb) in a.blocks.iter().zip(&b.blocks) {
         assert_eq!(ab.len(), bb.len(), "block sizes differ");
         let np = ab.len() / 5;
         for v in 0..5 {
-            worst = worst.max(relative(&ab[v * np..(v + 1) * np], &bb[v * np..(v + 1) * np], v));
+            worst = common::max_or_nan(worst, relative(&ab[v * np..(v + 1) * np], &bb[v * np..(v + 1) * np], v));
         }
     }
     worst
@@ -88,17 +91,18 @@ pub fn relative_difference(a: &CpuField, b: &CpuField) -> f64 {
 
 /// As [`relative_difference`] for per-cell scalars.
 pub fn relative_difference_scalars(a: &CpuScalars, b: &CpuScalars) -> f64 {
-    a.blocks.iter().zip(&b.blocks).map(|(x, y)| relative(x, y, 0)).fold(0.0, f64::max)
+    assert_eq!(a.blocks.len(), b.blocks.len(), "block counts differ");
+    common::largest(a.blocks.iter().zip(&b.blocks).map(|(x, y)| relative(x, y, 0)))
 }
 
 fn relative(x: &[f64], y: &[f64], v: usize) -> f64 {
     assert!(y.iter().all(|t| t.is_finite()) || x.iter().any(|t| !t.is_finite()), "variable {v}: GPU has non-finite entries, CPU not");
-    let scale = x.iter().map(|t| t.abs()).fold(0.0, f64::max);
+    let scale = common::largest(x.iter().map(|t| t.abs()));
     if scale == 0.0 {
         assert!(y.iter().all(|t| *t == 0.0), "variable {v}: CPU all zero, GPU not");
         return 0.0;
     }
-    x.iter().zip(y).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max) / scale
+    common::max_abs_difference(x, y) / scale
 }
 
 /// The parity meshes: several blocks with 1-to-1 and periodic interfaces on a distorted grid,

@@ -5,14 +5,14 @@ use super::*;
 use turbopt::backend::gpu::NORM_READBACK_INTERVAL;
 use turbopt::solver::{Cycle, ExplicitSolver, FlowModel, Multigrid, ResidualSmoothing, Silent, SolveOutcome, SolverConfig};
 
+/// The largest difference of any conserved variable relative to its largest |value| on the CPU;
+/// NaN when an entry of either side is NaN.
 fn largest_difference(a: &SolveOutcome, b: &SolveOutcome) -> f64 {
+    assert_eq!(a.solution.blocks.len(), b.solution.blocks.len());
     let mut worst: f64 = 0.0;
     for (x, y) in a.solution.blocks.iter().zip(&b.solution.blocks) {
         for (p, q) in [(&x.rho, &y.rho), (&x.rho_u, &y.rho_u), (&x.rho_v, &y.rho_v), (&x.rho_e, &y.rho_e), (&x.nu_tilde, &y.nu_tilde)] {
-            let scale = p.iter().map(|t| t.abs()).fold(0.0, f64::max);
-            if scale > 0.0 {
-                worst = worst.max(p.iter().zip(q).map(|(s, t)| (s - t).abs()).fold(0.0, f64::max) / scale);
-            }
+            worst = common::max_or_nan(worst, common::max_relative_difference(p, q));
         }
     }
     worst
@@ -59,7 +59,7 @@ fn explicit_solves_match_cpu_with_no_field_transfers_between_norm_readbacks() {
         let b = solver.solve(&start, &mut Silent).unwrap();
         let after = gpu.counters();
         let worst = largest_difference(&a, &b);
-        let history: f64 = a.history.records.iter().zip(&b.history.records).map(|(x, y)| ((x.residuals[0] - y.residuals[0]) / x.residuals[0]).abs()).fold(0.0, f64::max);
+        let history = common::largest(a.history.records.iter().zip(&b.history.records).map(|(x, y)| ((x.residuals[0] - y.residuals[0]) / x.residuals[0]).abs()));
         println!(
             "{name}: {iterations} iterations, max relative state difference {worst:.3e}, density-residual history {history:.3e}; \
              drop CPU {:.3} GPU {:.3} orders; {} field transfers, {} norm read-backs, {:.0} launches per iteration",

@@ -1,17 +1,18 @@
-//! The study behind the steady-figures stop (`cascade::FigureConvergence`, issue 17): how far
-//! the figures a campaign ranks designs on lie from their converged values, against the drop of
-//! the density residual and against the change of the figures over a window of iterations.
+//! The study behind the steady-figures stop (`cascade::FigureConvergence`): how far the figures
+//! a campaign ranks designs on lie from their converged values, against the drop of the density
+//! residual and against the change of the figures over a window of iterations.
 //!
 //! The LS89 baseline (cold start) and five designs of the default campaign (warm-started from
 //! the baseline as a campaign starts them) are solved on the coarse mesh, RANS-SA implicit, until
 //! every figure changed by less than 1e-6 (relative) over 100 iterations; every 10 iterations the
-//! figures are recorded. For each look the test prints the residual drop, the error of the
-//! figures against the final ones, and the largest relative change over the last 30, 50 and 100
-//! iterations; then, for candidate tolerances, the error a stop at that tolerance would leave.
-//! CSV files go to `$STUDY_OUT` (default target/convergence-study). Results:
-//! docs/convergence-study.md.
+//! figures are recorded. For each run a CSV file lists, at each look, the residual drop, the
+//! error of the figures against the final ones, and the largest relative change over the last 30,
+//! 50 and 100 iterations; then the program prints, for candidate stop rules (residual drops,
+//! tolerances on the change of the figures), the error a stop at that rule would leave. The
+//! results and the choice they led to are in docs/convergence-study.md.
 //!
-//! `cargo test --release --test cascade_convergence_study -- --ignored --nocapture`
+//! `cargo run --release --example convergence_study [OUT_DIR]` (CSV files in OUT_DIR, default
+//! target/convergence-study; tens of minutes on 2 cores).
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -24,8 +25,8 @@ use turbopt::mesh::Density;
 use turbopt::solver::{solve_case, Case, Control, ConvergenceHistory, IterationRecord, Observer};
 
 /// Designs of the default campaign (exit_metal_angle_deg, camber_4, camber_5, thickness_4),
-/// from its evaluation log (`cargo run --release -- optimize`, main at cb280e7): evaluations 13
-/// (the best), 3, 6, 11 and 2, entropy rise 1.33e-2 to 2.58e-2 at 5 orders.
+/// from its evaluation log (`cargo run --release -- optimize`): evaluations 13 (the best), 3, 6,
+/// 11 and 2, entropy rise 1.33e-2 to 2.58e-2 at 5 orders.
 const CAMPAIGN_DESIGNS: [[f64; 4]; 5] = [
     [-77.36275884333196, 0.18329346891310327, 0.15632519733753472, 0.1946167595773724],
     [-74.89140070558942, 0.1864210225585063, 0.15504233257716551, 0.21521608560174726],
@@ -95,12 +96,11 @@ fn change(looks: &[Look], k: usize, window: usize) -> f64 {
         .fold(0.0, f64::max)
 }
 
-#[test]
-#[ignore = "long study: LS89 coarse RANS, the baseline and five designs to 1e-6 steady figures (tens of minutes on 2 cores)"]
-fn figure_error_against_residual_drop_and_figure_change() {
-    let out = std::path::PathBuf::from(std::env::var("STUDY_OUT").unwrap_or_else(|_| "target/convergence-study".into()));
+fn main() {
+    let out = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "target/convergence-study".into()));
     std::fs::create_dir_all(&out).unwrap();
-    let blade = load_blade_file("blades/ls89.ron").unwrap();
+    println!("CSV files in {}", out.display());
+    let blade = load_blade_file(concat!(env!("CARGO_MANIFEST_DIR"), "/blades/ls89.ron")).unwrap();
     let design = blade.design.as_ref().unwrap();
     let space = design.design_space();
     let op = blade.operating_point("MUR47").unwrap().clone();

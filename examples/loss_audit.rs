@@ -1,4 +1,4 @@
-//! The loss audit (issue 17, docs/loss-audit.md): which modelling choice moves turbopt's
+//! The loss audit (results in docs/loss-audit.md): which modelling choice moves turbopt's
 //! total-pressure loss and entropy rise of the LS89 vane at the three test-case-2 exit
 //! pressures (M2is 0.9, 1.02, 1.1), and by how much.
 //!
@@ -21,7 +21,7 @@
 //!   and the kinetic-energy loss of the mixed-out state;
 //! - the exit flow angle, mass-averaged and mixed-out.
 //!
-//! `cargo test --release --test loss_audit -- --ignored --nocapture`; `AUDIT_POINTS` (comma
+//! `cargo run --release --example loss_audit` (about an hour on 2 cores); `AUDIT_POINTS` (comma
 //! list, default `TC2_OP1,MUR47,TC2_OP3`) and `AUDIT_VARIANTS` (comma list of variant names,
 //! default all) choose what runs; `AUDIT_THREADS` the CPU threads (default all).
 
@@ -185,10 +185,8 @@ fn list(var: &str, default: &str) -> Vec<String> {
     std::env::var(var).unwrap_or_else(|_| default.into()).split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
 }
 
-#[test]
-#[ignore = "long study: LS89 coarse RANS at three exit pressures, ten runs each (about an hour on 2 cores)"]
-fn loss_audit_of_the_ls89_test_case_2_points() {
-    let blade = load_blade_file("blades/ls89.ron").unwrap();
+fn main() {
+    let blade = load_blade_file(concat!(env!("CARGO_MANIFEST_DIR"), "/blades/ls89.ron")).unwrap();
     let threads = std::env::var("AUDIT_THREADS").ok().and_then(|v| v.parse().ok());
     let backend = CpuBackend::new(threads).unwrap();
     let variants = list("AUDIT_VARIANTS", &VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(","));
