@@ -69,7 +69,7 @@ fn gpu_campaign_first_evaluations_equal_the_cpu_ones() {
 
 /// A batch of 16 LS89 coarse designs (the default campaign: implicit scheme, RANS-SA, warm
 /// starts from the baseline) on one GPU: the pool plans several designs at once, each on a
-/// stream of its own (`eval::gpu_pool`), and the batch gives the results of the same 16 designs
+/// stream of its own (the evaluator's GPU pool), and the batch gives the results of the same 16 designs
 /// run one after another (`batch.workers: Some(1)`): each design's arithmetic is the same on any
 /// stream. Both wall times and their ratio are printed (the speed-up is a measurement for
 /// BENCHMARKS.md, not a pass criterion); the baseline is solved before either clock starts.
@@ -77,8 +77,6 @@ fn gpu_campaign_first_evaluations_equal_the_cpu_ones() {
 #[ignore = "needs a CUDA device"]
 fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
     use rand::{Rng, SeedableRng};
-    use turbopt::eval::cfd::Devices;
-    use turbopt::eval::gpu_pool::GpuPool;
     use turbopt::eval::Evaluator;
     let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
     let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
@@ -111,11 +109,9 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
         (out, s)
     };
     // Concurrency is the pool's plan: more than one design at once on a host of several threads.
-    let cells = batched.main_blade_mesh().unwrap().n_cells();
-    let (plan, line) = GpuPool::open(&Devices::List(vec![0])).unwrap().plan(designs.len(), None, cells);
-    println!("{line}");
+    let at_once = batched.batch_capacity();
     let host_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    assert!(plan.iter().sum::<usize>() > 1 || host_threads == 1, "one design at a time: {line}");
+    assert!(at_once > 1 || host_threads == 1, "one design at a time on a host of {host_threads} threads");
     let (a, ta) = timed(&one_by_one, "one after another");
     let (b, tb) = timed(&batched, "batched");
     println!("batch speed-up {:.2}x (information only)", ta / tb);
@@ -130,7 +126,7 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
 }
 
 /// The multi-GPU worker pool on a one-GPU machine: `devices: [0, 0]` opens two workers on
-/// device 0, each a CUDA context of its own with its own streams (`eval::gpu_pool`), and the
+/// device 0, each a CUDA context of its own with its own streams, and the
 /// designs of a batch go to whichever worker frees up first (`eval::dispatch`). Eight LS89
 /// coarse designs (the default campaign's evaluator: implicit, RANS-SA, warm starts) give the
 /// results of one worker, in design order: each design's arithmetic is the same in any context
@@ -140,27 +136,22 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
 fn two_workers_sharing_one_device_give_the_one_worker_results_in_design_order() {
     use rand::{Rng, SeedableRng};
     use turbopt::eval::cfd::Devices;
-    use turbopt::eval::gpu_pool::GpuPool;
     use turbopt::eval::Evaluator;
-
-    let pool = GpuPool::open(&Devices::List(vec![0, 0])).unwrap();
-    assert_eq!(pool.workers.len(), 2, "one worker per entry of the device list");
-    let (plan, line) = pool.plan(8, None, 16_000);
-    println!("{line}");
-    assert!(plan.len() == 2 && plan.iter().all(|&n| n >= 1), "{plan:?}");
-    drop(pool);
-    match GpuPool::open(&Devices::List(vec![0, 99])) {
-        Err(turbopt::Error::Devices(e)) => assert!(e.to_string().contains("device 99"), "{e}"),
-        other => panic!("a device that does not exist is Error::Devices naming it, got {:?}", other.err()),
-    }
 
     let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
     let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
+    let mut missing = cfd.clone();
+    missing.solver.backend = BackendChoice::Gpu { devices: Devices::List(vec![0, 99]) };
+    match CfdEvaluator::new(missing).unwrap().check_backend() {
+        Err(turbopt::Error::Devices(e)) => assert!(e.to_string().contains("device 99"), "{e}"),
+        other => panic!("a device that does not exist is Error::Devices naming it, got {:?}", other.err()),
+    }
     cfd.solver.backend = BackendChoice::gpu(0);
     let one_worker = CfdEvaluator::new(cfd.clone()).unwrap();
     cfd.solver.backend = BackendChoice::Gpu { devices: Devices::List(vec![0, 0]) };
     let two_workers = CfdEvaluator::new(cfd).unwrap();
     two_workers.check_backend().unwrap();
+    assert!(two_workers.batch_capacity() >= 2, "one worker per entry of the device list, each with a design at least");
     let space = one_worker.space().clone();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
     let designs: Vec<Vec<f64>> = (0..8)

@@ -18,7 +18,7 @@ impl<const B: usize> KrylovSystem for HostSystem<'_, B> {
     type Vector = Vec<f64>;
 
     fn new_vector(&self) -> Vec<f64> {
-        vec![0.0; self.a.n_rows * B]
+        vec![0.0; self.a.n_rows() * B]
     }
     fn apply_operator(&self, x: &Vec<f64>, y: &mut Vec<f64>) {
         self.a.spmv(x, y);
@@ -70,15 +70,15 @@ fn random_dominant<const B: usize>(adj: &[Vec<usize>], margin: f64, seed: u64) -
     for v in a.values.iter_mut() {
         *v = rng.random_range(-1.0..1.0);
     }
-    for r in 0..a.n_rows {
+    for r in 0..a.n_rows() {
         let mut row_abs = [0.0; B];
-        for s in a.row_ptr[r]..a.row_ptr[r + 1] {
+        for s in a.pattern.row_ptr[r]..a.pattern.row_ptr[r + 1] {
             let blk = a.block(s);
             for p in 0..B {
                 row_abs[p] += (0..B).map(|q| blk[p * B + q].abs()).sum::<f64>();
             }
         }
-        let d = a.diag[r];
+        let d = a.pattern.diag[r];
         let blk = a.block_mut(d);
         for p in 0..B {
             blk[p * B + p] = margin * row_abs[p] * if p % 2 == 0 { 1.0 } else { -1.0 };
@@ -96,7 +96,7 @@ fn true_relative_residual<const B: usize>(a: &BsrMatrix<B>, x: &[f64], b: &[f64]
 
 fn solve_with<const B: usize>(a: &BsrMatrix<B>, pc: &dyn Preconditioner, restart: usize) -> (FgmresStats, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let b: Vec<f64> = (0..a.n_rows * B).map(|_| rng.random_range(-1.0..1.0)).collect();
+    let b: Vec<f64> = (0..a.n_rows() * B).map(|_| rng.random_range(-1.0..1.0)).collect();
     let mut x = vec![0.0; b.len()];
     let settings = FgmresSettings { restart, rel_tol: 1e-10, abs_tol: 0.0, max_iterations: 2000, ..Default::default() };
     let stats = fgmres(&HostSystem { a, pc }, &b, &mut x, &settings);
@@ -185,8 +185,8 @@ fn processing_levels_are_valid_schedules() {
     let adj = grid_adjacency(nx, ny);
     let a = random_dominant::<4>(&adj, 2.0, 3);
     for ordering in [Ordering::Natural, Ordering::Multicolour] {
-        let (levels, position) = processing_levels(&a, ordering);
-        let mut level_of = vec![usize::MAX; a.n_rows];
+        let (levels, position) = processing_levels(&a.pattern, ordering);
+        let mut level_of = vec![usize::MAX; a.n_rows()];
         for (l, rows) in levels.iter().enumerate() {
             for &r in rows {
                 assert_eq!(level_of[r], usize::MAX, "{ordering:?}: row {r} twice");
@@ -194,8 +194,8 @@ fn processing_levels_are_valid_schedules() {
             }
         }
         assert!(level_of.iter().all(|&l| l != usize::MAX), "{ordering:?}: a row is missing");
-        for r in 0..a.n_rows {
-            for &c in &a.cols[a.row_ptr[r]..a.row_ptr[r + 1]] {
+        for r in 0..a.n_rows() {
+            for &c in &a.pattern.cols[a.pattern.row_ptr[r]..a.pattern.row_ptr[r + 1]] {
                 if c != r && position[c] < position[r] {
                     assert!(level_of[c] < level_of[r], "{ordering:?}: row {r} (level {}) needs row {c} (level {})", level_of[r], level_of[c]);
                 }
@@ -219,7 +219,7 @@ fn processing_levels_are_valid_schedules() {
 fn jacobi_swept_ilu_reaches_the_exact_solve_after_the_wavefront_count() {
     let adj = grid_adjacency(7, 5);
     let a = random_dominant::<4>(&adj, 1.3, 21);
-    let r: Vec<f64> = (0..a.n_rows * 4).map(|k| ((k * 37 % 11) as f64 - 5.0) / 3.0).collect();
+    let r: Vec<f64> = (0..a.n_rows() * 4).map(|k| ((k * 37 % 11) as f64 - 5.0) / 3.0).collect();
     let exact = BlockIlu0::new(&a, Ordering::Natural).unwrap();
     let mut z_exact = vec![0.0; r.len()];
     exact.apply(&r, &mut z_exact);
@@ -260,7 +260,7 @@ fn swept_ilu_with_f32_factors_keeps_the_iterations_and_the_accuracy() {
     let a = random_dominant::<4>(&adj, 1.3, 1);
     let double = BlockIlu0::new(&a, Ordering::Natural).unwrap().with_jacobi_sweeps(8);
     let single = BlockIlu0::new(&a, Ordering::Natural).unwrap().with_jacobi_sweeps(8).with_single_precision_factors();
-    let r: Vec<f64> = (0..a.n_rows * 4).map(|k| ((k * 37 % 11) as f64 - 5.0) / 3.0).collect();
+    let r: Vec<f64> = (0..a.n_rows() * 4).map(|k| ((k * 37 % 11) as f64 - 5.0) / 3.0).collect();
     let (mut zd, mut zs) = (vec![0.0; r.len()], vec![0.0; r.len()]);
     double.apply(&r, &mut zd);
     single.apply(&r, &mut zs);
@@ -286,7 +286,7 @@ fn classical_gram_schmidt_twice_matches_the_modified_one() {
         for restart in [5, 30] {
             let solve = |gram_schmidt| {
                 let mut rng = ChaCha8Rng::seed_from_u64(7);
-                let b: Vec<f64> = (0..a.n_rows * 4).map(|_| rng.random_range(-1.0..1.0)).collect();
+                let b: Vec<f64> = (0..a.n_rows() * 4).map(|_| rng.random_range(-1.0..1.0)).collect();
                 let mut x = vec![0.0; b.len()];
                 let settings = FgmresSettings { restart, rel_tol: 1e-10, abs_tol: 0.0, max_iterations: 2000, gram_schmidt };
                 let stats = fgmres(&HostSystem { a: &a, pc }, &b, &mut x, &settings);
