@@ -15,6 +15,7 @@ pub mod cli;
 pub mod cluster;
 pub mod error;
 pub mod eval;
+mod files;
 pub mod flow;
 pub mod geometry;
 pub mod gpu;
@@ -25,6 +26,5 @@ pub mod perf;
 pub mod post;
 pub mod report;
 pub mod solver;
-pub mod user_cache;
 
 pub use error::{Error, Result};

@@ -155,7 +155,7 @@ fn warm_start_converges_in_fewer_iterations_than_cold() {
 #[ignore = "long validation: LS89 MUR47 coarse RANS, the baseline and two designs warm and cold (several minutes on 2 cores)"]
 fn resampled_warm_start_matches_the_cold_start() {
     let campaign = turbopt::optim::campaign::CampaignConfig::from_ron_file("optimize/ls89_tc1_de.ron").unwrap();
-    let turbopt::optim::campaign::EvaluatorConfig::Cfd(config) = campaign.evaluator else { panic!("a CFD campaign") };
+    let turbopt::optim::campaign::CampaignEvaluator::Cfd(config) = campaign.evaluator else { panic!("a CFD campaign") };
     let names = campaign.variables.expect("the campaign's variables");
     let evaluator = |warm: bool| CfdEvaluator::new(EvaluatorConfig { warm_start: warm, ..config.clone() }).unwrap();
     let (warm, cold) = (evaluator(true), evaluator(false));

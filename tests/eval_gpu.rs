@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 use turbopt::eval::cfd::{BackendChoice, CfdEvaluator};
-use turbopt::optim::campaign::{read_log, run_campaign, CampaignConfig, EvaluationRecord, EvaluatorConfig, SilentObserver};
+use turbopt::optim::campaign::{read_log, run_campaign, CampaignConfig, CampaignEvaluator, EvaluationRecord, SilentObserver};
 
 const CAMPAIGN: &str = "optimize/ls89_default_gpu.ron";
 const EVALUATIONS: usize = 6;
@@ -25,7 +25,7 @@ const RELATIVE_TOLERANCE: f64 = 1e-6;
 fn first_evaluations(backend: BackendChoice, tag: &str) -> Vec<EvaluationRecord> {
     let mut campaign = CampaignConfig::from_ron_file(CAMPAIGN).unwrap();
     campaign.budget = EVALUATIONS;
-    let EvaluatorConfig::Cfd(cfd) = &mut campaign.evaluator else { panic!("{CAMPAIGN} is a CFD campaign") };
+    let CampaignEvaluator::Cfd(cfd) = &mut campaign.evaluator else { panic!("{CAMPAIGN} is a CFD campaign") };
     cfd.solver.backend = backend;
     cfd.solver.max_iterations = CYCLES;
     let evaluator = CfdEvaluator::new(cfd.clone()).unwrap();
@@ -79,7 +79,7 @@ fn a_batch_of_16_designs_runs_concurrently_with_the_one_by_one_results() {
     use rand::{Rng, SeedableRng};
     use turbopt::eval::Evaluator;
     let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
-    let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
+    let CampaignEvaluator::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
     cfd.solver.backend = BackendChoice::gpu(0);
     let one_by_one = {
         let mut c = cfd.clone();
@@ -139,7 +139,7 @@ fn two_workers_sharing_one_device_give_the_one_worker_results_in_design_order() 
     use turbopt::eval::Evaluator;
 
     let campaign = CampaignConfig::from_ron_file("optimize/default.ron").unwrap();
-    let EvaluatorConfig::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
+    let CampaignEvaluator::Cfd(mut cfd) = campaign.evaluator.clone() else { panic!("the default campaign is a CFD campaign") };
     let mut missing = cfd.clone();
     missing.solver.backend = BackendChoice::Gpu { devices: Devices::List(vec![0, 99]) };
     match CfdEvaluator::new(missing).unwrap().check_backend() {

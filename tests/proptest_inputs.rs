@@ -16,7 +16,7 @@ use turbopt::eval::{Evaluator, Status};
 use turbopt::geometry::validity::GeometryError;
 use turbopt::geometry::BladeFile;
 use turbopt::mesh::Density;
-use turbopt::optim::campaign::{build_evaluator, CampaignConfig, EvaluatorConfig as CampaignEvaluator};
+use turbopt::optim::campaign::{build_evaluator, CampaignConfig, CampaignEvaluator};
 
 fn ls89_text() -> String {
     std::fs::read_to_string("blades/ls89.ron").expect("blades/ls89.ron")

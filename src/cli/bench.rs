@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::{BenchArgs, BenchBackendArg, SchemeArg};
+use super::args::{BenchArgs, BenchBackendArg, SchemeArg};
 use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use crate::bench::implicit::ImplicitBench;
 use crate::bench::{self, BenchOptions, BenchReport, TestProblem, Throughput};

@@ -1,7 +1,7 @@
 //! `turbopt evaluate`: one design through the CFD evaluator, on the CPU or (`--backend gpu`) on a
 //! CUDA device.
 
-use super::{EvaluateArgs, ModelArg, SchemeArg};
+use super::args::{EvaluateArgs, ModelArg, SchemeArg};
 use crate::eval::cfd::Scheme;
 use crate::eval::cfd_command::{evaluate_command, EvaluateOptions, COMMAND_OBJECTIVES};
 use crate::solver::FlowModel;
@@ -12,7 +12,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
         density: args.density,
         max_iterations: args.max_iterations,
         accept_orders: None,
-        backend: super::backend_choice(args.backend, args.threads, args.device)?,
+        backend: super::args::backend_choice(args.backend, args.threads, args.device)?,
         scheme: match args.scheme {
             SchemeArg::Explicit => Scheme::Explicit,
             SchemeArg::Implicit => Scheme::Implicit,

@@ -1,6 +1,6 @@
 //! `turbopt mesh`: generate, check and write the mesh of a cascade passage.
 
-use super::MeshArgs;
+use super::args::MeshArgs;
 use crate::geometry::blade_file::load_blade_file;
 use crate::cascade::{BladeChoice, CascadeSetup, PreparedCascade};
 use crate::mesh::metrics::MeshMetrics;
@@ -15,7 +15,7 @@ use std::time::Instant;
 pub fn run(args: &MeshArgs) -> Result<()> {
     let start = Instant::now();
     let blade = load_blade_file(&args.blade)?;
-    let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
+    let op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
     // The passage and mesh that `turbopt solve` and the evaluator build (`crate::cascade`).
     let setup = CascadeSetup::new(&blade, vec![op.clone()], args.density);
     let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;

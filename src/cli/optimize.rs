@@ -7,11 +7,11 @@
 //! backend is opened before the campaign starts: a missing GPU, driver or `cuda` feature is one
 //! error, not a failed status for every design.
 
-use super::{BackendArg, OptimizeArgs};
+use super::args::{BackendArg, OptimizeArgs};
 use crate::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
 use crate::eval::subspace::SubspaceEvaluator;
 use crate::eval::Evaluator;
-use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, EvaluatorConfig, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
+use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignEvaluator, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
 use crate::post::plot_isentropic_mach;
 use crate::report::plots::plot_blades;
 use crate::{Error, Result};
@@ -36,7 +36,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
         // Fail on settings that cannot run before `auto` measures its performance model.
         crate::optim::campaign::check_optimizer(&config, variables.len())?;
     }
-    if let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator {
+    if let CampaignEvaluator::Cfd(cfd) = &mut config.evaluator {
         if let Some(choice) = crate::eval::cfd::resolve_auto(cfd)? {
             log_auto_choice(&config.name, &out, &choice)?;
         }
@@ -47,7 +47,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     let mut silent = SilentObserver;
     let observer: &mut dyn CampaignObserver = if args.json { &mut silent } else { &mut bar };
     let summary = match &config.evaluator {
-        EvaluatorConfig::Cfd(cfd_config) => {
+        CampaignEvaluator::Cfd(cfd_config) => {
             // Keep the concrete CFD evaluator: the blade and Mis pictures need it afterwards.
             build_evaluator(&config.evaluator)?; // validates the configuration the same way
             let cfd = CfdEvaluator::new(cfd_config.clone())?;
@@ -149,7 +149,7 @@ fn run_here_or_on_cluster(
 /// applied), its backend opened: an error here is reported to rank 0, which stops the run.
 fn worker_evaluator(campaign: &CampaignConfig) -> Result<Box<dyn Evaluator>> {
     let evaluator = build_evaluator(&campaign.evaluator)?;
-    if let EvaluatorConfig::Cfd(cfd_config) = &campaign.evaluator {
+    if let CampaignEvaluator::Cfd(cfd_config) = &campaign.evaluator {
         let cfd = CfdEvaluator::new(cfd_config.clone())?;
         cfd.check_backend()?;
         return Ok(Box::new(cfd));
@@ -163,7 +163,7 @@ fn worker_evaluator(campaign: &CampaignConfig) -> Result<Box<dyn Evaluator>> {
 fn apply_backend_flags(args: &OptimizeArgs, config: &mut CampaignConfig) -> Result<()> {
     let name = config.name.clone();
     let flag_devices = args.devices.clone().or(args.device.map(Devices::one));
-    let EvaluatorConfig::Cfd(cfd) = &mut config.evaluator else {
+    let CampaignEvaluator::Cfd(cfd) = &mut config.evaluator else {
         if args.backend.is_some() || flag_devices.is_some() || args.batch_workers.is_some() {
             return Err(Error::Other(format!("campaign {name} has an analytic evaluator: --backend, --device(s) and --batch-workers apply to CFD campaigns")));
         }
@@ -275,7 +275,7 @@ mod tests {
     fn batch_workers_override_the_campaign_and_need_a_cfd_evaluator() {
         let mut config = CampaignConfig::from_ron_file(std::path::Path::new("optimize/ls89_tc1_de.ron")).expect("the shipped campaign");
         apply_backend_flags(&args(&["turbopt", "optimize", "x.ron", "--batch-workers", "20"]), &mut config).expect("applies");
-        let EvaluatorConfig::Cfd(cfd) = &config.evaluator else { unreachable!("a CFD campaign") };
+        let CampaignEvaluator::Cfd(cfd) = &config.evaluator else { unreachable!("a CFD campaign") };
         assert_eq!(cfd.batch.workers, Some(20));
         assert!(crate::cli::Cli::try_parse_from(["turbopt", "optimize", "--batch-workers", "0"]).is_err(), "0 designs at once is refused");
         let mut analytic = CampaignConfig::from_ron_file(std::path::Path::new("optimize/analytic_branin_ego.ron")).expect("the shipped campaign");

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::PerfModelArgs;
+use super::args::PerfModelArgs;
 use crate::perf::{self, BuildOptions, Cache, CaseSetup, IterationCount, Machines, MethodSettings, PerfModel};
 use crate::{Error, Result};
 

@@ -10,7 +10,7 @@
 //! the `cuda` feature or a machine without a GPU ends the command with one error naming the
 //! cause, before the mesh is generated.
 
-use super::SolveArgs;
+use super::args::SolveArgs;
 use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use crate::cascade::{
     default_rans_config, solve_point, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
@@ -34,7 +34,7 @@ use std::time::Instant;
 pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
-    let op = super::operating_point(&blade, &args.blade, args.case.as_deref())?;
+    let op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let mut settings = solver_settings(args)?;
     if let Some(choice) = crate::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
         println!("auto: {}", choice.reason);
@@ -64,13 +64,13 @@ enum Ending {
 /// The solver settings of the command line: `--config` (or the cascade default, RANS-SA) with
 /// the flags on top, the budget of `--max-iterations` or the scheme's default.
 pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
-    use super::SchemeArg;
+    use super::args::SchemeArg;
     let scheme = match args.scheme {
         SchemeArg::Explicit => crate::cascade::Scheme::Explicit,
         SchemeArg::Implicit => crate::cascade::Scheme::Implicit,
         SchemeArg::Auto => crate::cascade::Scheme::Auto,
     };
-    let backend = super::backend_choice(args.backend, args.threads, args.device)?;
+    let backend = super::args::backend_choice(args.backend, args.threads, args.device)?;
     let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
     settings.config = match &args.config {
         Some(path) => {
@@ -99,7 +99,7 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<P
 
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
-    use super::{FactorsArg, GramSchmidtArg, ModelArg, PrecondArg, SchemeArg};
+    use super::args::{FactorsArg, GramSchmidtArg, ModelArg, PrecondArg, SchemeArg};
     use crate::solver::krylov::GramSchmidt;
     use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
     use crate::solver::{FlowModel, ImplicitConfig, Scheme};

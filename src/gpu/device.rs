@@ -1,5 +1,6 @@
 //! Device and module handling on top of cudarc.
 
+use crate::error::DevicesError;
 use crate::error::{Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
@@ -33,7 +34,11 @@ impl GpuDevice {
 
     fn open_in(ordinal: usize, kind: ContextKind) -> Result<Self> {
         let found = device_count()?;
-        crate::backend::Devices::one(ordinal).resolve(found)?;
+        match found {
+            0 => return Err(DevicesError::NoDevice.into()),
+            n if ordinal >= n => return Err(DevicesError::NoSuchDevice { device: ordinal, found: n }.into()),
+            _ => {}
+        }
         let sched = host_sync_mode()?;
         let ctx = match kind {
             ContextKind::Primary => {

@@ -67,7 +67,7 @@ fn directory() -> Option<PathBuf> {
     match std::env::var_os("TURBOPT_KERNEL_CACHE_DIR") {
         Some(d) if d == "off" => None,
         Some(d) => Some(PathBuf::from(d)),
-        None => crate::user_cache::directory("kernels"),
+        None => crate::files::cache_directory("kernels"),
     }
 }
 

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lhs::latin_hypercube;
 use super::problem::{bounds_of, Bounded};
-use super::run::Progress;
+use super::run::{Progress, Reports};
 use super::shade::{Archive, SuccessMemory};
 use super::{Bounds, Member, OptimError, OptimState, Scored};
 
@@ -48,7 +48,7 @@ pub enum Strategy {
 
 /// Mutation scale factor F and crossover rate CR.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Control {
+pub enum ParameterControl {
     Fixed { f: f64, cr: f64 },
     /// A new F drawn uniformly in `[f_min, f_max)` every generation (scipy's `mutation=(a, b)`).
     Dither { f_min: f64, f_max: f64, cr: f64 },
@@ -59,10 +59,10 @@ pub enum Control {
     SuccessHistory { memory: usize },
 }
 
-impl Control {
+impl ParameterControl {
     /// jDE with the constants of Brest et al. (tau = 0.1, F in [0.1, 1.0]).
     pub fn jde() -> Self {
-        Control::Jde { tau_f: 0.1, tau_cr: 0.1, f_min: 0.1, f_max: 1.0 }
+        ParameterControl::Jde { tau_f: 0.1, tau_cr: 0.1, f_min: 0.1, f_max: 1.0 }
     }
 }
 
@@ -93,7 +93,7 @@ pub struct DeSettings {
     /// (Initial) population size, at least 4.
     pub population: usize,
     pub strategy: Strategy,
-    pub control: Control,
+    pub control: ParameterControl,
     pub bounds: BoundHandling,
     /// Archive capacity as a multiple of the current population (0: no archive).
     #[serde(default)]
@@ -127,7 +127,7 @@ impl DeSettings {
         let base = DeSettings {
             population: (18 * dim).min(max_evaluations / 20).max(4),
             strategy: Strategy::CurrentToPBest1Bin { p: 0.11 },
-            control: Control::SuccessHistory { memory: 6 },
+            control: ParameterControl::SuccessHistory { memory: 6 },
             bounds: BoundHandling::MidpointToBound,
             archive: 2.6,
             final_population: Some(4),
@@ -142,7 +142,7 @@ impl DeSettings {
             Variant::Jde => DeSettings {
                 population: (4 * dim).max(20),
                 strategy: Strategy::CurrentToBest1Bin,
-                control: Control::jde(),
+                control: ParameterControl::jde(),
                 archive: 0.0,
                 final_population: None,
                 ..base
@@ -160,10 +160,10 @@ impl DeSettings {
         }
         let unit = |v: f64| (0.0..=1.0).contains(&v);
         let ok = match self.control {
-            Control::Fixed { f, cr } => f > 0.0 && f <= 2.0 && unit(cr),
-            Control::Dither { f_min, f_max, cr } => 0.0 < f_min && f_min <= f_max && f_max <= 2.0 && unit(cr),
-            Control::Jde { tau_f, tau_cr, f_min, f_max } => unit(tau_f) && unit(tau_cr) && 0.0 < f_min && f_min <= f_max,
-            Control::SuccessHistory { memory } => memory > 0,
+            ParameterControl::Fixed { f, cr } => f > 0.0 && f <= 2.0 && unit(cr),
+            ParameterControl::Dither { f_min, f_max, cr } => 0.0 < f_min && f_min <= f_max && f_max <= 2.0 && unit(cr),
+            ParameterControl::Jde { tau_f, tau_cr, f_min, f_max } => unit(tau_f) && unit(tau_cr) && 0.0 < f_min && f_min <= f_max,
+            ParameterControl::SuccessHistory { memory } => memory > 0,
         };
         if !ok {
             return bad(format!("control parameters out of range: {:?}", self.control));
@@ -208,7 +208,7 @@ impl DifferentialEvolution {
     pub fn new(settings: DeSettings) -> Self {
         let rng = ChaCha8Rng::seed_from_u64(settings.seed);
         let memory = SuccessMemory::new(match settings.control {
-            Control::SuccessHistory { memory } => memory,
+            ParameterControl::SuccessHistory { memory } => memory,
             _ => 1,
         });
         let progress = Progress::new(settings.max_evaluations, settings.target);
@@ -228,11 +228,11 @@ impl DifferentialEvolution {
 
     fn initial_control(&self) -> (f64, f64) {
         match self.settings.control {
-            Control::Fixed { f, cr } => (f, cr),
-            Control::Dither { f_min, f_max, cr } => (0.5 * (f_min + f_max), cr),
+            ParameterControl::Fixed { f, cr } => (f, cr),
+            ParameterControl::Dither { f_min, f_max, cr } => (0.5 * (f_min + f_max), cr),
             // Brest et al. start every individual at F = 0.5, CR = 0.9.
-            Control::Jde { .. } => (0.5, 0.9),
-            Control::SuccessHistory { .. } => (0.5, 0.5),
+            ParameterControl::Jde { .. } => (0.5, 0.9),
+            ParameterControl::SuccessHistory { .. } => (0.5, 0.5),
         }
     }
 
@@ -269,15 +269,15 @@ impl DifferentialEvolution {
     /// F and CR for the trial of individual `i`.
     fn trial_control(&mut self, i: usize, generation_f: f64) -> (f64, f64) {
         match self.settings.control {
-            Control::Fixed { f, cr } => (f, cr),
-            Control::Dither { cr, .. } => (generation_f, cr),
-            Control::Jde { tau_f, tau_cr, f_min, f_max } => {
+            ParameterControl::Fixed { f, cr } => (f, cr),
+            ParameterControl::Dither { cr, .. } => (generation_f, cr),
+            ParameterControl::Jde { tau_f, tau_cr, f_min, f_max } => {
                 let (pf, pcr) = self.controls[i];
                 let f = if self.rng.random::<f64>() < tau_f { f_min + self.rng.random::<f64>() * (f_max - f_min) } else { pf };
                 let cr = if self.rng.random::<f64>() < tau_cr { self.rng.random::<f64>() } else { pcr };
                 (f, cr)
             }
-            Control::SuccessHistory { .. } => self.memory.draw(&mut self.rng),
+            ParameterControl::SuccessHistory { .. } => self.memory.draw(&mut self.rng),
         }
     }
 
@@ -373,7 +373,7 @@ impl DifferentialEvolution {
                 self.controls[i] = controls[i];
             }
         }
-        if matches!(self.settings.control, Control::SuccessHistory { .. }) {
+        if matches!(self.settings.control, ParameterControl::SuccessHistory { .. }) {
             self.memory.update(&successes);
         }
     }
@@ -466,7 +466,7 @@ where
         let mut pop = state.take_population().ok_or_else(|| argmin_err("no population in state"))?;
         let ranked = Self::ranking(&pop);
         let generation_f = match self.settings.control {
-            Control::Dither { f_min, f_max, .. } => f_min + self.rng.random::<f64>() * (f_max - f_min),
+            ParameterControl::Dither { f_min, f_max, .. } => f_min + self.rng.random::<f64>() * (f_max - f_min),
             _ => 0.0,
         };
         // The last generation may be cut short by the budget; parents without a trial survive.
@@ -501,6 +501,12 @@ impl Progress {
             return TerminationStatus::Terminated(TerminationReason::TargetCostReached);
         }
         TerminationStatus::NotTerminated
+    }
+}
+
+impl Reports for DifferentialEvolution {
+    fn progress(&self) -> &Progress {
+        DifferentialEvolution::progress(self)
     }
 }
 
@@ -568,7 +574,7 @@ mod tests {
     fn same_seed_same_run_and_every_strategy_works() {
         let strategies = [Strategy::Rand1Bin, Strategy::Best1Bin, Strategy::CurrentToBest1Bin, Strategy::CurrentToPBest1Bin { p: 0.11 }];
         let controls =
-            [Control::Fixed { f: 0.7, cr: 0.9 }, Control::Dither { f_min: 0.5, f_max: 1.0, cr: 0.7 }, Control::jde(), Control::SuccessHistory { memory: 6 }];
+            [ParameterControl::Fixed { f: 0.7, cr: 0.9 }, ParameterControl::Dither { f_min: 0.5, f_max: 1.0, cr: 0.7 }, ParameterControl::jde(), ParameterControl::SuccessHistory { memory: 6 }];
         for strategy in strategies {
             for control in controls {
                 for bounds in [BoundHandling::MidpointToBound, BoundHandling::Reflection] {
@@ -602,9 +608,9 @@ mod tests {
         st.population = 20;
         assert!(minimize(p(), DifferentialEvolution::new(st.clone())).is_err());
         st.max_evaluations = 1000;
-        st.control = Control::Fixed { f: 0.5, cr: 1.5 };
+        st.control = ParameterControl::Fixed { f: 0.5, cr: 1.5 };
         assert!(minimize(p(), DifferentialEvolution::new(st.clone())).is_err());
-        st.control = Control::jde();
+        st.control = ParameterControl::jde();
         st.final_population = Some(40);
         let err = minimize(p(), DifferentialEvolution::new(st)).unwrap_err();
         assert!(err.to_string().contains("final population 40"), "{err}");

@@ -28,7 +28,6 @@ pub mod de;
 pub mod ego;
 pub mod kriging;
 pub mod lhs;
-mod plots;
 pub mod prelude;
 pub mod problem;
 pub mod run;

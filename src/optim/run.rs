@@ -77,12 +77,6 @@ pub trait Reports {
     fn progress(&self) -> &Progress;
 }
 
-impl Reports for super::de::DifferentialEvolution {
-    fn progress(&self) -> &Progress {
-        self.progress()
-    }
-}
-
 /// What a run ends with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
@@ -173,7 +167,7 @@ struct Saved<S> {
 impl<S: Serialize + DeserializeOwned> Checkpoint<S, OptimState> for RonCheckpoint {
     fn save(&self, solver: &S, state: &OptimState) -> Result<(), ArgminError> {
         let text = ron::ser::to_string(&SavedRef { solver, state }).map_err(|e| self.error(e))?;
-        crate::optim::campaign::write_atomic(&self.path, text.as_bytes()).map_err(|e| self.error(e))
+        crate::files::write_atomic(&self.path, text.as_bytes()).map_err(|e| self.error(e))
     }
 
     fn load(&self) -> Result<Option<(S, OptimState)>, ArgminError> {

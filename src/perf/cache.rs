@@ -94,7 +94,7 @@ pub struct StoredMeasurement {
 pub fn directory() -> PathBuf {
     match std::env::var_os("TURBOPT_CACHE_DIR") {
         Some(d) => PathBuf::from(d),
-        None => crate::user_cache::directory("perf").unwrap_or_else(|| PathBuf::from("out").join("perf-cache")),
+        None => crate::files::cache_directory("perf").unwrap_or_else(|| PathBuf::from("out").join("perf-cache")),
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 
-use super::campaign::EvaluationRecord;
+use super::log::EvaluationRecord;
 use crate::error::Result;
 use crate::report::plots::{draw_legend, plot_err};
 

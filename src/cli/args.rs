@@ -1,0 +1,343 @@
+//! The command line's arguments (clap) and the small conversions every subcommand shares.
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(name = "turbopt", version, about = "CFD-driven turbomachinery cascade blade design")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Generate the multi-block mesh of a cascade passage, write it (Plot3D, VTK, SU2, PNG) and
+    /// print its quality report.
+    Mesh(MeshArgs),
+    /// Solve the flow through a cascade at one operating point and write the solution,
+    /// convergence history, blade Mis and performance figures.
+    Solve(SolveArgs),
+    /// Run an optimization campaign (RON), or the embedded default one, with a results log,
+    /// checkpoints and plots; `--resume` continues an interrupted campaign.
+    Optimize(OptimizeArgs),
+    /// Score one design (or the blade file's own profile) with the CFD evaluator: objectives,
+    /// constraints, status and diagnostics; a failed design exits non-zero with its reason.
+    Evaluate(EvaluateArgs),
+    /// Time the explicit RANS-SA solver per backend operation and per iteration on a test mesh
+    /// of a chosen size: cell(-stage) updates per second, bytes moved per update, percent of the
+    /// measured memory bandwidth, CPU and GPU side by side.
+    Bench(BenchArgs),
+    /// The performance model of a case: which of explicit (single grid, multigrid) or implicit,
+    /// on one CPU core, all cores or the GPU, converges first (thesis chapter 6): per-operation
+    /// times and classes, iteration counts, R_C, predicted times to convergence, the fastest,
+    /// a Fig. 6.9-style picture; `--validate` checks the predictions with full runs.
+    PerfModel(PerfModelArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PerfModelArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Operating point name (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    /// Mesh densities, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "coarse")]
+    pub density: Vec<crate::mesh::Density>,
+    /// Output directory: one folder per case key with table.md, time-to-convergence.png, model.json.
+    #[arg(long, default_value = "out/perf")]
+    pub out: std::path::PathBuf,
+    /// CUDA device ordinal (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Leave the GPU out even when one is present.
+    #[arg(long)]
+    pub cpu_only: bool,
+    /// Measure the unit costs again even when the cache has them for this machine.
+    #[arg(long)]
+    pub refresh: bool,
+    /// Run the full runs for the iteration counts again.
+    #[arg(long)]
+    pub refresh_counts: bool,
+    /// A full run for a count stops once it would take this many times the fastest prediction
+    /// so far (it cannot be the fastest; its count becomes a lower bound).
+    #[arg(long, default_value_t = 3.0)]
+    pub cut_off: f64,
+    /// A count from a stored convergence history: KEY=PATH (KEY explicit-single-grid,
+    /// explicit-multigrid, implicit-ilu, implicit-mc-ilu; PATH a convergence.csv of turbopt solve
+    /// on the same case, mesh and settings). Repeatable.
+    #[arg(long)]
+    pub history: Vec<String>,
+    /// Full runs of every combination predicted to take at most --validate-budget-s (and at
+    /// least --validate-from-s), compared with the predictions.
+    #[arg(long)]
+    pub validate: bool,
+    #[arg(long, default_value_t = 600.0)]
+    pub validate_budget_s: f64,
+    /// Skip the validation runs predicted under this many seconds (to validate the long
+    /// combinations in a separate process, e.g. where one command's time is limited).
+    #[arg(long, default_value_t = 0.0)]
+    pub validate_from_s: f64,
+    /// Cache directory (default: TURBOPT_CACHE_DIR, else ~/.cache/turbopt/perf).
+    #[arg(long)]
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Cells of the test mesh: a bumped RANS channel in 4 blocks, ni about 2 nj (the count is
+    /// rounded to that grid).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub cells: usize,
+    /// Backends to time; `both` prints the CPU column and, when this build and machine have a
+    /// GPU, the GPU column beside it.
+    #[arg(long, value_enum, default_value = "both")]
+    pub backend: BenchBackendArg,
+    /// CPU threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Timed iterations, and timed calls of each operation (their medians are reported).
+    #[arg(long, default_value_t = 10)]
+    pub iterations: usize,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// `explicit`: every operation and the explicit iteration; `implicit`: the time per flow
+    /// iteration of the implicit scheme (defaults) with its residual/assembly/factorization/Krylov split.
+    #[arg(long, value_enum, default_value = "explicit")]
+    pub scheme: SchemeArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchBackendArg {
+    Cpu,
+    /// CUDA (needs a build with `--features cuda` and an NVIDIA GPU).
+    Gpu,
+    Both,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct EvaluateArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Operating point name (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    /// Design vector of the blade file's design parameterization, comma-separated (default: the
+    /// blade file's main definition).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub design: Option<Vec<f64>>,
+    #[arg(long, value_enum, default_value = "coarse")]
+    pub density: crate::mesh::Density,
+    #[arg(long, value_enum, default_value = "implicit")]
+    pub scheme: SchemeArg,
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    #[arg(long)]
+    pub max_iterations: Option<usize>,
+    /// Where the solver runs (either scheme on either backend).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads for --backend cpu (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// CUDA device ordinal for --backend gpu (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct OptimizeArgs {
+    /// Campaign file (RON); default: the embedded optimize/default.ron.
+    pub campaign: Option<std::path::PathBuf>,
+    /// Output directory (default: out/<campaign name>).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the campaign in --out without re-running its logged evaluations.
+    #[arg(long)]
+    pub resume: bool,
+    /// Where the CFD solves run, overriding the campaign's `solver.backend` (either scheme runs
+    /// on the GPU; the designs of a batch run there at once).
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendArg>,
+    /// CUDA device ordinal for the GPU backend (default: the campaign's, else 0).
+    #[arg(long, conflicts_with = "devices")]
+    pub device: Option<usize>,
+    /// CUDA devices for the GPU backend, one worker each: `all` or ordinals such as `0,1`
+    /// (repeats allowed: `0,0` runs two workers on device 0); the designs of a batch go to the
+    /// workers as they free up.
+    #[arg(long)]
+    pub devices: Option<crate::backend::Devices>,
+    /// Designs of a batch at once, overriding the campaign's `batch.workers`: CPU worker
+    /// threads, or designs per GPU worker (which may exceed the host's threads).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch_workers: Option<u64>,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendArg {
+    Cpu,
+    /// CUDA, both schemes (needs a build with `--features cuda` and an NVIDIA GPU).
+    Gpu,
+    /// The fastest for the case by the performance model (`turbopt perf-model`), measured once
+    /// per case, mesh and machine and cached.
+    Auto,
+}
+
+/// `--backend`, `--threads` and `--device` of `solve` and `evaluate` as the evaluator's backend
+/// choice; a flag of the other backend is an error rather than silently ignored.
+pub(super) fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<usize>) -> crate::Result<crate::eval::cfd::BackendChoice> {
+    use crate::eval::cfd::BackendChoice;
+    match backend {
+        BackendArg::Cpu if device.is_some() => Err(crate::Error::Other("--device selects a GPU: add --backend gpu".into())),
+        BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
+        BackendArg::Gpu if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
+        BackendArg::Gpu => Ok(BackendChoice::gpu(device.unwrap_or(0))),
+        BackendArg::Auto if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
+        BackendArg::Auto => Ok(BackendChoice::Auto { device: device.unwrap_or(0) }),
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemeArg {
+    /// Multistage Runge-Kutta with local time stepping, residual smoothing and multigrid.
+    Explicit,
+    /// Multistage implicit Runge-Kutta (JT-KIRK) with FGMRES and on-demand ILU, the turbulence
+    /// model as a segregated system. The default: it converges the LS89 RANS cases.
+    Implicit,
+    /// The fastest for the case by the performance model (`turbopt perf-model`).
+    Auto,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelArg {
+    Euler,
+    Laminar,
+    /// Spalart-Allmaras RANS.
+    Sa,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrecondArg {
+    Ilu,
+    McIlu,
+    Jacobi,
+    CusparseIlu,
+    /// ILU(0) with Jacobi-swept triangular solves (`--sweeps`).
+    SweptIlu,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FactorsArg {
+    Double,
+    /// f32 factors: half the bytes per sweep.
+    Single,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GramSchmidtArg {
+    Modified,
+    /// Classical Gram-Schmidt applied twice (5 GPU launches per step whatever the basis size).
+    ClassicalTwice,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Operating point name (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    #[arg(long, value_enum, default_value = "medium")]
+    pub density: crate::mesh::Density,
+    #[arg(long, value_enum, default_value = "implicit")]
+    pub scheme: SchemeArg,
+    /// Where the solver runs.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads for --backend cpu (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// CUDA device ordinal for --backend gpu (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations.
+    #[arg(long)]
+    pub config: Option<std::path::PathBuf>,
+    /// Flow model (overrides --config's).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    /// CFL number (implicit: the target of the CFL ramp).
+    #[arg(long)]
+    pub cfl: Option<f64>,
+    /// Implicit Runge-Kutta stages (1-6).
+    #[arg(long)]
+    pub stages: Option<usize>,
+    /// Implicit scheme preconditioner.
+    #[arg(long, value_enum)]
+    pub precond: Option<PrecondArg>,
+    /// Jacobi sweeps per triangular solve of `--precond swept-ilu`.
+    #[arg(long, default_value_t = crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
+    pub sweeps: usize,
+    /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
+    #[arg(long, value_enum, default_value = "single")]
+    pub factors: FactorsArg,
+    /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: modified).
+    #[arg(long, value_enum)]
+    pub gram_schmidt: Option<GramSchmidtArg>,
+    #[arg(long)]
+    pub max_iterations: Option<usize>,
+    /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.
+    #[arg(long)]
+    pub compare: Option<std::path::PathBuf>,
+    /// Continue the solve saved in a restart file (`restart.ron`, written by every solve):
+    /// same mesh, same convergence target, the history and iteration count carried on.
+    #[arg(long)]
+    pub restart: Option<std::path::PathBuf>,
+    #[arg(long, default_value = "out/solve")]
+    pub out: std::path::PathBuf,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MeshArgs {
+    /// Blade file (RON), e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    #[arg(long, value_enum, default_value = "medium")]
+    pub density: crate::mesh::Density,
+    /// Operating point used for the y+ estimate (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    /// Output directory.
+    #[arg(long, default_value = "out/mesh")]
+    pub out: std::path::PathBuf,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The named operating point of a blade file, or its first one.
+pub(super) fn operating_point(
+    blade: &crate::geometry::blade_file::BladeFile,
+    path: &std::path::Path,
+    name: Option<&str>,
+) -> crate::Result<crate::flow::case::OperatingPoint> {
+    match name {
+        Some(n) => Ok(blade.operating_point(n)?.clone()),
+        None => blade.operating_points.first().cloned().ok_or_else(|| crate::Error::Input {
+            path: path.display().to_string(),
+            reason: "the blade file has no operating point".into(),
+        }),
+    }
+}
