@@ -1,6 +1,6 @@
 //! Throughput of the explicit RANS-SA solver with criterion: every backend operation of an
 //! iteration (and the multigrid transfers) and the whole 5-stage iteration, on the bench's
-//! bumped RANS channel (`turbopt::bench::TestProblem`) at 64k and 256k cells. Criterion's
+//! bumped RANS channel (`turbopt::perf::bench::TestProblem`) at 64k and 256k cells. Criterion's
 //! "elements" are cells per call, and cell-stages for the whole iteration, so its throughput
 //! reads as cell (cell-stage) updates per second. The CPU backend runs on all cores; with
 //! `--features cuda` the GPU backend follows when a device opens.
@@ -13,7 +13,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::backend::Backend;
-use turbopt::bench::{time_iterations, Operation, TestProblem, Workspace};
+use turbopt::perf::bench::{time_iterations, Operation, TestProblem, Workspace};
 use turbopt::solver::ExplicitSolver;
 
 /// Requested cell counts (rounded to the bench grid).

@@ -9,16 +9,13 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod backend;
-pub mod bench;
 pub mod cascade;
-pub mod cli;
-pub mod cluster;
 pub mod error;
 pub mod eval;
 mod files;
 pub mod flow;
 pub mod geometry;
-pub mod gpu;
+pub(crate) mod gpu;
 pub mod linalg;
 pub mod mesh;
 pub mod optim;

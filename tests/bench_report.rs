@@ -1,4 +1,4 @@
-//! `turbopt::bench` on a small mesh on the CPU: the report covers every operation and the whole
+//! `turbopt::perf::bench` on a small mesh on the CPU: the report covers every operation and the whole
 //! iteration, its derived figures follow from its timings by their definitions, and its bytes
 //! per cell are the documented least-traffic counts. No wall-clock thresholds.
 
@@ -6,7 +6,7 @@ use std::process::Command;
 
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::backend::NVAR;
-use turbopt::bench::{self, copy_bandwidth, iteration_bytes_per_cell_stage, BenchOptions, BenchReport, Operation, TestProblem, Throughput};
+use turbopt::perf::bench::{self, copy_bandwidth, iteration_bytes_per_cell_stage, BenchOptions, BenchReport, Operation, TestProblem, Throughput};
 
 const CELLS: usize = 3000;
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 use turbopt::cascade::recovery::Plan;
 use turbopt::cascade::{BladeChoice, CascadeSetup, FigureConvergence, PreparedCascade, Remedy, SolverSettings};
-use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig, Scheme};
+use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig, SchemeChoice};
 use turbopt::eval::{Evaluator, Status};
 use turbopt::geometry::load_blade_file;
 use turbopt::mesh::{Density, Mesh};
@@ -103,7 +103,7 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
     assert!(matches!(prelude.config.scheme, turbopt::solver::Scheme::Explicit));
     assert_eq!(prelude.config.reconstruction, turbopt::backend::Reconstruction::FirstOrder, "after a first-order start");
 
-    let explicit = SolverSettings { scheme: Scheme::Explicit, ..SolverSettings::default() }.solver_config();
+    let explicit = SolverSettings { scheme: SchemeChoice::Explicit, ..SolverSettings::default() }.solver_config();
     let warm = Plan::as_configured(explicit, false);
     assert_eq!(Remedy::default_chain()[..2], [Remedy::ExtraStage, Remedy::GentleCfl], "cheapest first: no new start");
     assert!(warm.with(Remedy::ColdStart).is_some_and(|p| p.cold));
@@ -117,7 +117,7 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
 #[test]
 fn a_diverging_design_lists_every_attempt() {
     let mut c = EvaluatorConfig::for_blade("blades/t106c.ron");
-    c.solver.scheme = Scheme::Explicit;
+    c.solver.scheme = SchemeChoice::Explicit;
     c.solver.config.cfl = 60.0;
     c.solver.config.multigrid = None;
     c.solver.max_iterations = 300;

@@ -6,8 +6,7 @@
 //! crossing sides while staying inside the bounds (the shipped bounds keep designs valid).
 
 use std::path::{Path, PathBuf};
-use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, EvaluatorConfig, Scheme};
-use turbopt::eval::cfd_command::{evaluate_command, EvaluateOptions};
+use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, EvaluatorConfig, FigureSettings, SchemeChoice};
 use turbopt::eval::objectives::{Constraint, Objective};
 use turbopt::eval::{Evaluator, Status};
 use turbopt::geometry::load_blade_file;
@@ -49,7 +48,7 @@ fn config(blade: &Path) -> EvaluatorConfig {
 /// seconds for the tests that follow flows from design to design.
 fn ls89_euler_to_4_orders() -> EvaluatorConfig {
     let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
-    c.solver.scheme = Scheme::Implicit;
+    c.solver.scheme = SchemeChoice::Implicit;
     c.solver.config.model = turbopt::solver::FlowModel::Euler;
     c.solver.convergence_orders = 4.0;
     c.solver.figures = None;
@@ -124,7 +123,7 @@ fn gpu_backend_takes_either_scheme_and_an_unavailable_device_fails_with_reason()
     let ron = r#"(blade: "blades/ls89.ron", solver: (scheme: Explicit, backend: Gpu(device: 0), config: (scheme: implicit(()))), objectives: [EntropyRise])"#;
     EvaluatorConfig::from_ron_str(ron, Path::new(".")).expect("an implicit solver section on the GPU is valid");
 
-    c.solver.scheme = Scheme::Explicit;
+    c.solver.scheme = SchemeChoice::Explicit;
     let ev = CfdEvaluator::new(c).unwrap();
     let reason = match ev.check_backend() {
         Err(e @ (turbopt::Error::Gpu(_) | turbopt::Error::Devices(_))) => e.to_string(),
@@ -184,14 +183,17 @@ fn multi_point_names_one_constraint_per_point_and_unknown_points_are_errors() {
     assert!(err.contains("MUR99") && err.contains("MUR47"), "{err}");
 }
 
+/// The evaluator of `turbopt evaluate` (`EvaluatorConfig::for_figures`): a bad design is an
+/// evaluation with its reason, an unknown case or blade file an error.
 #[test]
-fn evaluate_command_returns_a_bad_design_with_its_reason() {
+fn figure_evaluator_returns_a_bad_design_with_its_reason() {
     let blade = Path::new("blades/t106c.ron");
     let n = load_blade_file(blade).unwrap().design_space().unwrap().dim();
-    let e = evaluate_command(blade, None, Some(&vec![0.0; n]), &EvaluateOptions::default()).unwrap();
+    let figures = |blade: &Path, case: Option<&str>| CfdEvaluator::new(EvaluatorConfig::for_figures(blade, case, &FigureSettings::default()));
+    let e = figures(blade, None).unwrap().evaluate(&vec![0.0; n]);
     assert!(matches!(e.status, Status::InvalidGeometry(_)), "{:?}", e.status);
-    assert!(evaluate_command(blade, Some("NOPE"), None, &EvaluateOptions::default()).is_err());
-    assert!(evaluate_command(Path::new("blades/missing.ron"), None, None, &EvaluateOptions::default()).is_err());
+    assert!(figures(blade, Some("NOPE")).is_err());
+    assert!(figures(Path::new("blades/missing.ron"), None).is_err());
 }
 
 /// The design that makes the solver diverge: the T106C-class baseline driven with the explicit
@@ -200,7 +202,7 @@ fn evaluate_command_returns_a_bad_design_with_its_reason() {
 #[test]
 fn solver_blow_up_is_diverged_with_reason() {
     let mut c = config(Path::new("blades/t106c.ron"));
-    c.solver.scheme = Scheme::Explicit;
+    c.solver.scheme = SchemeChoice::Explicit;
     c.solver.config.cfl = 60.0;
     c.solver.config.smoothing = None;
     c.solver.config.multigrid = None;
@@ -220,8 +222,8 @@ fn solver_blow_up_is_diverged_with_reason() {
 /// status also says that the objectives are finite), a positive mass flow, diagnostics filled.
 #[test]
 fn ls89_coarse_short_solve_reports_not_converged_with_finite_objectives() {
-    let options = EvaluateOptions { max_iterations: Some(30), ..EvaluateOptions::default() };
-    let e = evaluate_command(Path::new("blades/ls89.ron"), Some("MUR47"), None, &options).unwrap();
+    let settings = FigureSettings { max_iterations: Some(30), ..FigureSettings::default() };
+    let e = CfdEvaluator::new(EvaluatorConfig::for_figures("blades/ls89.ron", Some("MUR47"), &settings)).unwrap().evaluate_main_blade();
     match &e.status {
         Status::NotConverged(reason) => assert!(reason.contains("MUR47") && reason.contains("30 iterations"), "{reason}"),
         other => panic!("expected NotConverged after 30 iterations, got {other:?}"),
@@ -289,7 +291,7 @@ fn mesher_refusal_is_mesh_failure_with_reason() {
 /// only, so a design's twin in the same batch still starts from the baseline.
 #[test]
 fn nearest_warm_start_starts_a_design_from_the_nearest_converged_one_of_an_earlier_batch() {
-    use turbopt::eval::cfd_config::WarmStartFrom;
+    use turbopt::eval::cfd::WarmStartFrom;
     let mut c = ls89_euler_to_4_orders();
     c.warm_start_from = WarmStartFrom::Nearest;
     let ev = CfdEvaluator::new(c).unwrap();

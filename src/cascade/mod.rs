@@ -32,6 +32,6 @@ pub use planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
 pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, PreparedCascade};
 pub use recovery::{Attempt, Remedy};
 pub use section::{BladeChoice, Section};
-pub use settings::{default_rans_config, BackendChoice, Devices, Scheme, SolverSettings};
+pub use settings::{default_rans_config, BackendChoice, Devices, SchemeChoice, SolverSettings};
 pub use solve::{solve_point, PointError, PointFailure, PointRun, PointSolve, Start, Stop};
 pub use start::quasi_1d_start;

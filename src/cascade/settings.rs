@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// settings when it has them (`config.scheme`), else the implicit defaults
 /// (`solver::ImplicitConfig`), with Spalart-Allmaras as a segregated system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Scheme {
+pub enum SchemeChoice {
     Explicit,
     #[default]
     Implicit,
@@ -22,12 +22,12 @@ pub enum Scheme {
     Auto,
 }
 
-impl Scheme {
+impl SchemeChoice {
     pub fn name(self) -> &'static str {
         match self {
-            Scheme::Explicit => "explicit",
-            Scheme::Implicit => "implicit",
-            Scheme::Auto => "auto",
+            SchemeChoice::Explicit => "explicit",
+            SchemeChoice::Implicit => "implicit",
+            SchemeChoice::Auto => "auto",
         }
     }
 
@@ -35,10 +35,10 @@ impl Scheme {
     /// 400 iterations, the explicit W-cycle needs about 4,000 cycles on the coarse mesh.
     pub fn default_max_iterations(self) -> usize {
         match self {
-            Scheme::Explicit => 20_000,
-            Scheme::Implicit => 3000,
+            SchemeChoice::Explicit => 20_000,
+            SchemeChoice::Implicit => 3000,
             // The larger budget: the resolved scheme's own is set when it is resolved.
-            Scheme::Auto => 20_000,
+            SchemeChoice::Auto => 20_000,
         }
     }
 }
@@ -48,7 +48,7 @@ impl Scheme {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SolverSettings {
-    pub scheme: Scheme,
+    pub scheme: SchemeChoice,
     pub backend: BackendChoice,
     /// Iteration budget per operating point (multigrid cycles with multigrid).
     pub max_iterations: usize,
@@ -74,12 +74,12 @@ impl SolverSettings {
     /// Whether the solves run the implicit scheme: `scheme: Implicit`, or an implicit section
     /// in the solver's own `config` (which wins over `scheme: Explicit`).
     pub fn runs_implicit(&self) -> bool {
-        self.scheme == Scheme::Implicit || matches!(self.config.scheme, crate::solver::Scheme::Implicit(_))
+        self.scheme == SchemeChoice::Implicit || matches!(self.config.scheme, crate::solver::Scheme::Implicit(_))
     }
 
     /// Whether the scheme or the backend is still to be chosen by the performance model.
     pub fn is_auto(&self) -> bool {
-        self.scheme == Scheme::Auto || matches!(self.backend, BackendChoice::Auto { .. })
+        self.scheme == SchemeChoice::Auto || matches!(self.backend, BackendChoice::Auto { .. })
     }
 
     /// The solver configuration of one point: `config` with the budget, the residual target and
@@ -88,7 +88,7 @@ impl SolverSettings {
         let mut config = self.config.clone();
         config.max_iterations = self.max_iterations;
         config.convergence_orders = self.convergence_orders;
-        if self.scheme == Scheme::Implicit && matches!(config.scheme, crate::solver::Scheme::Explicit) {
+        if self.scheme == SchemeChoice::Implicit && matches!(config.scheme, crate::solver::Scheme::Explicit) {
             config.scheme = crate::solver::Scheme::Implicit(crate::solver::ImplicitConfig::default());
         }
         config
@@ -122,9 +122,9 @@ impl SolverSettings {
 impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
-            scheme: Scheme::Implicit,
+            scheme: SchemeChoice::Implicit,
             backend: BackendChoice::default(),
-            max_iterations: Scheme::Implicit.default_max_iterations(),
+            max_iterations: SchemeChoice::Implicit.default_max_iterations(),
             // A backstop: the figures are steady first in practice (6.5 orders on LS89), see
             // `FigureConvergence`; at the thesis's 6 orders they are still up to 5.5e-4 off.
             convergence_orders: 7.0,

@@ -43,7 +43,7 @@ pub struct PerfModelArgs {
     pub case: Option<String>,
     /// Mesh densities, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "coarse")]
-    pub density: Vec<crate::mesh::Density>,
+    pub density: Vec<turbopt::mesh::Density>,
     /// Output directory: one folder per case key with table.md, time-to-convergence.png, model.json.
     #[arg(long, default_value = "out/perf")]
     pub out: std::path::PathBuf,
@@ -131,7 +131,7 @@ pub struct EvaluateArgs {
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub design: Option<Vec<f64>>,
     #[arg(long, value_enum, default_value = "coarse")]
-    pub density: crate::mesh::Density,
+    pub density: turbopt::mesh::Density,
     #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
     #[arg(long, value_enum)]
@@ -173,7 +173,7 @@ pub struct OptimizeArgs {
     /// (repeats allowed: `0,0` runs two workers on device 0); the designs of a batch go to the
     /// workers as they free up.
     #[arg(long)]
-    pub devices: Option<crate::backend::Devices>,
+    pub devices: Option<turbopt::backend::Devices>,
     /// Designs of a batch at once, overriding the campaign's `batch.workers`: CPU worker
     /// threads, or designs per GPU worker (which may exceed the host's threads).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -195,14 +195,14 @@ pub enum BackendArg {
 
 /// `--backend`, `--threads` and `--device` of `solve` and `evaluate` as the evaluator's backend
 /// choice; a flag of the other backend is an error rather than silently ignored.
-pub(super) fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<usize>) -> crate::Result<crate::eval::cfd::BackendChoice> {
-    use crate::eval::cfd::BackendChoice;
+pub(super) fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<usize>) -> turbopt::Result<turbopt::eval::cfd::BackendChoice> {
+    use turbopt::eval::cfd::BackendChoice;
     match backend {
-        BackendArg::Cpu if device.is_some() => Err(crate::Error::Other("--device selects a GPU: add --backend gpu".into())),
+        BackendArg::Cpu if device.is_some() => Err(turbopt::Error::Other("--device selects a GPU: add --backend gpu".into())),
         BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
-        BackendArg::Gpu if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
+        BackendArg::Gpu if threads.is_some() => Err(turbopt::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
         BackendArg::Gpu => Ok(BackendChoice::gpu(device.unwrap_or(0))),
-        BackendArg::Auto if threads.is_some() => Err(crate::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
+        BackendArg::Auto if threads.is_some() => Err(turbopt::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
         BackendArg::Auto => Ok(BackendChoice::Auto { device: device.unwrap_or(0) }),
     }
 }
@@ -258,7 +258,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub case: Option<String>,
     #[arg(long, value_enum, default_value = "medium")]
-    pub density: crate::mesh::Density,
+    pub density: turbopt::mesh::Density,
     #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
     /// Where the solver runs.
@@ -286,7 +286,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum)]
     pub precond: Option<PrecondArg>,
     /// Jacobi sweeps per triangular solve of `--precond swept-ilu`.
-    #[arg(long, default_value_t = crate::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
+    #[arg(long, default_value_t = turbopt::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
     pub sweeps: usize,
     /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
     #[arg(long, value_enum, default_value = "single")]
@@ -315,7 +315,7 @@ pub struct MeshArgs {
     /// Blade file (RON), e.g. blades/ls89.ron
     pub blade: std::path::PathBuf,
     #[arg(long, value_enum, default_value = "medium")]
-    pub density: crate::mesh::Density,
+    pub density: turbopt::mesh::Density,
     /// Operating point used for the y+ estimate (default: the file's first).
     #[arg(long)]
     pub case: Option<String>,
@@ -329,13 +329,13 @@ pub struct MeshArgs {
 
 /// The named operating point of a blade file, or its first one.
 pub(super) fn operating_point(
-    blade: &crate::geometry::blade_file::BladeFile,
+    blade: &turbopt::geometry::blade_file::BladeFile,
     path: &std::path::Path,
     name: Option<&str>,
-) -> crate::Result<crate::flow::case::OperatingPoint> {
+) -> turbopt::Result<turbopt::flow::case::OperatingPoint> {
     match name {
         Some(n) => Ok(blade.operating_point(n)?.clone()),
-        None => blade.operating_points.first().cloned().ok_or_else(|| crate::Error::Input {
+        None => blade.operating_points.first().cloned().ok_or_else(|| turbopt::Error::Input {
             path: path.display().to_string(),
             reason: "the blade file has no operating point".into(),
         }),

@@ -1,14 +1,14 @@
 //! `turbopt bench`: throughput of the explicit RANS-SA solver per backend operation and per
-//! iteration (`crate::bench`), the CPU and the GPU backend side by side from the same run, with
+//! iteration (`turbopt::perf::bench`), the CPU and the GPU backend side by side from the same run, with
 //! the GPU/CPU speed-up of each row.
 
 use std::time::Instant;
 
 use super::args::{BenchArgs, BenchBackendArg, SchemeArg};
-use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
-use crate::bench::implicit::ImplicitBench;
-use crate::bench::{self, BenchOptions, BenchReport, TestProblem, Throughput};
-use crate::{Error, Result};
+use turbopt::backend::{BackendTask, ImplicitBackend, OpenBackend};
+use turbopt::perf::bench::implicit::ImplicitBench;
+use turbopt::perf::bench::{self, BenchOptions, BenchReport, TestProblem, Throughput};
+use turbopt::{Error, Result};
 
 /// Untimed calls (iterations) before the timed ones.
 const WARMUP: usize = 2;

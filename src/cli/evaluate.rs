@@ -1,22 +1,23 @@
-//! `turbopt evaluate`: one design through the CFD evaluator, on the CPU or (`--backend gpu`) on a
-//! CUDA device.
+//! `turbopt evaluate`: one design (or the blade file's own profile) through the CFD evaluator,
+//! scored on the four cascade figures (`EvaluatorConfig::for_figures`), on the CPU or
+//! (`--backend gpu`) on a CUDA device.
 
 use super::args::{EvaluateArgs, ModelArg, SchemeArg};
-use crate::eval::cfd::Scheme;
-use crate::eval::cfd_command::{evaluate_command, EvaluateOptions, COMMAND_OBJECTIVES};
-use crate::solver::FlowModel;
-use crate::{Error, Result};
+use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig, FigureSettings, SchemeChoice, FIGURES};
+use turbopt::eval::{Evaluator, Status};
+use turbopt::solver::FlowModel;
+use turbopt::{Error, Result};
 
 pub fn run(args: &EvaluateArgs) -> Result<()> {
-    let options = EvaluateOptions {
+    let settings = FigureSettings {
         density: args.density,
         max_iterations: args.max_iterations,
         accept_orders: None,
         backend: super::args::backend_choice(args.backend, args.threads, args.device)?,
         scheme: match args.scheme {
-            SchemeArg::Explicit => Scheme::Explicit,
-            SchemeArg::Implicit => Scheme::Implicit,
-            SchemeArg::Auto => Scheme::Auto,
+            SchemeArg::Explicit => SchemeChoice::Explicit,
+            SchemeArg::Implicit => SchemeChoice::Implicit,
+            SchemeArg::Auto => SchemeChoice::Auto,
         },
         model: args.model.map(|m| match m {
             ModelArg::Euler => FlowModel::Euler,
@@ -24,9 +25,17 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
             ModelArg::Sa => FlowModel::SpalartAllmaras,
         }),
     };
-    let e = evaluate_command(&args.blade, args.case.as_deref(), args.design.as_deref(), &options)?;
+    let evaluator = CfdEvaluator::new(EvaluatorConfig::for_figures(&args.blade, args.case.as_deref(), &settings))?;
+    if let Some(choice) = evaluator.auto_choice() {
+        println!("auto: {}", choice.reason);
+    }
+    evaluator.check_backend()?;
+    let e = match args.design.as_deref() {
+        None => evaluator.evaluate_main_blade(),
+        Some(x) => evaluator.evaluate(x),
+    };
     println!("status: {:?}", e.status);
-    for (name, value) in COMMAND_OBJECTIVES.iter().zip(&e.objectives) {
+    for (name, value) in FIGURES.iter().zip(&e.objectives) {
         println!("  {name:<18} {value:.6e}");
     }
     let d = &e.diagnostics;
@@ -34,7 +43,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
     if args.json {
         let v = serde_json::json!({
             "status": e.status,
-            "objective_names": COMMAND_OBJECTIVES,
+            "objective_names": FIGURES,
             "objectives": e.objectives,
             "constraints": e.constraints,
             "diagnostics": e.diagnostics,
@@ -42,7 +51,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
         println!("{v}");
     }
     match &e.status {
-        crate::eval::Status::Ok => Ok(()),
+        Status::Ok => Ok(()),
         other => Err(Error::Other(format!("evaluation failed: {other:?}"))),
     }
 }

@@ -1,22 +1,22 @@
 //! `turbopt mesh`: generate, check and write the mesh of a cascade passage.
 
 use super::args::MeshArgs;
-use crate::geometry::blade_file::load_blade_file;
-use crate::cascade::{BladeChoice, CascadeSetup, PreparedCascade};
-use crate::mesh::metrics::MeshMetrics;
-use crate::mesh::picture::{write_mesh_picture, PictureOptions};
-use crate::mesh::plot3d::{write_plot3d, Plot3dFormat};
-use crate::mesh::quality::QualityReport;
-use crate::mesh::su2::write_su2;
-use crate::mesh::vtk::write_vtk;
-use crate::{Error, Result};
+use turbopt::geometry::blade_file::load_blade_file;
+use turbopt::cascade::{BladeChoice, CascadeSetup, PreparedCascade};
+use turbopt::mesh::metrics::MeshMetrics;
+use turbopt::mesh::picture::{write_mesh_picture, PictureOptions};
+use turbopt::mesh::plot3d::{write_plot3d, Plot3dFormat};
+use turbopt::mesh::quality::QualityReport;
+use turbopt::mesh::su2::write_su2;
+use turbopt::mesh::vtk::write_vtk;
+use turbopt::{Error, Result};
 use std::time::Instant;
 
 pub fn run(args: &MeshArgs) -> Result<()> {
     let start = Instant::now();
     let blade = load_blade_file(&args.blade)?;
     let op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
-    // The passage and mesh that `turbopt solve` and the evaluator build (`crate::cascade`).
+    // The passage and mesh that `turbopt solve` and the evaluator build (`turbopt::cascade`).
     let setup = CascadeSetup::new(&blade, vec![op.clone()], args.density);
     let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
     let outline = section.outline;

@@ -8,15 +8,15 @@
 //! error, not a failed status for every design.
 
 use super::args::{BackendArg, OptimizeArgs};
-use crate::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
-use crate::eval::subspace::SubspaceEvaluator;
-use crate::eval::Evaluator;
-use crate::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignEvaluator, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
-use crate::post::plot_isentropic_mach;
-use crate::report::plots::plot_blades;
-use crate::{Error, Result};
+use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
+use turbopt::eval::subspace::SubspaceEvaluator;
+use turbopt::eval::Evaluator;
+use turbopt::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignEvaluator, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
+use turbopt::post::plot_isentropic_mach;
+use turbopt::report::plots::plot_blades;
+use turbopt::{Error, Result};
 #[cfg(feature = "mpi")]
-use crate::cluster::Cluster;
+use turbopt::optim::campaign::cluster::Cluster;
 
 /// optimize/default.ron, embedded so `turbopt optimize` runs from anywhere.
 pub const DEFAULT_CAMPAIGN: &str = include_str!("../../optimize/default.ron");
@@ -34,10 +34,10 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     let out = args.out.clone().unwrap_or_else(|| std::path::Path::new("out").join(&config.name));
     if let Some(variables) = &config.variables {
         // Fail on settings that cannot run before `auto` measures its performance model.
-        crate::optim::campaign::check_optimizer(&config, variables.len())?;
+        turbopt::optim::campaign::check_optimizer(&config, variables.len())?;
     }
     if let CampaignEvaluator::Cfd(cfd) = &mut config.evaluator {
-        if let Some(choice) = crate::eval::cfd::resolve_auto(cfd)? {
+        if let Some(choice) = turbopt::eval::cfd::resolve_auto(cfd)? {
             log_auto_choice(&config.name, &out, &choice)?;
         }
     }
@@ -92,7 +92,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
 }
 
 /// MPI when this process is one of several ranks started by an MPI launcher
-/// (`crate::cluster`); a build without the `mpi` feature refuses to run as several ranks.
+/// (`turbopt::optim::campaign::cluster`); a build without the `mpi` feature refuses to run as several ranks.
 #[cfg(feature = "mpi")]
 fn join_cluster() -> Result<Option<Cluster>> {
     Cluster::join()
@@ -100,8 +100,8 @@ fn join_cluster() -> Result<Option<Cluster>> {
 
 #[cfg(not(feature = "mpi"))]
 fn join_cluster() -> Result<Option<Cluster>> {
-    match crate::cluster::launched_ranks() {
-        Some(n) if n > 1 => Err(crate::cluster::not_compiled(n)),
+    match turbopt::optim::campaign::cluster::launched_ranks() {
+        Some(n) if n > 1 => Err(turbopt::optim::campaign::cluster::not_compiled(n)),
         _ => Ok(None),
     }
 }
@@ -208,7 +208,7 @@ fn auto_device(devices: &Devices) -> Result<usize> {
 
 /// The performance model's choice for an `Auto` campaign: on stdout and in
 /// `<out>/auto-choice.json`, beside the evaluation log.
-fn log_auto_choice(name: &str, out: &std::path::Path, choice: &crate::perf::auto::AutoChoice) -> Result<()> {
+fn log_auto_choice(name: &str, out: &std::path::Path, choice: &turbopt::perf::auto::AutoChoice) -> Result<()> {
     println!("campaign {name}: auto: {}", choice.reason);
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let path = out.join("auto-choice.json");
@@ -239,7 +239,7 @@ fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &Campaig
     };
     let baseline = cfd.space().baseline.clone();
     let best = full(&summary.best_design)?;
-    let failed = |what: &str, s: crate::eval::Status| Error::Other(format!("{what} design: {s:?}"));
+    let failed = |what: &str, s: turbopt::eval::Status| Error::Other(format!("{what} design: {s:?}"));
     let (outline_base, mis_base) = cfd.design_surfaces(&baseline).map_err(|s| failed("baseline", s))?;
     let (outline_best, mis_best) = cfd.design_surfaces(&best).map_err(|s| failed("best", s))?;
     let name = &cfd.blade_file().name;

@@ -1,4 +1,4 @@
-//! `turbopt perf-model`: the performance model of a case (`crate::perf`) at one or more mesh
+//! `turbopt perf-model`: the performance model of a case (`turbopt::perf`) at one or more mesh
 //! densities: the per-operation table, iteration counts, R_C, predicted times to convergence of
 //! every combination of method and hardware, the fastest, the Fig. 6.9 picture and, with
 //! `--validate`, the full runs the predictions are checked against.
@@ -6,14 +6,14 @@
 use std::collections::BTreeMap;
 
 use super::args::PerfModelArgs;
-use crate::perf::{self, BuildOptions, Cache, CaseSetup, IterationCount, Machines, MethodSettings, PerfModel};
-use crate::{Error, Result};
+use turbopt::perf::{self, BuildOptions, Cache, CaseSetup, IterationCount, Machines, MethodSettings, PerfModel};
+use turbopt::{Error, Result};
 
 pub fn run(args: &PerfModelArgs) -> Result<()> {
     let machines = Machines::open(args.device.unwrap_or(0), args.cpu_only)?;
     let cache = Cache::new(args.cache_dir.clone().unwrap_or_else(perf::cache::directory));
     let options = BuildOptions { refresh: args.refresh, refresh_counts: args.refresh_counts, cut_off_factor: args.cut_off, given_counts: given_counts(&args.history)?, ..BuildOptions::default() };
-    let base = crate::cascade::SolverSettings::default();
+    let base = turbopt::cascade::SolverSettings::default();
     let methods = MethodSettings::from_base(&base);
     let mut models = Vec::new();
     for &density in &args.density {

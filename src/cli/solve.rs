@@ -2,7 +2,7 @@
 //! solution (VTK), convergence history (CSV + PNG), blade Mis (CSV + PNG, optionally against
 //! measured taps with their RMS difference) and the cascade's performance figures.
 //!
-//! The solve runs the cascade pipeline of the evaluator (`crate::cascade`: the same mesh,
+//! The solve runs the cascade pipeline of the evaluator (`turbopt::cascade`: the same mesh,
 //! start, stopping tests, recovery chain and post-processing), so `turbopt solve` and
 //! `turbopt evaluate` give one blade the same figures.
 //!
@@ -11,21 +11,21 @@
 //! cause, before the mesh is generated.
 
 use super::args::SolveArgs;
-use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
-use crate::cascade::{
+use turbopt::backend::{BackendTask, ImplicitBackend, OpenBackend};
+use turbopt::cascade::{
     default_rans_config, solve_point, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
 };
-use crate::flow::case::OperatingPoint;
-use crate::flow::gas::Gas;
-use crate::flow::solution::Solution;
-use crate::geometry::blade_file::{load_blade_file, BladeFile};
-use crate::mesh::vtk::write_vtk;
-use crate::mesh::Mesh;
-use crate::post::{read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
-use crate::post::plot_isentropic_mach;
-use crate::report::plots::plot_semilog;
-use crate::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
-use crate::{Error, Result};
+use turbopt::flow::case::OperatingPoint;
+use turbopt::flow::gas::Gas;
+use turbopt::flow::solution::Solution;
+use turbopt::geometry::blade_file::{load_blade_file, BladeFile};
+use turbopt::mesh::vtk::write_vtk;
+use turbopt::mesh::Mesh;
+use turbopt::post::{read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
+use turbopt::post::plot_isentropic_mach;
+use turbopt::report::plots::plot_semilog;
+use turbopt::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
+use turbopt::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::Path;
@@ -36,7 +36,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let blade = load_blade_file(&args.blade)?;
     let op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
     let mut settings = solver_settings(args)?;
-    if let Some(choice) = crate::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
+    if let Some(choice) = turbopt::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
         println!("auto: {}", choice.reason);
         if let Some(n) = args.max_iterations {
             settings.max_iterations = n;
@@ -66,9 +66,9 @@ enum Ending {
 pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
     use super::args::SchemeArg;
     let scheme = match args.scheme {
-        SchemeArg::Explicit => crate::cascade::Scheme::Explicit,
-        SchemeArg::Implicit => crate::cascade::Scheme::Implicit,
-        SchemeArg::Auto => crate::cascade::Scheme::Auto,
+        SchemeArg::Explicit => turbopt::cascade::SchemeChoice::Explicit,
+        SchemeArg::Implicit => turbopt::cascade::SchemeChoice::Implicit,
+        SchemeArg::Auto => turbopt::cascade::SchemeChoice::Auto,
     };
     let backend = super::args::backend_choice(args.backend, args.threads, args.device)?;
     let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
@@ -100,9 +100,9 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<P
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
     use super::args::{FactorsArg, GramSchmidtArg, ModelArg, PrecondArg, SchemeArg};
-    use crate::solver::krylov::GramSchmidt;
-    use crate::backend::implicit::{FactorPrecision, PreconditionerKind};
-    use crate::solver::{FlowModel, ImplicitConfig, Scheme};
+    use turbopt::solver::krylov::GramSchmidt;
+    use turbopt::backend::implicit::{FactorPrecision, PreconditionerKind};
+    use turbopt::solver::{FlowModel, ImplicitConfig, Scheme};
     if let Some(m) = args.model {
         config.model = match m {
             ModelArg::Euler => FlowModel::Euler,
@@ -250,7 +250,7 @@ fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &B
 }
 
 /// The recovery chain's attempts, one line each.
-fn print_attempts(attempts: &[crate::cascade::Attempt]) {
+fn print_attempts(attempts: &[turbopt::cascade::Attempt]) {
     for (k, a) in attempts.iter().enumerate() {
         println!("attempt {} ({}): {} iterations, {}", k + 1, a.remedies_label(), a.iterations, a.result);
     }
@@ -363,7 +363,7 @@ fn progress_bar(max: usize, quiet: bool) -> ProgressBar {
 
 /// Primitive fields (rho, u, v, p, Mach, nu_tilde) per cell for ParaView.
 fn write_solution_vtk(path: &Path, mesh: &Mesh, sol: &Solution, gas: &Gas) -> Result<()> {
-    let per_block = |f: &dyn Fn(&crate::flow::solution::BlockSolution, usize) -> f64| -> Vec<Vec<f64>> {
+    let per_block = |f: &dyn Fn(&turbopt::flow::solution::BlockSolution, usize) -> f64| -> Vec<Vec<f64>> {
         sol.blocks.iter().map(|b| (0..b.n_cells()).map(|c| f(b, c)).collect()).collect()
     };
     let g = gas.gamma;

@@ -18,14 +18,14 @@ impl<F> Clone for Archived<F> {
 }
 
 /// At most `capacity` designs, the oldest out first. Thread-safe.
-pub struct Archive<F> {
+pub struct RecentDesigns<F> {
     capacity: usize,
     entries: Mutex<VecDeque<Archived<F>>>,
 }
 
-impl<F> Archive<F> {
+impl<F> RecentDesigns<F> {
     pub fn with_capacity(capacity: usize) -> Self {
-        Archive { capacity, entries: Mutex::new(VecDeque::new()) }
+        RecentDesigns { capacity, entries: Mutex::new(VecDeque::new()) }
     }
 
     /// Every design kept now, oldest first.
@@ -66,18 +66,18 @@ mod tests {
 
     #[test]
     fn the_archive_keeps_the_most_recent_designs() {
-        let archive = Archive::with_capacity(4);
+        let archive = RecentDesigns::with_capacity(4);
         archive.extend((0..7).map(|k| entry(k as f64, k)));
         let kept = archive.snapshot();
         assert_eq!(kept.iter().map(|d| d.design[0]).collect::<Vec<_>>(), vec![3.0, 4.0, 5.0, 6.0]);
-        let none = Archive::with_capacity(0);
+        let none = RecentDesigns::with_capacity(0);
         none.extend([entry(1.0, 1)]);
         assert!(none.snapshot().is_empty());
     }
 
     #[test]
     fn find_matches_the_exact_design_and_prefers_the_latest() {
-        let archive = Archive::with_capacity(4);
+        let archive = RecentDesigns::with_capacity(4);
         archive.extend([entry(1.0, 10), entry(2.0, 20), entry(1.0, 11)]);
         assert_eq!(archive.find(&[1.0, 0.0]).as_deref(), Some(&11));
         assert_eq!(archive.find(&[2.0, 0.0]).as_deref(), Some(&20));

@@ -34,11 +34,11 @@
 //! the design is queued once more (`eval::dispatch`).
 
 pub use super::cfd_config::{
-    default_rans_config, BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, MeshSettings, Scheme, SolverSettings,
+    default_rans_config, BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, FigureSettings, MeshSettings, SchemeChoice, SolverSettings, WarmStartFrom, FIGURES,
 };
-use super::archive::{Archive, Archived};
-use super::dispatch::{panic_message, run_on_workers, Outcome};
-use super::donors::{nearest, WarmStartFrom, ARCHIVE_SIZE};
+use super::archive::{RecentDesigns, Archived};
+use super::dispatch::{panic_message, run_on_workers, WorkerOutcome};
+use super::donors::{nearest, ARCHIVE_SIZE};
 use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 use crate::backend::pool::DevicePool;
@@ -101,10 +101,10 @@ pub struct CfdEvaluator {
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
     /// Converged designs of earlier batches, the starts of `warm_start_from: Nearest`.
-    donors: Archive<SolvedFlows>,
+    donors: RecentDesigns<SolvedFlows>,
     /// The outlines and blade-surface figures of the last [`SURFACES_KEPT`] designs solved, so
     /// that a campaign's pictures show the solutions its evaluations scored.
-    surfaces: Archive<DesignSurfaces>,
+    surfaces: RecentDesigns<DesignSurfaces>,
     /// Designs solved at every operating point (or failed trying), pictures included.
     designs_solved: AtomicUsize,
     /// The GPU workers of `backend: Gpu` (one per listed device, each with a backend per
@@ -168,12 +168,12 @@ struct Run {
 
 impl Run {
     /// The outcome for the dispatcher, and the flows of a converged design.
-    fn outcome(self) -> (Outcome, Option<SolvedFlows>) {
+    fn outcome(self) -> (WorkerOutcome, Option<SolvedFlows>) {
         match self.device_fault {
-            Some(reason) => (Outcome::WorkerFault(reason), None),
+            Some(reason) => (WorkerOutcome::WorkerFault(reason), None),
             None => {
                 let flows = self.flows.filter(|_| matches!(self.evaluation.status, Status::Ok));
-                (Outcome::Evaluated(self.evaluation), flows)
+                (WorkerOutcome::Evaluated(self.evaluation), flows)
             }
         }
     }
@@ -327,8 +327,8 @@ impl CfdEvaluator {
             setup,
             objectives,
             baseline: OnceLock::new(),
-            donors: Archive::with_capacity(ARCHIVE_SIZE),
-            surfaces: Archive::with_capacity(SURFACES_KEPT),
+            donors: RecentDesigns::with_capacity(ARCHIVE_SIZE),
+            surfaces: RecentDesigns::with_capacity(SURFACES_KEPT),
             designs_solved: AtomicUsize::new(0),
             gpu: OnceLock::new(),
             auto_choice,
@@ -424,8 +424,8 @@ impl CfdEvaluator {
     /// under `warm_start_from: Nearest`, when possible. Returns its flows too when it converged
     /// (a donor for later batches). Not guarded: a panic is its worker dying (`eval::dispatch`
     /// catches it; [`Evaluator::evaluate`] turns it into a failed status).
-    fn evaluate_placed(&self, design: &[f64], place: Placement, donors: &[Archived<SolvedFlows>]) -> (Outcome, Option<SolvedFlows>) {
-        let answered = |e: Evaluation| (Outcome::Evaluated(e), None);
+    fn evaluate_placed(&self, design: &[f64], place: Placement, donors: &[Archived<SolvedFlows>]) -> (WorkerOutcome, Option<SolvedFlows>) {
+        let answered = |e: Evaluation| (WorkerOutcome::Evaluated(e), None);
         if let Err(status) = self.backend_ready() {
             return answered(Evaluation::failed(status));
         }
@@ -449,7 +449,7 @@ impl CfdEvaluator {
     }
 
     /// [`Self::run`], keeping `design`'s surface figures for the pictures.
-    fn run_keeping_surfaces(&self, design: &[f64], blade: CheckedBlade, baseline: Option<&Baseline>, donor: Option<&SolvedFlows>, place: Placement) -> (Outcome, Option<SolvedFlows>) {
+    fn run_keeping_surfaces(&self, design: &[f64], blade: CheckedBlade, baseline: Option<&Baseline>, donor: Option<&SolvedFlows>, place: Placement) -> (WorkerOutcome, Option<SolvedFlows>) {
         let mut run = self.run(blade, baseline, donor, place);
         if let Some(surfaces) = run.surfaces.take() {
             self.surfaces.extend([Archived { design: design.to_vec(), data: Arc::new(surfaces) }]);
@@ -818,8 +818,8 @@ impl Evaluator for CfdEvaluator {
             let (outcome, flows) = self.evaluate_placed(design, self.whole_backend(), &donors);
             self.keep_donors(flows.map(|f| (design.to_vec(), f)));
             match outcome {
-                Outcome::Evaluated(e) => e,
-                Outcome::WorkerFault(reason) => Evaluation::failed(Status::Failed(reason)),
+                WorkerOutcome::Evaluated(e) => e,
+                WorkerOutcome::WorkerFault(reason) => Evaluation::failed(Status::Failed(reason)),
             }
         })
     }

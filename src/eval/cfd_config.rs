@@ -14,13 +14,13 @@
 //!
 //! `backend: Gpu(device: 0)` runs the solves, with either scheme, on CUDA device 0 (a build
 //! with the `cuda` feature); `Gpu(devices: All)` or `Gpu(devices: [0, 1])` spreads the designs
-//! of a batch over several devices, one worker each (`eval::gpu_pool`).
+//! of a batch over several devices, one worker each (`backend::pool`).
 
 pub use super::donors::WarmStartFrom;
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
 use crate::mesh::Density;
-pub use crate::cascade::settings::{default_rans_config, BackendChoice, Devices, Scheme, SolverSettings};
+pub use crate::cascade::settings::{default_rans_config, BackendChoice, Devices, SchemeChoice, SolverSettings};
 pub use crate::mesh::passage::MeshSettings;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ pub struct BatchSettings {
     pub mode: BatchMode,
     /// Worker threads (None: one per core). On the GPU: designs at once per device worker
     /// (None: one per host thread, the threads shared among the workers; a set count may exceed
-    /// the host threads, `eval::gpu_pool::concurrency`).
+    /// the host threads, `backend::pool::concurrency`).
     pub workers: Option<usize>,
 }
 
@@ -52,6 +52,31 @@ fn default_true() -> bool {
 
 fn default_exit_plane() -> f64 {
     1.433
+}
+
+/// The objectives of [`EvaluatorConfig::for_figures`], in order.
+pub const FIGURES: [&str; 4] = ["entropy_rise", "loss_coefficient", "exit_angle_deg", "mass_flow"];
+
+/// How [`EvaluatorConfig::for_figures`] solves the blade.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureSettings {
+    pub density: Density,
+    /// Iteration budget per operating point (None: the scheme's default,
+    /// [`SchemeChoice::default_max_iterations`], as for `turbopt solve`).
+    pub max_iterations: Option<usize>,
+    /// Accept a run that dropped this many orders when the budget runs out.
+    pub accept_orders: Option<f64>,
+    /// Where the solver runs (default: the CPU, one thread per core).
+    pub backend: BackendChoice,
+    pub scheme: SchemeChoice,
+    /// Flow model (None: the evaluator's default, RANS-SA).
+    pub model: Option<crate::solver::FlowModel>,
+}
+
+impl Default for FigureSettings {
+    fn default() -> Self {
+        FigureSettings { density: Density::Coarse, max_iterations: None, accept_orders: None, backend: BackendChoice::default(), scheme: SchemeChoice::Implicit, model: None }
+    }
 }
 
 /// Everything the CFD evaluator needs, as read from RON.
@@ -109,6 +134,26 @@ impl EvaluatorConfig {
             batch: BatchSettings::default(),
             exit_plane_axial_chords: default_exit_plane(),
         }
+    }
+
+    /// One blade at one operating point (`case`; the file's first when None) scored on the four
+    /// cascade figures of [`FIGURES`], in that order, as `turbopt evaluate` scores it: no warm
+    /// start (a single evaluation), and the iteration budget `turbopt solve` gives the scheme,
+    /// so that both commands solve a blade alike.
+    pub fn for_figures(blade: impl Into<PathBuf>, case: Option<&str>, settings: &FigureSettings) -> Self {
+        let mut config = EvaluatorConfig::for_blade(blade);
+        config.operating_points = case.map(|c| vec![c.to_string()]).unwrap_or_default();
+        config.density = settings.density;
+        config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient, Objective::ExitAngle, Objective::MassFlow];
+        config.warm_start = false;
+        config.solver.max_iterations = settings.max_iterations.unwrap_or(settings.scheme.default_max_iterations());
+        config.solver.accept_orders = settings.accept_orders;
+        config.solver.backend = settings.backend.clone();
+        config.solver.scheme = settings.scheme;
+        if let Some(m) = settings.model {
+            config.solver.config.model = m;
+        }
+        config
     }
 
     /// Parse RON text; relative paths in it are resolved against `base_dir`.

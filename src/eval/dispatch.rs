@@ -14,7 +14,7 @@ use std::sync::{Condvar, Mutex};
 
 /// What a worker made of one design.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum WorkerOutcome {
     /// Evaluated, whatever the evaluation's status (an invalid blade or a diverged solve is the
     /// design's result, not a fault).
     Evaluated(Evaluation),
@@ -85,6 +85,7 @@ impl Dispatch {
     }
 
     /// [`Dispatch::next`] without waiting: `None` when nothing is queued right now.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // the MPI worker ranks' loop
     pub fn try_next(&self) -> Option<usize> {
         let mut st = self.lock();
         let k = st.queue.pop_front()?;
@@ -93,21 +94,22 @@ impl Dispatch {
     }
 
     /// Whether every design is settled.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // the MPI worker ranks' loop
     pub fn is_done(&self) -> bool {
         let st = self.lock();
         st.queue.is_empty() && st.in_flight == 0
     }
 
     /// Records what a worker made of design `k`.
-    pub fn settle(&self, k: usize, outcome: Outcome) -> Settled {
+    pub fn settle(&self, k: usize, outcome: WorkerOutcome) -> Settled {
         let mut st = self.lock();
         st.in_flight -= 1;
         let settled = match outcome {
-            Outcome::Evaluated(e) => {
+            WorkerOutcome::Evaluated(e) => {
                 st.results[k] = Some(e.clone());
                 Settled { evaluation: Some(e), retire: false }
             }
-            Outcome::WorkerFault(reason) => {
+            WorkerOutcome::WorkerFault(reason) => {
                 st.faults[k].push(reason);
                 let evaluation = if st.faults[k].len() < TRIES {
                     st.queue.push_back(k);
@@ -142,7 +144,7 @@ impl Dispatch {
 pub fn run_on_workers(
     designs: usize,
     workers: usize,
-    evaluate: impl Fn(usize, usize) -> Outcome + Sync,
+    evaluate: impl Fn(usize, usize) -> WorkerOutcome + Sync,
     report: &(dyn Fn(usize, &Evaluation) + Sync),
 ) -> Vec<Evaluation> {
     let workers = workers.clamp(1, designs.max(1));
@@ -153,7 +155,7 @@ pub fn run_on_workers(
             s.spawn(move || {
                 while let Some(k) = dispatch.next() {
                     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluate(w, k)))
-                        .unwrap_or_else(|payload| Outcome::WorkerFault(format!("worker {w} died: {}", panic_message(payload.as_ref()))));
+                        .unwrap_or_else(|payload| WorkerOutcome::WorkerFault(format!("worker {w} died: {}", panic_message(payload.as_ref()))));
                     let settled = dispatch.settle(k, outcome);
                     if let Some(e) = &settled.evaluation {
                         report(k, e);
@@ -198,7 +200,7 @@ mod tests {
                 taken_by.lock().unwrap()[k] = w;
                 // Worker 0 is slow: the others take more designs (handed out as they free up).
                 std::thread::sleep(Duration::from_millis(if w == 0 { 60 } else { 5 }));
-                Outcome::Evaluated(scored(k))
+                WorkerOutcome::Evaluated(scored(k))
             },
             &|k, e| reported.lock().unwrap().push((k, e.objectives[0])),
         );
@@ -223,9 +225,9 @@ mod tests {
                 std::thread::sleep(Duration::from_millis(5));
                 // Worker 1 has a broken device: every design it takes fails as a fault.
                 if w == 1 {
-                    Outcome::WorkerFault(format!("device error on worker {w}"))
+                    WorkerOutcome::WorkerFault(format!("device error on worker {w}"))
                 } else {
-                    Outcome::Evaluated(scored(k))
+                    WorkerOutcome::Evaluated(scored(k))
                 }
             },
             &|_, _| {},
@@ -246,9 +248,9 @@ mod tests {
             |_, k| {
                 calls.fetch_add(1, Ordering::SeqCst);
                 match k {
-                    2 => Outcome::WorkerFault("CUDA_ERROR_ILLEGAL_ADDRESS".into()),
+                    2 => WorkerOutcome::WorkerFault("CUDA_ERROR_ILLEGAL_ADDRESS".into()),
                     3 => panic!("stream lost"),
-                    _ => Outcome::Evaluated(scored(k)),
+                    _ => WorkerOutcome::Evaluated(scored(k)),
                 }
             },
             &|_, _| {},

@@ -4,13 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 pub mod analytic;
-pub mod archive;
+pub(crate) mod archive;
 pub mod cache;
 pub mod cfd;
-pub mod cfd_command;
-pub mod cfd_config;
-pub mod dispatch;
-pub mod donors;
+mod cfd_config;
+pub(crate) mod dispatch;
+pub(crate) mod donors;
 pub mod objectives;
 pub mod subspace;
 
@@ -90,7 +89,7 @@ pub trait Evaluator: Send + Sync {
         designs.iter().map(|d| self.evaluate(d)).collect()
     }
     /// How many designs this evaluator runs at once at most (CPU workers, GPU streams): how
-    /// large a chunk of a batch an MPI worker rank is handed (`crate::cluster`).
+    /// large a chunk of a batch an MPI worker rank is handed (`crate::optim::campaign::cluster`).
     fn batch_capacity(&self) -> usize {
         1
     }

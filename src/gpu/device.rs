@@ -157,7 +157,8 @@ pub fn prepare_families(arch: &str) -> Result<()> {
 }
 
 /// Compiles kernel family `name` with NVRTC for `arch`; needs the NVRTC library but no device,
-/// so kernels can be compile-checked on a machine without a GPU.
+/// so kernels can be compile-checked on a machine without a GPU (the kernel tests).
+#[cfg(test)]
 pub fn compile_family(name: &str, arch: &str) -> Result<String> {
     let (src, options) = family_source(name, arch)?;
     compile(name, src, options)

@@ -8,10 +8,13 @@ mod device;
 #[cfg(feature = "cuda")]
 mod ptx_cache;
 #[cfg(feature = "cuda")]
-pub use device::{compile_family, device_count, prepare_families, ptx_for, GpuDevice, GpuModule};
+pub use device::{device_count, prepare_families, GpuDevice, GpuModule};
+#[cfg(all(test, feature = "cuda"))]
+use device::compile_family;
 
 /// The CUDA sources, embedded at build time (candle-style real .cu files, compiled at run time):
 /// one file per kernel family, each the twin of `src/backend/cpu/<family>.rs`.
+#[cfg(feature = "cuda")]
 pub mod sources {
     /// Headers prepended to every family (NVRTC has no include path for our files).
     pub const HEADERS: [&str; 4] = [
@@ -40,12 +43,11 @@ pub mod sources {
     }
 }
 
-/// Whether this build has the GPU backend at all.
-pub const fn compiled_with_cuda() -> bool {
-    cfg!(feature = "cuda")
-}
-
 /// Error for GPU requests in a build without the `cuda` feature.
+#[cfg(not(feature = "cuda"))]
 pub fn not_compiled() -> crate::Error {
     crate::Error::Gpu("this turbopt was built without the `cuda` feature; rebuild with `cargo build --release --features cuda`".into())
 }
+
+#[cfg(all(test, feature = "cuda"))]
+mod kernel_tests;

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::model::{Combination, Hardware, Method, Prediction};
+use super::model::{Combination, Hardware, Method, TimePrediction};
 use super::{BuildOptions, Cache, CaseSetup, Machines, MethodSettings, PerfModel};
-use crate::cascade::{BackendChoice, Scheme, SolverSettings};
+use crate::cascade::{BackendChoice, SchemeChoice, SolverSettings};
 use crate::mesh::Density;
 use crate::{Error, Result};
 
@@ -25,10 +25,10 @@ pub struct AutoChoice {
 /// Whether `c` keeps what `settings` fixes (a scheme or a backend that is not `Auto`).
 fn allowed(settings: &SolverSettings, c: Combination) -> bool {
     let scheme_ok = match settings.scheme {
-        Scheme::Auto => true,
-        Scheme::Implicit => c.method == Method::Implicit,
-        Scheme::Explicit if settings.config.multigrid.is_some() => c.method == Method::ExplicitMultigrid,
-        Scheme::Explicit => c.method == Method::ExplicitSingleGrid,
+        SchemeChoice::Auto => true,
+        SchemeChoice::Implicit => c.method == Method::Implicit,
+        SchemeChoice::Explicit if settings.config.multigrid.is_some() => c.method == Method::ExplicitMultigrid,
+        SchemeChoice::Explicit => c.method == Method::ExplicitSingleGrid,
     };
     let backend_ok = match settings.backend {
         BackendChoice::Auto { .. } => true,
@@ -67,7 +67,7 @@ pub fn resolve(settings: &mut SolverSettings, blade: &Path, case: Option<&str>, 
 
 /// The fastest allowed combination of `model`, with its reason.
 pub fn pick(model: &PerfModel, settings: &SolverSettings, cache: &Cache) -> Result<AutoChoice> {
-    let mut candidates: Vec<(Combination, Prediction)> = model.predictions().into_iter().filter(|(c, _)| allowed(settings, *c)).collect();
+    let mut candidates: Vec<(Combination, TimePrediction)> = model.predictions().into_iter().filter(|(c, _)| allowed(settings, *c)).collect();
     candidates.sort_by(|a, b| a.1.seconds.total_cmp(&b.1.seconds));
     let (best, undecided) = super::model::fastest(&candidates).map(|((c, p), u)| ((*c, *p), u)).ok_or_else(|| Error::Other(format!("perf: no combination allowed by scheme {} / backend {:?} has a complete prediction for {}", settings.scheme.name(), settings.backend, model.case)))?;
     let runner_up = candidates.iter().find(|(c, _)| *c != best.0);
@@ -147,35 +147,35 @@ mod tests {
     fn auto_picks_the_least_predicted_time_and_rewrites_the_settings() {
         let model = known_model();
         let cache = Cache::new(std::env::temp_dir());
-        let mut settings = SolverSettings { scheme: Scheme::Auto, backend: BackendChoice::Auto { device: 0 }, ..SolverSettings::default() };
+        let mut settings = SolverSettings { scheme: SchemeChoice::Auto, backend: BackendChoice::Auto { device: 0 }, ..SolverSettings::default() };
         let choice = pick(&model, &settings, &cache).unwrap();
         assert_eq!(choice.combination, combination(Method::ExplicitMultigrid, Hardware::Cpu { threads: 2 }));
         assert!((choice.predicted_s - 5.85).abs() < 1e-9, "{}", choice.predicted_s);
         assert!(choice.reason.contains("explicit multigrid on CPU 2 cores") && choice.reason.contains("R_C (multigrid) 10.0"), "{}", choice.reason);
         // With the scheme fixed to implicit, the implicit on all cores (13.4 s).
         let mut implicit_only = settings.clone();
-        implicit_only.scheme = Scheme::Implicit;
+        implicit_only.scheme = SchemeChoice::Implicit;
         let c = pick(&model, &implicit_only, &cache).unwrap();
         assert_eq!(c.combination, combination(Method::Implicit, Hardware::Cpu { threads: 2 }));
         assert!((c.predicted_s - 13.4).abs() < 1e-9);
         // The settings become the multigrid explicit ones of the same base, on all cores.
         let methods = MethodSettings::from_base(&settings);
         apply(&mut settings, &methods, choice.combination);
-        assert_eq!(settings.scheme, Scheme::Explicit);
+        assert_eq!(settings.scheme, SchemeChoice::Explicit);
         assert!(settings.config.multigrid.is_some() && !settings.is_auto());
         assert!(matches!(settings.backend, BackendChoice::Cpu { .. }));
-        assert_eq!(settings.max_iterations, Scheme::Explicit.default_max_iterations());
+        assert_eq!(settings.max_iterations, SchemeChoice::Explicit.default_max_iterations());
     }
 
     #[test]
     fn a_fixed_scheme_or_backend_limits_the_pick() {
-        let mut s = SolverSettings { scheme: Scheme::Auto, backend: BackendChoice::Auto { device: 0 }, ..SolverSettings::default() };
+        let mut s = SolverSettings { scheme: SchemeChoice::Auto, backend: BackendChoice::Auto { device: 0 }, ..SolverSettings::default() };
         let gpu_explicit = combination(Method::ExplicitMultigrid, Hardware::Gpu { device: 0 });
         let cpu_implicit = combination(Method::Implicit, Hardware::Cpu { threads: 1 });
         assert!(allowed(&s, gpu_explicit) && allowed(&s, cpu_implicit));
-        s.scheme = Scheme::Implicit;
+        s.scheme = SchemeChoice::Implicit;
         assert!(!allowed(&s, gpu_explicit) && allowed(&s, cpu_implicit));
-        s.scheme = Scheme::Auto;
+        s.scheme = SchemeChoice::Auto;
         s.backend = BackendChoice::gpu(0);
         assert!(allowed(&s, gpu_explicit) && !allowed(&s, cpu_implicit));
     }

@@ -1,6 +1,6 @@
 //! Short runs on the case's own mesh, one hardware at a time: the unit costs of the model and the
-//! per-operation breakdown. The timing code is the benchmark's (`crate::bench`): the operations
-//! one by one in its [`Workspace`](crate::bench::Workspace) (through [`bench::run`]), the copy
+//! per-operation breakdown. The timing code is the benchmark's (`crate::perf::bench`): the operations
+//! one by one in its [`Workspace`](crate::perf::bench::Workspace) (through [`bench::run`]), the copy
 //! bandwidth probe, the implicit scheme's own split ([`bench::implicit::run`]); the explicit
 //! iteration and cycle are timed through the cascade pipeline itself ([`solve_point`]), so that
 //! the figure watch every 10 iterations (a state download and the figures) is in the cost as
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{ExplicitCosts, Hardware, ImplicitCosts};
 use super::setup::{CaseSetup, MethodSettings};
 use crate::backend::{FactorPrecision, ImplicitBackend, PreconditionerKind};
-use crate::bench::{self, BenchOptions, Operation, TestProblem, MIN_CELLS};
+use crate::perf::bench::{self, BenchOptions, Operation, TestProblem, MIN_CELLS};
 use crate::cascade::{solve_point, PointRun, Start};
 use crate::solver::{Control, IterationRecord, Observer};
 use crate::{Error, Result};
@@ -202,7 +202,7 @@ fn implicit_sample(r: &bench::implicit::ImplicitBench) -> ImplicitCosts {
 /// Each unit cost's median over the short runs (the runs are identical in their counts, so
 /// only host noise separates them).
 fn median_costs(samples: &[ImplicitCosts]) -> ImplicitCosts {
-    let median = |field: fn(&ImplicitCosts) -> f64| crate::bench::median(&samples.iter().map(field).collect::<Vec<_>>());
+    let median = |field: fn(&ImplicitCosts) -> f64| crate::perf::bench::median(&samples.iter().map(field).collect::<Vec<_>>());
     ImplicitCosts {
         residual_s: median(|c| c.residual_s),
         assembly_s: median(|c| c.assembly_s),

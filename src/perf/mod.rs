@@ -15,6 +15,7 @@
 //! Absent GPU: its columns are absent (with the reason), never estimated.
 
 pub mod auto;
+pub mod bench;
 pub mod cache;
 pub mod measure;
 pub mod model;
@@ -29,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 pub use cache::{Cache, Machine};
 pub use measure::{BoundBy, HardwareMeasurement, OperationTime, ShortRuns};
-pub use model::{Combination, Hardware, IterationCount, Method, Prediction};
+pub use model::{Combination, Hardware, IterationCount, Method, TimePrediction};
 pub use runs::FullRun;
 pub use setup::{CaseSetup, MethodSettings};
 
@@ -300,8 +301,8 @@ impl PerfModel {
     }
 
     /// Predicted time to convergence of `method` on `h`, when its count is known.
-    pub fn predict(&self, h: &HardwareMeasurement, method: Method) -> Option<Prediction> {
-        let explicit = |count: &IterationCount, delay| Prediction {
+    pub fn predict(&self, h: &HardwareMeasurement, method: Method) -> Option<TimePrediction> {
+        let explicit = |count: &IterationCount, delay| TimePrediction {
             seconds: model::explicit_time(&h.explicit, count.iterations as f64, delay),
             lower_bound: !count.converged,
             estimated_linear_work: false,
@@ -314,7 +315,7 @@ impl PerfModel {
     }
 
     /// Every combination with a known count and its prediction.
-    pub fn predictions(&self) -> Vec<(Combination, Prediction)> {
+    pub fn predictions(&self) -> Vec<(Combination, TimePrediction)> {
         let mut out = Vec::new();
         for h in &self.hardware {
             for method in Method::ALL {
@@ -327,7 +328,7 @@ impl PerfModel {
     }
 
     /// The fastest complete prediction, and whether a lower bound lies below it.
-    pub fn fastest(&self) -> Option<(Combination, Prediction, bool)> {
+    pub fn fastest(&self) -> Option<(Combination, TimePrediction, bool)> {
         let predictions = self.predictions();
         model::fastest(&predictions).map(|((c, p), undecided)| (*c, *p, undecided))
     }

@@ -125,7 +125,7 @@ pub struct IterationCount {
 
 /// Predicted time to convergence [s]; `lower_bound` when the count is one.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Prediction {
+pub struct TimePrediction {
     pub seconds: f64,
     pub lower_bound: bool,
     /// Implicit with a count of another preconditioner: the linear iterations and
@@ -146,7 +146,7 @@ pub fn explicit_time(costs: &ExplicitCosts, n: f64, delay: Option<usize>) -> f64
 
 /// Implicit time to convergence from the full run's counts (`same_preconditioner`) or, with a
 /// count of another preconditioner, from its flow iterations and the short run's rates.
-pub fn implicit_time(costs: &ImplicitCosts, count: &IterationCount, same_preconditioner: bool) -> Prediction {
+pub fn implicit_time(costs: &ImplicitCosts, count: &IterationCount, same_preconditioner: bool) -> TimePrediction {
     let n = count.iterations as f64;
     let (linear, factorizations) = if same_preconditioner {
         (count.linear_iterations as f64, count.factorizations as f64)
@@ -154,7 +154,7 @@ pub fn implicit_time(costs: &ImplicitCosts, count: &IterationCount, same_precond
         (n * costs.linear_iterations_per_iteration, n * costs.factorizations_per_iteration)
     };
     let seconds = n * (costs.residual_s + costs.assembly_s) + factorizations * costs.factorization_s + linear * costs.linear_iteration_s;
-    Prediction { seconds, lower_bound: !count.converged, estimated_linear_work: !same_preconditioner }
+    TimePrediction { seconds, lower_bound: !count.converged, estimated_linear_work: !same_preconditioner }
 }
 
 /// The implicit cost per flow iteration of a full run (its time to convergence over N).
@@ -207,7 +207,7 @@ pub fn break_even_ratio(costs: &ExplicitCosts, delay: Option<usize>, t_imp: f64,
 /// The complete prediction with the least time, and whether some lower bound lies below it
 /// (a combination whose full run was cut off before converging may still be faster: the pick
 /// is then undecided). With no complete prediction: None.
-pub fn fastest<K>(predictions: &[(K, Prediction)]) -> Option<(&(K, Prediction), bool)> {
+pub fn fastest<K>(predictions: &[(K, TimePrediction)]) -> Option<(&(K, TimePrediction), bool)> {
     let best = predictions.iter().filter(|(_, p)| !p.lower_bound).min_by(|a, b| a.1.seconds.total_cmp(&b.1.seconds))?;
     let undecided = predictions.iter().any(|(_, p)| p.lower_bound && p.seconds < best.1.seconds);
     Some((best, undecided))
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn a_lower_bound_never_wins_and_makes_a_pick_below_it_undecided() {
-        let p = |seconds, lower_bound| Prediction { seconds, lower_bound, estimated_linear_work: false };
+        let p = |seconds, lower_bound| TimePrediction { seconds, lower_bound, estimated_linear_work: false };
         let preds = vec![("a", p(40.0, true)), ("b", p(20.0, false)), ("c", p(15.0, false))];
         assert_eq!(fastest(&preds).map(|(e, undecided)| (e.0, undecided)), Some(("c", false)));
         let close = vec![("a", p(10.0, true)), ("c", p(15.0, false))];

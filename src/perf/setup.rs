@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::model::Method;
 use crate::backend::PreconditionerKind;
-use crate::bench::TestProblem;
-use crate::cascade::{default_rans_config, BladeChoice, CascadeSetup, PreparedCascade, Scheme, SolverSettings};
+use crate::perf::bench::TestProblem;
+use crate::cascade::{default_rans_config, BladeChoice, CascadeSetup, PreparedCascade, SchemeChoice, SolverSettings};
 use crate::flow::case::OperatingPoint;
 use crate::geometry::blade_file::{load_blade_file, BladeFile};
 use crate::mesh::Density;
@@ -42,7 +42,7 @@ impl CaseSetup {
 
     /// "LS89 MUR47 coarse (16,128 cells)".
     pub fn describe(&self) -> String {
-        format!("{} {} {} ({} cells)", self.blade.name, self.op.name, density_name(self.density), crate::bench::thousands(self.cells()))
+        format!("{} {} {} ({} cells)", self.blade.name, self.op.name, density_name(self.density), crate::perf::bench::thousands(self.cells()))
     }
 
     /// The benchmark's problem on this mesh: the single-grid explicit case from the cold start
@@ -79,19 +79,19 @@ impl MethodSettings {
     pub fn from_base(base: &SolverSettings) -> Self {
         let explicit = |multigrid: Option<Multigrid>| {
             let mut s = base.clone();
-            s.scheme = Scheme::Explicit;
+            s.scheme = SchemeChoice::Explicit;
             s.config.scheme = crate::solver::Scheme::Explicit;
             s.config.multigrid = multigrid;
-            s.max_iterations = base.max_iterations.max(Scheme::Explicit.default_max_iterations());
+            s.max_iterations = base.max_iterations.max(SchemeChoice::Explicit.default_max_iterations());
             s
         };
         let multigrid = base.config.multigrid.or(default_rans_config().multigrid);
         let mut implicit = base.clone();
-        implicit.scheme = Scheme::Implicit;
+        implicit.scheme = SchemeChoice::Implicit;
         if matches!(implicit.config.scheme, crate::solver::Scheme::Explicit) {
             implicit.config.scheme = crate::solver::Scheme::Implicit(ImplicitConfig::default());
         }
-        implicit.max_iterations = base.max_iterations.max(Scheme::Implicit.default_max_iterations());
+        implicit.max_iterations = base.max_iterations.max(SchemeChoice::Implicit.default_max_iterations());
         MethodSettings { explicit_single_grid: explicit(None), explicit_multigrid: explicit(multigrid), implicit }
     }
 

@@ -23,6 +23,7 @@
 //! the log, then evaluates and logs), [`runner`] ([`run_campaign`] and the summary),
 //! [`progress`] (observers: a progress bar, or nothing) and `plots` (the campaign's pictures).
 
+pub mod cluster;
 pub mod config;
 pub mod log;
 mod plots;

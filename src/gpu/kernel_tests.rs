@@ -1,9 +1,8 @@
 //! Every CUDA kernel family compiles with NVRTC for Hopper (sm_90) and exports the kernels its
 //! wrapper loads. Needs the NVRTC library but no GPU, so kernels can be checked on a machine
-//! without one: `scripts/check-kernels` runs it with a local NVRTC (pip wheel).
-#![cfg(feature = "cuda")]
+//! without one: `scripts/check-kernels` runs these with a local NVRTC (pip wheel).
 
-use turbopt::gpu::{compile_family, sources};
+use super::{compile_family, sources};
 
 /// Kernels each family must export (the names its wrapper in src/backend/gpu/ loads).
 const EXPECTED: &[(&str, &[&str])] = &[
@@ -91,7 +90,7 @@ fn prepared_families_land_in_the_kernel_cache() {
     let dir = std::env::temp_dir().join(format!("turbopt-kernel-cache-{}", std::process::id()));
     std::env::set_var("TURBOPT_KERNEL_CACHE_DIR", &dir);
     let started = std::time::Instant::now();
-    turbopt::gpu::prepare_families("sm_90").unwrap();
+    super::prepare_families("sm_90").unwrap();
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     println!("{} families compiled side by side in {:.2} s: {files:?}", sources::FAMILIES.len(), started.elapsed().as_secs_f64());
     for (name, _) in sources::FAMILIES {

@@ -38,7 +38,7 @@ pub use with_mpi::*;
 mod with_mpi {
     use super::*;
     use crate::error::Result;
-    use crate::eval::dispatch::{Dispatch, Outcome};
+    use crate::eval::dispatch::{Dispatch, WorkerOutcome};
     use crate::eval::{DesignSpace, Evaluation, Evaluator};
     use crate::optim::campaign::CampaignConfig;
     use mpi::point_to_point::{Destination, Source};
@@ -256,7 +256,7 @@ mod with_mpi {
                     Err(e) => world.abort(error_code(&e)),
                 };
                 outstanding[status.source_rank() as usize] -= 1;
-                let settled = dispatch.settle(k, Outcome::Evaluated(e));
+                let settled = dispatch.settle(k, WorkerOutcome::Evaluated(e));
                 if let Some(e) = settled.evaluation {
                     report(k, &e);
                 }
