@@ -205,7 +205,7 @@ pub(crate) struct WorkerCapacity {
     pub name: String,
     /// Whether MPS runs the device.
     pub mps: bool,
-    /// Multiprocessors and free memory [bytes], or why the device could not say.
+    /// Multiprocessors and free memory \[bytes\], or why the device could not say.
     pub capacity: std::result::Result<(usize, usize), String>,
 }
 

@@ -4,9 +4,9 @@
 //! performance model) is generic over [`ImplicitBackend`]: it states its work as a
 //! [`BackendTask`] and hands it to a backend opened here, which runs it with its concrete type.
 //! A build without the `cuda` feature answers a GPU request here with a clear error
-//! ([`crate::gpu::not_compiled`]); nothing above needs to know which backends a build has.
+//! (`gpu::not_compiled`); nothing above needs to know which backends a build has.
 //!
-//! Batches of designs on the GPUs of a host open a [`super::pool::DevicePool`] instead: one
+//! Batches of designs on the GPUs of a host open a device pool instead (`backend::pool`): one
 //! worker per listed device, each handing out backends on streams of its own context.
 
 use super::cpu::CpuBackend;

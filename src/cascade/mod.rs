@@ -18,6 +18,7 @@
 //! operating point, density and settings give the same mesh, the same stop and the same figures
 //! (tests/cascade_pipeline.rs).
 
+mod blade_solve;
 mod figures;
 mod planes;
 mod prepare;
@@ -27,6 +28,7 @@ pub mod settings;
 mod solve;
 mod start;
 
+pub use blade_solve::{solve_blade, BladeSolve};
 pub use figures::{FigureConvergence, FigureWatch, WatchedExtras};
 pub use planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
 pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, PreparedCascade};

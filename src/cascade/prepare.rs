@@ -110,7 +110,7 @@ pub struct PointFigures {
 
 impl PointFigures {
     /// The figures a cascade run reports and watches for convergence, in this order: entropy
-    /// rise, exit angle [deg], loss coefficient, mass flow, exit isentropic Mach number.
+    /// rise, exit angle \[deg\], loss coefficient, mass flow, exit isentropic Mach number.
     pub fn headline(&self) -> [f64; 5] {
         let p = &self.performance;
         [p.entropy_rise, p.exit_angle_deg, p.loss_coefficient, p.mass_flow, p.exit_isentropic_mach]

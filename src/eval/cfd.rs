@@ -839,12 +839,10 @@ impl Evaluator for CfdEvaluator {
     }
 
     /// Fills the hardware: the baseline is solved first (all cores, or the first GPU worker),
-    /// then the designs go to the batch's places as they free up ([`eval::dispatch`]): one per
+    /// then the designs go to the batch's places as they free up (`eval::dispatch`): one per
     /// CPU worker thread with single-threaded backends ([`BatchMode::DesignPerCore`]), one after
     /// the other on all cores ([`BatchMode::SharedPool`]), or several at once per GPU worker,
-    /// each on its own stream ([`super::gpu_pool`]). Results come back in input order.
-    ///
-    /// [`eval::dispatch`]: super::dispatch
+    /// each on its own stream (`backend::pool`). Results come back in input order.
     fn evaluate_batch_reporting(&self, designs: &[Vec<f64>], report: &(dyn Fn(usize, &Evaluation) + Sync)) -> Vec<Evaluation> {
         if self.needs_baseline() && self.backend_ready().is_ok() {
             let _ = self.baseline();

@@ -22,10 +22,10 @@ pub enum Objective {
     EntropyRise,
     /// Total-pressure loss coefficient (P01 - P02) / (P01 - p2) at the outlet plane.
     LossCoefficient,
-    /// Mass-averaged exit flow angle [deg], signed in the cascade frame (minimizing a negative
+    /// Mass-averaged exit flow angle \[deg\], signed in the cascade frame (minimizing a negative
     /// angle means more turning towards -y).
     ExitAngle,
-    /// Mass-averaged exit flow angle magnitude [deg], negated: minimizing it maximizes turning
+    /// Mass-averaged exit flow angle magnitude \[deg\], negated: minimizing it maximizes turning
     /// whichever way the blade turns.
     NegativeExitAngleMagnitude,
     /// Mass flow per unit span through the inlet plane [kg/(s m)].
@@ -44,10 +44,10 @@ pub enum Objective {
 /// A bound on a figure, checked at every operating point (`c <= 0` feasible).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Constraint {
-    /// |alpha2| >= limit [deg]: c = limit - |alpha2| (LS89 test case 1: 74 deg; the vane turns
+    /// |alpha2| >= limit \[deg\]: c = limit - |alpha2| (LS89 test case 1: 74 deg; the vane turns
     /// the flow towards -y, so alpha2 is about -74 deg).
     ExitAngleAtLeast(f64),
-    /// |alpha2| <= limit [deg]: c = |alpha2| - limit.
+    /// |alpha2| <= limit \[deg\]: c = |alpha2| - limit.
     ExitAngleAtMost(f64),
     /// Mass flow within a relative band of the baseline's at the same operating point:
     /// c = |m - m_baseline| / m_baseline - fraction.

@@ -17,13 +17,13 @@ pub type ConservativeSa = [f64; 5];
 /// What the inlet and outlet boundaries impose, in the solver's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoundaryData {
-    /// Inlet total pressure [Pa].
+    /// Inlet total pressure \[Pa\].
     pub p01: f64,
-    /// Inlet total temperature [K].
+    /// Inlet total temperature \[K\].
     pub t01: f64,
     /// Inlet flow direction (unit vector in the x-y plane).
     pub inlet_direction: [f64; 2],
-    /// Outlet static pressure [Pa].
+    /// Outlet static pressure \[Pa\].
     pub p2: f64,
     /// Inlet nu_tilde [m^2/s] (SA runs; zero otherwise).
     pub inlet_nu_tilde: f64,

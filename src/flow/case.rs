@@ -6,13 +6,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OperatingPoint {
     pub name: String,
-    /// Inlet total pressure P01 [Pa].
+    /// Inlet total pressure P01 \[Pa\].
     pub p01: f64,
-    /// Inlet total temperature T01 [K].
+    /// Inlet total temperature T01 \[K\].
     pub t01: f64,
-    /// Inlet flow angle from axial [deg] (positive towards +y).
+    /// Inlet flow angle from axial \[deg\] (positive towards +y).
     pub alpha1_deg: f64,
-    /// Outlet static pressure p2 [Pa].
+    /// Outlet static pressure p2 \[Pa\].
     pub p2: f64,
     /// Inlet turbulence: nu_tilde / nu (Spalart-Allmaras), 3-5 for fully turbulent runs.
     #[serde(default = "default_nu_tilde_ratio")]

@@ -1,16 +1,16 @@
 //! MUSCL reconstruction of the face states (thesis eq. 4.10-4.13, kappa = 0) with the smooth
 //! van Albada-type limiter that the thesis attributes to Venkatakrishnan (1991).
 //!
-//! Stencil along one grid line for the face i+1/2: `q[i-1], q[i], q[i+1], q[i+2]`.
-//! With the jumps `a = q[i] - q[i-1]`, `b = q[i+1] - q[i]`, `c = q[i+2] - q[i+1]`:
+//! Stencil along one grid line for the face i+1/2: `q[i-1], q\[i\], q[i+1], q[i+2]`.
+//! With the jumps `a = q\[i\] - q[i-1]`, `b = q[i+1] - q\[i\]`, `c = q[i+2] - q[i+1]`:
 //!
 //! ```text
-//! left  = q[i]   + 1/2 delta(a, b)
+//! left  = q\[i\]   + 1/2 delta(a, b)
 //! right = q[i+1] - 1/2 delta(b, c)
 //! ```
 //!
 //! (the thesis text prints eq. 4.10 and 4.12 with a minus sign on the left state as well; for
-//! linear data that would put the left state at the midpoint of q[i-1] and q[i], on the wrong
+//! linear data that would put the left state at the midpoint of `q[i-1]` and `q[i]`, on the wrong
 //! side of cell i, so the standard MUSCL plus sign of van Leer (1979) is used here).
 //!
 //! ```text
@@ -19,7 +19,7 @@
 //!
 //! which expands to eq. 4.13, `(a (b^2 + eps) + b (a^2 + eps)) / (a^2 + b^2 + 2 eps)`, when
 //! a b >= 0. At an extremum (a b < 0) eq. 4.13 taken literally can overshoot (a = 0.5, b = -1,
-//! eps = 0 gives delta = 0.2 and `left > q[i]` = max); clipping a b at zero makes the scheme
+//! eps = 0 gives delta = 0.2 and `left > q\[i\]` = max); clipping a b at zero makes the scheme
 //! fall back to first order there whenever the jumps are large against sqrt(eps) (TVD), while
 //! jumps small against sqrt(eps) are left unlimited (smooth extrema, no limiter chatter on
 //! convergence).

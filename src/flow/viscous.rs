@@ -7,8 +7,8 @@
 use crate::flow::gas::Gas;
 
 /// Green-Gauss gradient over one control volume (thesis eq. 4.14):
-/// grad U = 1/Omega sum_m U_m S_m, with `face_values[m]` the value of U on face m (e.g. the
-/// average of its two end points or of the two cells it separates), `face_vectors[m]` the
+/// grad U = 1/Omega sum_m U_m S_m, with `face_values\[m\]` the value of U on face m (e.g. the
+/// average of its two end points or of the two cells it separates), `face_vectors\[m\]` the
 /// outward face normal times face length, `volume` the area of the control volume in 2D.
 /// Works for any number of faces `F`.
 ///

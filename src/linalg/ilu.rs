@@ -284,7 +284,7 @@ impl<const B: usize> Preconditioner for BlockIlu0<B> {
 ///   largest level of the earlier rows r couples to (the level scheduling of Anderson & Saad
 ///   1989, as in cuSPARSE's analysis phase); the factors are those of the sequential natural
 ///   ILU(0), row for row;
-/// * `Multicolour`: the colour classes of [`colour_classes`].
+/// * `Multicolour`: the colour classes of a greedy colouring (`colour_classes`).
 ///
 /// Assumes a structurally symmetric pattern, as cell adjacency is (then a later row that row r
 /// couples to has a higher level, which makes the reversed levels valid for the backward sweep).

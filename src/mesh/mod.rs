@@ -103,7 +103,7 @@ pub struct Block {
     pub name: String,
     pub ni: usize,
     pub nj: usize,
-    /// Node coordinates [m], `(ni+1)*(nj+1)`, i fastest.
+    /// Node coordinates \[m\], `(ni+1)*(nj+1)`, i fastest.
     pub x: Vec<f64>,
     pub y: Vec<f64>,
     pub patches: Vec<Patch>,
@@ -134,7 +134,7 @@ impl Block {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mesh {
     pub blocks: Vec<Block>,
-    /// Cascade pitch [m] (0 for non-periodic test meshes).
+    /// Cascade pitch \[m\] (0 for non-periodic test meshes).
     pub pitch: f64,
 }
 

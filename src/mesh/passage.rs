@@ -25,9 +25,9 @@ pub struct MeshSettings {
     /// First-cell height from this y+ (flat-plate estimate at the exit isentropic state; the
     /// smallest height over the operating points is used).
     pub target_yplus: f64,
-    /// Direction hint of the inlet periodic lines [deg]; None: mean inlet angle of the points.
+    /// Direction hint of the inlet periodic lines \[deg\]; None: mean inlet angle of the points.
     pub inlet_angle_deg: Option<f64>,
-    /// Direction hint of the outlet periodic lines [deg]; None: the blade's trailing-edge
+    /// Direction hint of the outlet periodic lines \[deg\]; None: the blade's trailing-edge
     /// camber direction ([`trailing_edge_camber_angle_deg`]).
     pub outlet_angle_deg: Option<f64>,
 }

@@ -2,7 +2,7 @@
 //!
 //! Generation-synchronous ("deferred") updates: all trial vectors of a generation are built from
 //! the current population and sent to the problem as ONE batch (`bulk_cost`, which
-//! [`EvaluatorProblem`](super::EvaluatorProblem) maps onto `Evaluator::evaluate_batch`), so a CFD
+//! [`EvaluatorProblem`] maps onto `Evaluator::evaluate_batch`), so a CFD
 //! evaluator can run them all at once. Selection follows Deb's feasibility rules
 //! ([`Scored::deb_cmp`]); failed evaluations stay in the run as infeasible individuals.
 //!

@@ -26,7 +26,7 @@
 //!    evaluations to target six-hump camel back 33 -> 18, Goldstein-Price 65 -> 38, Hartmann-3
 //!    17 -> 16, Rosenbrock-4D reached on 2 -> 6 of 10 seeds; Branin 26 -> 16 (seeds 0-19).
 //!
-//! 6. Restarts in other basins ([`LocalRestart`]): once the best design has not improved for `d`
+//! 6. Restarts in other basins (`LocalRestart`): once the best design has not improved for `d`
 //!    evaluations (at least 6) and the global cycle's expected improvement is negligible, a
 //!    trust region opens at the best design that the hill-valley test places in another basin,
 //!    with an objective model of its own fitted to the designs near it (TuRBO). It takes the
@@ -97,7 +97,7 @@ pub struct EgoSettings {
     #[serde(default = "default_batch_spacing")]
     pub batch_spacing: f64,
     /// Once the search has stagnated in one basin, open trust regions with their own local
-    /// models around the best designs of other regions ([`LocalRestart`]).
+    /// models around the best designs of other regions (`LocalRestart`).
     #[serde(default = "default_local_restarts")]
     pub local_restarts: bool,
     /// Stop once the best feasible objective is at or below this value.

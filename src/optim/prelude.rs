@@ -13,7 +13,7 @@
 //!
 //! With constraints `g(x) <= 0`: `FnProblem::new(f, bounds).with_constraints(|x| vec![...])`.
 //! For observers and checkpoints, hand the same problem and solver to argmin's
-//! [`Executor`](argmin::core::Executor) (re-exported here with argmin itself) and read the
+//! [`Executor`] (re-exported here with argmin itself) and read the
 //! result with [`Outcome::from_result`].
 
 pub use super::acquisition::Infill;

@@ -70,7 +70,7 @@ pub struct Bandwidth {
     pub bytes_per_s: f64,
     /// Bytes read + written by one copy.
     pub bytes_per_copy: f64,
-    /// Median time of one copy [s].
+    /// Median time of one copy \[s\].
     pub seconds: f64,
 }
 
@@ -79,7 +79,7 @@ pub struct Bandwidth {
 pub struct Throughput {
     /// The [`Backend`] method, or "explicit_iteration".
     pub operation: String,
-    /// Median time of one call (one iteration) [s].
+    /// Median time of one call (one iteration) \[s\].
     pub seconds: f64,
     /// Timed samples the median is over.
     pub samples: usize,
@@ -123,13 +123,13 @@ pub struct BenchReport {
     pub stages: usize,
     pub options: BenchOptions,
     pub measured_bandwidth: Bandwidth,
-    /// Wall time of the workspace setup (geometry of both grids uploaded, inputs computed) [s].
+    /// Wall time of the workspace setup (geometry of both grids uploaded, inputs computed) \[s\].
     pub setup_s: f64,
     /// One row per [`Operation::ALL`], in that order.
     pub operations: Vec<Throughput>,
     /// The whole explicit iteration.
     pub iteration: Throughput,
-    /// Sum of the median times of [`iteration_operations`], call counts included [s]: what
+    /// Sum of the median times of [`iteration_operations`], call counts included \[s\]: what
     /// the iteration would take with nothing between its operations.
     pub iteration_sum_of_operations_s: f64,
 }

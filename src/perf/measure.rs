@@ -52,7 +52,7 @@ pub struct OperationTime {
     /// iteration, and the three whole iterations.
     pub operation: String,
     /// Time of one call (a residual evaluation of one stage, one factorization, one FGMRES
-    /// iteration, one flow iteration) [s].
+    /// iteration, one flow iteration) \[s\].
     pub seconds: f64,
     /// Least bytes moved per cell by one call (see [`implicit_bytes_per_cell`] and
     /// `bench::Operation::bytes_per_cell`); 0 for the whole iterations.
@@ -71,16 +71,16 @@ pub struct HardwareMeasurement {
     pub implicit: ImplicitCosts,
     /// The preconditioner the implicit scheme's `Auto` means on this backend.
     pub preconditioner: PreconditionerKind,
-    /// Measured copy bandwidth [bytes/s] and the time of one call on the smallest mesh [s] (the
+    /// Measured copy bandwidth [bytes/s] and the time of one call on the smallest mesh \[s\] (the
     /// latency floor of the classification).
     pub bandwidth_bytes_per_s: f64,
     pub call_floor_s: f64,
     pub operations: Vec<OperationTime>,
-    /// Wall time of these measurements [s].
+    /// Wall time of these measurements \[s\].
     pub measured_in_s: f64,
 }
 
-/// Least traffic per cell of the implicit operations [bytes], f64, 2D first-order Jacobian:
+/// Least traffic per cell of the implicit operations \[bytes\], f64, 2D first-order Jacobian:
 /// five 4x4 blocks per cell row (the cell and its four face neighbours) for the mean flow and
 /// five scalars for the segregated SA system.
 /// - assembly: the blocks and scalars written once, the state (5) and the cell's face vectors

@@ -82,7 +82,7 @@ impl Combination {
     }
 }
 
-/// Unit costs of the explicit scheme on one hardware [s].
+/// Unit costs of the explicit scheme on one hardware \[s\].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExplicitCosts {
     /// One single-grid Runge-Kutta iteration (the pipeline's figure watch included).
@@ -91,7 +91,7 @@ pub struct ExplicitCosts {
     pub cycle_s: f64,
 }
 
-/// Unit costs of the implicit scheme on one hardware [s], from a short run's own split.
+/// Unit costs of the implicit scheme on one hardware \[s\], from a short run's own split.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImplicitCosts {
     /// Space integration per flow iteration: residuals, boundary conditions, time steps (t_S).
@@ -123,7 +123,7 @@ pub struct IterationCount {
     pub factorizations: usize,
 }
 
-/// Predicted time to convergence [s]; `lower_bound` when the count is one.
+/// Predicted time to convergence \[s\]; `lower_bound` when the count is one.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimePrediction {
     pub seconds: f64,

@@ -22,7 +22,7 @@ pub struct FullRun {
     /// The preconditioner key of its count ("ilu", "mc-ilu"; "" for explicit).
     pub count_key: String,
     pub count: IterationCount,
-    /// Wall time of the solve [s].
+    /// Wall time of the solve \[s\].
     pub wall_s: f64,
     /// How it stopped (`Stop::describe`).
     pub stop: String,

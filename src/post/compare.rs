@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
 
-/// One measured tap: axial distance from the leading edge [m] and Mis.
+/// One measured tap: axial distance from the leading edge \[m\] and Mis.
 #[derive(Clone, Debug, Serialize)]
 pub struct MeasuredMis {
     pub side: BladeSide,

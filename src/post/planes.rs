@@ -11,7 +11,7 @@ use serde::Serialize;
 /// A piece of a cut: the part of one cell crossed by the line x = const.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct CutSample {
-    /// Pitchwise length of the piece [m] (the cut's normal is +x).
+    /// Pitchwise length of the piece \[m\] (the cut's normal is +x).
     pub dy: f64,
     pub rho: f64,
     pub u: f64,
@@ -68,13 +68,13 @@ pub struct PlaneAverages {
     pub mass_flow: f64,
     /// Mass-averaged entropy function s = p / rho^gamma.
     pub entropy: f64,
-    /// Mass-averaged total pressure [Pa].
+    /// Mass-averaged total pressure \[Pa\].
     pub total_pressure: f64,
-    /// Mass-averaged flow angle atan2(v, u) [deg] (cascade frame: y pitchwise).
+    /// Mass-averaged flow angle atan2(v, u) \[deg\] (cascade frame: y pitchwise).
     pub flow_angle_deg: f64,
-    /// Pitch-averaged (area-averaged) static pressure [Pa].
+    /// Pitch-averaged (area-averaged) static pressure \[Pa\].
     pub static_pressure: f64,
-    /// Pitch covered by the cut [m] (equals the pitch for a cut through the whole passage).
+    /// Pitch covered by the cut \[m\] (equals the pitch for a cut through the whole passage).
     pub length: f64,
 }
 
@@ -115,11 +115,11 @@ pub struct MixedOut {
     pub u: f64,
     pub v: f64,
     pub p: f64,
-    /// Total pressure of the mixed-out state [Pa].
+    /// Total pressure of the mixed-out state \[Pa\].
     pub total_pressure: f64,
     /// Entropy function p / rho^gamma of the mixed-out state.
     pub entropy: f64,
-    /// Flow angle atan2(v, u) [deg].
+    /// Flow angle atan2(v, u) \[deg\].
     pub flow_angle_deg: f64,
 }
 
@@ -172,7 +172,7 @@ pub struct CascadePerformance {
     /// (s_out - s_in) / s_ref with s = p/rho^gamma mass-averaged on the inlet and outlet planes,
     /// s_ref = P01 / rho01^gamma.
     pub entropy_rise: f64,
-    /// Mass-averaged flow angle on the outlet plane [deg], signed in the cascade frame.
+    /// Mass-averaged flow angle on the outlet plane \[deg\], signed in the cascade frame.
     pub exit_angle_deg: f64,
     /// (P01 - P02) / (P01 - p2), mass-averaged P02 and area-averaged p2 on the outlet plane.
     pub loss_coefficient: f64,

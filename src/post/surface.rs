@@ -26,13 +26,13 @@ impl BladeSide {
 /// One wall face of the blade.
 #[derive(Clone, Debug, Serialize)]
 pub struct SurfacePoint {
-    /// Face centre [m].
+    /// Face centre \[m\].
     pub x: f64,
     pub y: f64,
-    /// Axial distance from the leading edge [m].
+    /// Axial distance from the leading edge \[m\].
     pub x_from_le: f64,
     pub side: BladeSide,
-    /// Wall static pressure [Pa] (from the wall-adjacent cell: dp/dn = 0 at the wall).
+    /// Wall static pressure \[Pa\] (from the wall-adjacent cell: dp/dn = 0 at the wall).
     pub p: f64,
     pub mis: f64,
 }

@@ -40,7 +40,7 @@ impl RkScheme {
 pub enum TimeStepping {
     /// Each cell marches with its own stable step (steady state).
     Local,
-    /// Time-accurate: every cell marches with the smallest stable step until `final_time` [s];
+    /// Time-accurate: every cell marches with the smallest stable step until `final_time` \[s\];
     /// the last step is shortened to land on it.
     Global { final_time: f64 },
 }

@@ -21,7 +21,7 @@ use crate::mesh::Mesh;
 use crate::{Error, Result};
 
 
-/// Wall-clock time per part of the implicit iteration [s].
+/// Wall-clock time per part of the implicit iteration \[s\].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TimeBreakdown {
     /// Boundary conditions, residuals, norms and time steps.
@@ -74,7 +74,7 @@ impl ImplicitReport {
         total as f64 / solves.max(1) as f64
     }
 
-    /// Mean wall time per flow iteration [s].
+    /// Mean wall time per flow iteration \[s\].
     pub fn time_per_iteration(&self) -> f64 {
         self.time.total / self.iterations.max(1) as f64
     }

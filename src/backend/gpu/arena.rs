@@ -118,11 +118,11 @@ pub struct GpuGeometry {
     /// Physical boundary cells, interface donors and corner ghosts.
     pub boundary: BoundaryTables,
     /// Work arrays of the kernels, locked by each operation for its launches.
-    pub work: Mutex<Workspace>,
+    pub(crate) work: Mutex<KernelScratch>,
 }
 
 /// Work arrays of the kernels, sized for one mesh.
-pub struct Workspace {
+pub(crate) struct KernelScratch {
     /// Primitive variables of every padded cell (4 x np).
     pub primitives: CudaSlice<f64>,
     /// Face fluxes (5 x nfi, 5 x nfj), shared by the convective and viscous kernels.
@@ -141,7 +141,7 @@ pub struct Workspace {
 impl GpuGeometry {
     /// The work arrays (the lock only guards against two host threads sharing one geometry;
     /// the backend's one stream orders the kernels that use them).
-    pub fn workspace(&self) -> std::sync::MutexGuard<'_, Workspace> {
+    pub(crate) fn workspace(&self) -> std::sync::MutexGuard<'_, KernelScratch> {
         self.work.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -167,7 +167,7 @@ impl GpuGeometry {
             centre_padded: up_f64(interleave(&concat(bl.iter().map(|b| &b.centre_padded))))?,
             nodes: up_f64(interleave(&concat(bl.iter().map(|b| &b.nodes))))?,
             boundary: BoundaryTables::upload(stream, &host, &table)?,
-            work: Mutex::new(Workspace {
+            work: Mutex::new(KernelScratch {
                 primitives: zeros(4 * np)?,
                 flux_i: zeros(5 * nfi)?,
                 flux_j: zeros(5 * nfj)?,

@@ -227,7 +227,7 @@ impl<'a> FactorArg<'a> {
 }
 
 /// The entries of each row on one side of the diagonal in the processing order, in the row's
-/// order: row i's are `entries[ptr[i]..ptr[i + 1]]`, each (column, slot of its block). A sweep
+/// order: row i's are `entries[ptr\[i\]..ptr[i + 1]]`, each (column, slot of its block). A sweep
 /// then reads only the blocks it multiplies, two dependent loads deep, instead of testing every
 /// entry of the row through the position array (three loads deep, and the row's other side
 /// read for nothing): the sweeps are most of the preconditioner's time, and with the designs of
@@ -241,7 +241,7 @@ struct TriangleRows {
 }
 
 impl TriangleRows {
-    /// The entries k of each row i of `pattern` with `side(position[k], position[i])`.
+    /// The entries k of each row i of `pattern` with `side(position[k], position\[i\])`.
     fn new(cx: &Ctx, pattern: &BsrPattern, position: &[usize], side: fn(usize, usize) -> bool) -> Result<Self> {
         let mut ptr = Vec::with_capacity(pattern.n_rows + 1);
         let mut entries = Vec::new();

@@ -15,7 +15,7 @@
 //! kept, later operations are skipped, and [`Backend::check`] (or the next norm read-back)
 //! returns it, so a GPU failure ends a solve with `Error::Gpu`, never a silent result.
 
-pub mod arena;
+mod arena;
 mod boundary;
 mod convective;
 mod cusparse_ilu;
@@ -226,7 +226,7 @@ impl GpuBackend {
         Ok(GpuBackend { device, kernels: self.kernels.clone(), counters, first_error: Mutex::new(None), graphs: self.graphs, scratch })
     }
 
-    /// Free and total device memory [bytes].
+    /// Free and total device memory \[bytes\].
     pub fn memory(&self) -> Result<(usize, usize)> {
         self.device.ctx.mem_get_info().map_err(gpu_err)
     }

@@ -55,7 +55,7 @@ impl GpuWorker {
         Ok(())
     }
 
-    /// The device's multiprocessors and free memory [bytes].
+    /// The device's multiprocessors and free memory \[bytes\].
     pub fn capacity(&self) -> Result<(usize, usize)> {
         Ok((self.first.multiprocessors()?, self.first.memory()?.0))
     }

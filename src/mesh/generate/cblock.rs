@@ -70,7 +70,7 @@ pub fn line_nodes(curve: &Polyline, n: usize, h_start: Option<f64>, h_end: Optio
     Ok(nodes)
 }
 
-/// The algebraic C grid: line i from `inner[i]` to `outer[i]` with `nj` cells.
+/// The algebraic C grid: line i from `inner\[i\]` to `outer\[i\]` with `nj` cells.
 pub fn algebraic_grid(inner: &[LineEnd], outer: &[LineEnd], nj: usize, ratio: f64) -> Result<Grid, Error> {
     let ni = inner.len() - 1;
     let mut g = Grid::new(ni, nj);
@@ -87,7 +87,7 @@ pub fn algebraic_grid(inner: &[LineEnd], outer: &[LineEnd], nj: usize, ratio: f6
 }
 
 /// Re-places the nodes of every j-line of `g` along the line itself (the polyline through its
-/// nodes) with first cell (at most) `h_start[i]` and last cell (at most) `h_end[i]`.
+/// nodes) with first cell (at most) `h_start\[i\]` and last cell (at most) `h_end\[i\]`.
 ///
 /// Lines that face each other across a seam (`twin(i)`: the other side of the wake cut or of
 /// the periodic line) get the same end cells: a target is only an upper bound (a line with

@@ -10,7 +10,7 @@
 
 use crate::error::Error;
 
-/// A 2-D point or vector [m].
+/// A 2-D point or vector \[m\].
 pub type P2 = [f64; 2];
 
 pub fn add(a: P2, b: P2) -> P2 {
@@ -264,7 +264,7 @@ impl CellCount {
         CellCount { h, inverse, ds }
     }
 
-    /// ds / min(h[m], h_max), with `capped` = ds / h_max.
+    /// ds / min(h\[m\], h_max), with `capped` = ds / h_max.
     fn term(&self, m: usize, h_max: f64, capped: f64) -> f64 {
         capped_term(self.h[m], self.inverse[m], h_max, capped)
     }

@@ -24,14 +24,14 @@
 //! outer nodes; the nodes of M follow the mean of the feet of the pressure- and suction-side
 //! nodes (so that the lines cross the passage instead of running along it), spread by half
 //! towards uniform spacing, and grade from the inlet's spacing upstream, growing by at most
-//! [`M_RATIO`]; Winslow smoothing with the algebraic grid's column stretching and the boundary
+//! `M_RATIO`; Winslow smoothing with the algebraic grid's column stretching and the boundary
 //! rows' stretching fading into the block; every line is re-spaced along itself so that cells
 //! match across every seam: the C block's first cells continue the O-grid's layer growth, the
 //! two sides of the wake cut and of the periodic lines get equal cells. The wake cut's first
-//! cell is the O-grid's outer spacing at the rear point; it widens by [`WAKE_SPREAD`] per metre
+//! cell is the O-grid's outer spacing at the rear point; it widens by `WAKE_SPREAD` per metre
 //! downstream.
 //!
-//! Finally [`LIMITER_ROUNDS`] rounds of two ratio limiters (`distribution::limit_spacing_ratio`:
+//! Finally `LIMITER_ROUNDS` rounds of two ratio limiters (`distribution::limit_spacing_ratio`:
 //! only the nodes round an offending pair of cells move, towards a geometric continuation of
 //! the cells either side): along the rows, nodes slide along the row, each at most 0.3 of the
 //! cell height more than the node below it and fading towards the outer boundary (the thin
@@ -86,13 +86,13 @@ use crate::mesh::{Block, BoundaryKind, Connection, Density, Face, Mesh, Patch};
 /// What the mesher needs to know about the passage besides the blade.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PassageSpec {
-    /// Cascade pitch [m].
+    /// Cascade pitch \[m\].
     pub pitch: f64,
-    /// Axial position of the inlet plane [m] (upstream of the leading edge).
+    /// Axial position of the inlet plane \[m\] (upstream of the leading edge).
     pub inlet_x: f64,
-    /// Axial position of the outlet plane [m] (downstream of the trailing edge).
+    /// Axial position of the outlet plane \[m\] (downstream of the trailing edge).
     pub outlet_x: f64,
-    /// Wall-normal height of the first cell [m] (the caller sizes it for y+ ~ 1).
+    /// Wall-normal height of the first cell \[m\] (the caller sizes it for y+ ~ 1).
     pub first_cell_height: f64,
     pub density: Density,
     /// Inlet flow angle [deg from axial]: the direction of the periodic lines at the inlet.
@@ -116,7 +116,7 @@ struct Counts {
     o_ratio: f64,
     /// Largest growth ratio along all other lines.
     h_ratio: f64,
-    /// Largest wall turning angle per cell [deg].
+    /// Largest wall turning angle per cell \[deg\].
     turn_deg: f64,
     /// Gauss-Seidel sweeps of the C block's smoother.
     sweeps: usize,
@@ -262,7 +262,7 @@ pub struct PassageLayout {
     wall: Wall,
     m: Polyline,
     s_rear: f64,
-    /// O-grid thickness [m].
+    /// O-grid thickness \[m\].
     thickness: f64,
 }
 
@@ -662,7 +662,7 @@ impl MidlineNodes {
 
 /// Inner ends of the C block's lines: lower wake side, O-grid outer curve, upper wake side.
 /// The first cell continues the O-grid's layer growth; on the wake cut it grows from the
-/// O-grid's outer layer by [`WAKE_SPREAD`] per unit length downstream.
+/// O-grid's outer layer by `WAKE_SPREAD` per unit length downstream.
 fn inner_ends(og: &OGrid, wake: &[P2], o_ratio: f64) -> Vec<LineEnd> {
     let n_w = wake.len() - 1;
     let h_rear = og.outer_spacing(0) * o_ratio;

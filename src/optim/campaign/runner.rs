@@ -1,4 +1,4 @@
-//! [`run_campaign`]: the baseline, then the optimizer over the [`Recorder`](super::recorder),
+//! [`run_campaign`]: the baseline, then the optimizer over the campaign's recorder (the log first),
 //! then the summary and the pictures; a resume replays the log first.
 
 use serde::{Deserialize, Serialize};
@@ -47,7 +47,7 @@ pub struct CampaignSummary {
     pub termination: String,
 }
 
-/// Run (or resume) a campaign with `evaluator` (see [`build_evaluator`] for the mapping from the
+/// Run (or resume) a campaign with `evaluator` (see [`build_evaluator`](super::build_evaluator) for the mapping from the
 /// configuration), writing everything into `out_dir`.
 pub fn run_campaign(
     config: &CampaignConfig,

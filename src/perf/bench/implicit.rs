@@ -15,7 +15,7 @@ use crate::{Error, Result};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ImplicitBench {
     pub backend: String,
-    /// Median wall time of the timed flow iterations [s].
+    /// Median wall time of the timed flow iterations \[s\].
     pub seconds_per_iteration: f64,
     /// Timed iterations (after the untimed ones).
     pub samples: usize,

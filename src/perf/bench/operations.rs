@@ -77,7 +77,7 @@ impl Operation {
         }
     }
 
-    /// The least traffic to and from memory per interior (fine) cell [bytes]: every input read
+    /// The least traffic to and from memory per interior (fine) cell \[bytes\]: every input read
     /// once and every output written once, with perfect reuse of neighbour values (stencil
     /// neighbours and shared faces and nodes cost nothing extra), in f64 and with the SA
     /// model (5 variables marched). Geometry per cell: 4 f64 of face vectors (one i- and one
@@ -140,7 +140,7 @@ pub fn iteration_operations(stages: usize) -> [(Operation, usize); 9] {
     ]
 }
 
-/// Least traffic of one explicit iteration per cell and stage [bytes]: the sum over
+/// Least traffic of one explicit iteration per cell and stage \[bytes\]: the sum over
 /// [`iteration_operations`] divided by the number of stages.
 pub fn iteration_bytes_per_cell_stage(stages: usize, counts: &MeshCounts) -> f64 {
     iteration_operations(stages).iter().map(|(op, calls)| *calls as f64 * op.bytes_per_cell(counts)).sum::<f64>() / stages as f64

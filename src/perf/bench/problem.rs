@@ -40,12 +40,12 @@ pub const MIN_CELLS: usize = 256;
 pub const MAX_CELLS: usize = 1 << 24;
 /// Blocks along the channel.
 pub const BLOCKS: usize = 4;
-/// Channel length and height [m] (a turbine passage's scale).
+/// Channel length and height \[m\] (a turbine passage's scale).
 pub const LENGTH: f64 = 0.1;
 pub const HEIGHT: f64 = 0.025;
-/// Bump height on the lower wall [m].
+/// Bump height on the lower wall \[m\].
 pub const BUMP: f64 = 0.1 * HEIGHT;
-/// First cell height at the no-slip wall [m]: y+ ~ 1 for u_tau ~ 10 m/s, nu ~ 2.5e-5 m^2/s.
+/// First cell height at the no-slip wall \[m\]: y+ ~ 1 for u_tau ~ 10 m/s, nu ~ 2.5e-5 m^2/s.
 pub const WALL_SPACING: f64 = 2.5e-6;
 /// CFL number of the timed iterations (the explicit default of `turbopt solve`).
 pub const CFL: f64 = 1.0;
