@@ -72,3 +72,8 @@ pub mod report;
 pub mod solver;
 
 pub use error::{Error, Result};
+
+/// The README's Rust examples, compiled (and the runnable ones run) by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;

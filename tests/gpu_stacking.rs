@@ -2,7 +2,7 @@
 //! before building it: `k` copies of the LS89 MUR47 coarse RANS problem solved as ONE
 //! mesh (the disjoint union of `k` copies of its blocks: one launch per operation for all `k`,
 //! what a stacked batch would run) against the same `k` problems solved at once, each on its own
-//! stream of one context on its own host thread (what a batch runs today, `eval::gpu_pool`).
+//! stream of one context on its own host thread (what a batch runs today, the evaluator's GPU pool).
 //!
 //! Identical copies make the stacked solve do the single solve's arithmetic: every inner product
 //! is `k` times the single one's, so FGMRES takes the same iterations (up to the summation order)

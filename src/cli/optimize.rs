@@ -12,8 +12,9 @@ use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
 use turbopt::eval::subspace::SubspaceEvaluator;
 use turbopt::eval::Evaluator;
 use turbopt::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignEvaluator, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
-use turbopt::post::plot_isentropic_mach;
-use turbopt::report::plots::plot_blades;
+use turbopt::geometry::Outline;
+use turbopt::post::{draw_isentropic_mach, plot_isentropic_mach, SurfacePoint};
+use turbopt::report::plots::{draw_blades, plot_blades};
 use turbopt::{Error, Result};
 #[cfg(feature = "mpi")]
 use turbopt::optim::campaign::cluster::Cluster;
@@ -228,8 +229,8 @@ fn print_summary(s: &CampaignSummary) {
     }
 }
 
-/// blades.png (best design over the baseline) and mis.png (their blade Mis at the first
-/// operating point): the two designs are solved once more, warm-started.
+/// blades.png (best design over the baseline), mis.png (their blade Mis at the first operating
+/// point) and overview.png (both): the two designs are solved once more, warm-started.
 fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &CampaignSummary, out: &std::path::Path) -> Result<()> {
     let full = |design: &[f64]| -> Result<Vec<f64>> {
         match &config.variables {
@@ -254,9 +255,25 @@ fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &Campaig
             _ => Ok(()),
         }
     };
-    // Two independent files, drawn side by side.
-    let (blades, mis) = rayon::join(blades, mis);
-    blades.and(mis)
+    // Independent files, drawn side by side.
+    let ((blades, mis), overview) = rayon::join(|| rayon::join(blades, mis), || overview_picture(cfd, &out.join("overview.png"), (&outline_base, &outline_best), (mis_base.first(), mis_best.first())));
+    blades.and(mis).and(overview)
+}
+
+/// overview.png: the best blade over the baseline beside their blade Mis at the first operating
+/// point, one picture of what the campaign found.
+fn overview_picture(cfd: &CfdEvaluator, path: &std::path::Path, (base, best): (&Outline, &Outline), mis: (Option<&Vec<SurfacePoint>>, Option<&Vec<SurfacePoint>>)) -> Result<()> {
+    use plotters::prelude::*;
+    let name = &cfd.blade_file().name;
+    let root = BitMapBackend::new(path, (1900, 1000)).into_drawing_area();
+    let (left, right) = root.split_horizontally(900);
+    draw_blades(&left, path, &format!("{name}: best design over the baseline"), &[("baseline", base), ("best", best)])?;
+    if let (Some(b), Some(o)) = mis {
+        let ([x0, x1], _) = base.bounding_box();
+        let point = cfd.operating_points().first().map(|p| p.name.clone()).unwrap_or_default();
+        draw_isentropic_mach(&right, path, &format!("{point}: blade isentropic Mach number"), x1 - x0, &[("baseline", b), ("best", o)], None)?;
+    }
+    root.present().map_err(|e| Error::Other(format!("drawing {}: {e}", path.display())))
 }
 
 #[cfg(test)]

@@ -26,9 +26,9 @@
 //! GPU (`backend: Gpu(device: N)`, `Gpu(devices: All)` or `Gpu(devices: [0, 1])`, a build
 //! with the `cuda` feature): the evaluator opens one worker per listed device once, on first
 //! use (opening compiles the CUDA kernels), and keeps them; the designs of a batch go to the
-//! workers' streams as they free up (`eval::gpu_pool`, `eval::dispatch`), several at once per
+//! workers' streams as they free up (`backend::pool`, `eval::dispatch`), several at once per
 //! device. The pipeline is the CPU's: only the solve runs on the device
-//! (`cascade::SolvesCases`). A missing device, driver or `cuda` feature fails every evaluation
+//! (generic over the backend, `backend::select`). A missing device, driver or `cuda` feature fails every evaluation
 //! with a status naming the cause, and [`CfdEvaluator::check_backend`] reports it once, before
 //! a campaign starts. A device error during a design is its worker's fault, not the design's:
 //! the design is queued once more (`eval::dispatch`).
@@ -134,7 +134,7 @@ enum GpuUnavailable {
 enum Placement {
     /// A CPU backend of this many threads (None: one per core).
     Cpu { threads: Option<usize> },
-    /// A stream of GPU worker `worker` (`eval::gpu_pool`).
+    /// A stream of GPU worker `worker` (`backend::pool`).
     Gpu { worker: usize },
     /// `backend: Auto` that the performance model did not resolve (a bug: `new` resolves it).
     UnresolvedAuto,

@@ -1,5 +1,5 @@
 //! Handing the designs of a batch to workers as they free up: CPU threads, GPU streams of
-//! several devices (`eval::gpu_pool`), or MPI ranks (`crate::mpi`). Results come back in design
+//! several devices (`backend::pool`), or MPI ranks (`optim::campaign::cluster`). Results come back in design
 //! order whatever order the workers finish in, and each is reported the moment it is settled
 //! (a campaign logs it then, so that a kill loses no finished evaluation).
 //!

@@ -8,6 +8,6 @@ pub mod planes;
 pub mod surface;
 
 pub use compare::{read_measured_mis, rms_against_measured, MeasuredMis, MisComparison};
-pub use pictures::plot_isentropic_mach;
+pub use pictures::{draw_isentropic_mach, plot_isentropic_mach};
 pub use planes::{cascade_performance, mixed_out, pitchwise_cut, plane_averages, CascadePerformance, CutSample, MixedOut, PlaneAverages};
 pub use surface::{blade_surface, BladeSide, SurfacePoint};

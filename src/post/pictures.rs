@@ -5,6 +5,7 @@ use super::{BladeSide, MeasuredMis, SurfacePoint};
 use crate::error::Result;
 use crate::report::ensure_fonts;
 use crate::report::plots::{draw_legend, plot_err};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -19,6 +20,20 @@ pub fn plot_isentropic_mach(
 ) -> Result<()> {
     ensure_fonts();
     let root = BitMapBackend::new(path, (1000, 700)).into_drawing_area();
+    draw_isentropic_mach(&root, path, title, axial_chord, computed, measured)?;
+    root.present().map_err(|e| plot_err(path, e))
+}
+
+/// [`plot_isentropic_mach`] into a part of a picture (`path`: the picture's file, for errors).
+pub fn draw_isentropic_mach(
+    root: &DrawingArea<BitMapBackend<'_>, Shift>,
+    path: &Path,
+    title: &str,
+    axial_chord: f64,
+    computed: &[(&str, &[SurfacePoint])],
+    measured: Option<&[MeasuredMis]>,
+) -> Result<()> {
+    ensure_fonts();
     root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
     let ymax = computed
         .iter()
@@ -27,7 +42,7 @@ pub fn plot_isentropic_mach(
         .filter(|v| v.is_finite())
         .fold(0.5_f64, f64::max)
         * 1.1;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 26))
         .margin(15)
         .x_label_area_size(50)
@@ -61,7 +76,5 @@ pub fn plot_isentropic_mach(
             .label("experiment")
             .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
     }
-    draw_legend(&mut chart, path, SeriesLabelPosition::UpperLeft, 18)?;
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+    draw_legend(&mut chart, path, SeriesLabelPosition::UpperLeft, 18)
 }

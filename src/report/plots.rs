@@ -4,6 +4,7 @@
 
 use super::ensure_fonts;
 use crate::error::{Error, Result};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -74,6 +75,13 @@ pub fn plot_semilog(path: &Path, title: &str, x_label: &str, series: &[(&str, Ve
 
 /// Blade outlines overlaid (e.g. a campaign's best design over its baseline), equal axes.
 pub fn plot_blades(path: &Path, title: &str, blades: &[(&str, &crate::geometry::Outline)]) -> Result<()> {
+    let root = BitMapBackend::new(path, (1000, 1180)).into_drawing_area();
+    draw_blades(&root, path, title, blades)?;
+    root.present().map_err(|e| plot_err(path, e))
+}
+
+/// [`plot_blades`] into a part of a picture (`path`: the picture's file, for errors).
+pub fn draw_blades(root: &DrawingArea<BitMapBackend<'_>, Shift>, path: &Path, title: &str, blades: &[(&str, &crate::geometry::Outline)]) -> Result<()> {
     ensure_fonts();
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for (_, o) in blades {
@@ -81,13 +89,13 @@ pub fn plot_blades(path: &Path, title: &str, blades: &[(&str, &crate::geometry::
         (x0, x1, y0, y1) = (x0.min(a), x1.max(b), y0.min(c), y1.max(d));
     }
     // Equal scales on both axes: widen the narrower range about its centre.
-    let (w, h) = (900u32, 1100u32);
+    let (width, height) = root.dim_in_pixel();
+    let (w, h) = (width.saturating_sub(100).max(1), height.saturating_sub(80).max(1));
     let span = ((x1 - x0) / w as f64).max((y1 - y0) / h as f64) * 1.1;
     let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
     let (hx, hy) = (0.5 * span * w as f64, 0.5 * span * h as f64);
-    let root = BitMapBackend::new(path, (w + 100, h + 80)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 24))
         .margin(15)
         .x_label_area_size(40)
@@ -105,7 +113,5 @@ pub fn plot_blades(path: &Path, title: &str, blades: &[(&str, &crate::geometry::
             .label(label.to_string())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
     }
-    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight, 18)?;
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+    draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight, 18)
 }

@@ -190,7 +190,7 @@ impl GpuBackend {
     }
 
     /// [`GpuBackend::new`] in a CUDA context of its own rather than the device's primary one:
-    /// a worker of the multi-GPU pool (`eval::gpu_pool`), isolated from the device's others.
+    /// a worker of the multi-GPU pool (`backend::pool`), isolated from the device's others.
     pub fn with_own_context(ordinal: usize) -> Result<Self> {
         Self::on(GpuDevice::open_own_context(ordinal)?)
     }
