@@ -193,10 +193,12 @@ fn unrunnable_optimizer_settings_fail_before_the_baseline() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every campaign file in optimize/ parses, and its evaluator and variables are valid.
+/// Every campaign file in optimize/ (and those behind BENCHMARKS.md, in benchmarks/campaigns/)
+/// parses, and its evaluator and variables are valid.
 #[test]
 fn campaign_files_in_optimize_parse_and_build() {
-    for entry in std::fs::read_dir("optimize").unwrap() {
+    let files = ["optimize", "benchmarks/campaigns"].into_iter().flat_map(|d| std::fs::read_dir(d).unwrap_or_else(|e| panic!("{d}: {e}")));
+    for entry in files {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "ron") {
             let c = turbopt::optim::campaign::CampaignConfig::from_ron_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
