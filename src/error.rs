@@ -19,6 +19,9 @@ pub enum Error {
     Devices(#[from] DevicesError),
     #[error("I/O error on {path}: {source}")]
     Io { path: String, #[source] source: std::io::Error },
+    /// Stopped at the caller's request (a `solver::StopSignal`): what was finished is kept.
+    #[error("interrupted: {0}")]
+    Interrupted(String),
     #[error("{0}")]
     Other(String),
 }

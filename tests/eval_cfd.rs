@@ -345,3 +345,35 @@ fn pictures_reuse_the_surface_figures_of_evaluated_designs() {
     let mis = |s: &[Vec<turbopt::post::SurfacePoint>]| s[0].iter().map(|p| p.mis.to_bits()).collect::<Vec<_>>();
     assert_eq!(mis(&kept), mis(&solved_for_picture));
 }
+
+/// The evaluator's stop signal: requested before an evaluation, the design is answered
+/// `Interrupted` without a solve; requested during the baseline's solve, the solve stops after
+/// its current iteration and the design is `Interrupted`; cleared, the evaluator solves again (an
+/// interrupted baseline is not kept).
+#[test]
+fn the_stop_signal_interrupts_evaluations_and_clears() {
+    let ev = CfdEvaluator::new(ls89_euler_to_4_orders()).unwrap();
+    let stop = ev.stop_signal();
+    let baseline = ev.space().baseline.clone();
+    stop.request();
+    let e = ev.evaluate(&baseline);
+    assert!(e.status.is_interrupted(), "{:?}", e.status);
+    assert_eq!(ev.designs_solved(), 0, "nothing is solved once the stop is requested");
+
+    stop.clear();
+    let requester = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            stop.request();
+        })
+    };
+    let e = ev.evaluate(&baseline);
+    requester.join().unwrap();
+    assert!(e.status.is_interrupted(), "stopped mid-solve: {:?}", e.status);
+
+    stop.clear();
+    let e = ev.evaluate(&baseline);
+    assert!(e.status.is_ok(), "solved once the stop is cleared: {:?}", e.status);
+    assert!(e.diagnostics.iterations > 0);
+}

@@ -274,3 +274,62 @@ fn a_batch_cut_short_resumes_from_its_finished_evaluations_in_any_order() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&reference_dir);
 }
+
+/// Answers `Status::Interrupted` for every design once `after` designs were evaluated, as the
+/// CFD evaluator does once its stop signal is requested (`CfdEvaluator::stop_signal`).
+struct StopsAfter {
+    inner: Box<dyn Evaluator>,
+    after: usize,
+    evaluated: AtomicUsize,
+}
+
+impl Evaluator for StopsAfter {
+    fn space(&self) -> &DesignSpace {
+        self.inner.space()
+    }
+    fn objective_names(&self) -> Vec<String> {
+        self.inner.objective_names()
+    }
+    fn constraint_names(&self) -> Vec<String> {
+        self.inner.constraint_names()
+    }
+    fn evaluate(&self, d: &[f64]) -> Evaluation {
+        self.evaluate_batch(&[d.to_vec()]).remove(0)
+    }
+    fn evaluate_batch(&self, designs: &[Vec<f64>]) -> Vec<Evaluation> {
+        designs
+            .iter()
+            .map(|d| match self.evaluated.fetch_add(1, Ordering::SeqCst) < self.after {
+                true => self.inner.evaluate(d),
+                false => Evaluation::failed(turbopt::eval::Status::Interrupted("stopped".into())),
+            })
+            .collect()
+    }
+}
+
+/// A campaign whose evaluator is stopped mid-batch ends with `Error::Interrupted`, logs only the
+/// evaluations that finished (none of the interrupted ones), writes no summary, and a resume
+/// completes it to the uninterrupted result, evaluating only what the log lacks.
+#[test]
+fn an_interrupted_campaign_logs_what_finished_and_resumes_to_the_uninterrupted_result() {
+    let config = kill_test_config("de"); // batches of 20
+    let reference_dir = scratch("interrupt-reference");
+    let (reference, _) = run(&config, &reference_dir, false, 0);
+
+    let dir = scratch("interrupted");
+    let stopping = StopsAfter { inner: build_evaluator(&config.evaluator).unwrap(), after: 50, evaluated: AtomicUsize::new(0) };
+    let e = run_campaign(&config, &stopping, &dir, false, &mut SilentObserver).unwrap_err();
+    assert!(matches!(e, turbopt::Error::Interrupted(_)), "{e}");
+    assert!(e.to_string().contains("50 evaluations"), "{e}");
+    assert_eq!(read_log(&dir.join("evaluations.jsonl")).unwrap().len(), 50, "the finished evaluations, no interrupted one");
+    assert!(!dir.join("summary.json").exists(), "no summary for a campaign that did not end");
+    assert_eq!(stopping.evaluated.load(Ordering::SeqCst), 60, "the baseline and three batches of 20: nothing after the batch that was stopped");
+
+    let (resumed, evaluated_now) = run(&config, &dir, true, 0);
+    assert_eq!(resumed.replayed, 50);
+    assert_eq!(evaluated_now, reference.evaluations - 50);
+    assert_eq!(resumed.best_design, reference.best_design);
+    assert_eq!(resumed.best_objective.to_bits(), reference.best_objective.to_bits());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&reference_dir);
+}

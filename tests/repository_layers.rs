@@ -46,7 +46,18 @@ fn references(module: &[String], code: &str) -> Vec<Vec<String>> {
             continue;
         }
         let rest = &code[start..];
-        let path: Vec<&str> = rest.split("::").map(|s| s.trim()).take_while(|s| !s.is_empty() && s.chars().all(ident)).collect();
+        // Each segment's leading identifier; a segment with anything after it ends the path.
+        let mut path: Vec<&str> = Vec::new();
+        for segment in rest.split("::") {
+            let name_len = segment.find(|c: char| !ident(c)).unwrap_or(segment.len());
+            if name_len == 0 {
+                break;
+            }
+            path.push(&segment[..name_len]);
+            if name_len < segment.len() {
+                break;
+            }
+        }
         let (base, tail) = if path[0] == "crate" {
             (Vec::new(), &path[1..])
         } else {

@@ -45,7 +45,7 @@ use crate::backend::pool::DevicePool;
 use crate::backend::select::{unresolved_auto, BackendTask, OpenBackend};
 use crate::backend::ImplicitBackend;
 use crate::cascade::{
-    solve_point, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, PointFailure, PointFigures, PointRun, PointSolve, PreparedCascade, Start,
+    solve_point, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, PointFailure, PointFigures, PointRun, PointSolve, PreparedCascade, Start, Stop,
 };
 use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
@@ -54,10 +54,10 @@ use crate::geometry::{load_blade_file, BladeFile, Outline};
 use crate::mesh::Mesh;
 use crate::post::{read_measured_mis, SurfacePoint};
 use crate::perf::auto::AutoChoice;
-use crate::solver::Silent;
+use crate::solver::{Silent, StopSignal, Stoppable};
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Scores designs of one blade file with the RANS solver (see the module notes).
@@ -100,6 +100,12 @@ pub struct CfdEvaluator {
     setup: CascadeSetup,
     objectives: Vec<ResolvedObjective>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
+    /// Held while the baseline is solved, so that it is solved once.
+    baseline_solve: Mutex<()>,
+    /// What `baseline()` answers when its solve was stopped (not kept in `baseline`).
+    interrupted_baseline: std::result::Result<Baseline, String>,
+    /// Stops the evaluator's solves (`stop_signal`).
+    stop: StopSignal,
     /// Converged designs of earlier batches, the starts of `warm_start_from: Nearest`.
     donors: RecentDesigns<SolvedFlows>,
     /// The outlines and blade-surface figures of the last [`SURFACES_KEPT`] designs solved, so
@@ -327,6 +333,9 @@ impl CfdEvaluator {
             setup,
             objectives,
             baseline: OnceLock::new(),
+            baseline_solve: Mutex::new(()),
+            interrupted_baseline: Err("the baseline solve was stopped at the caller's request".into()),
+            stop: StopSignal::new(),
             donors: RecentDesigns::with_capacity(ARCHIVE_SIZE),
             surfaces: RecentDesigns::with_capacity(SURFACES_KEPT),
             designs_solved: AtomicUsize::new(0),
@@ -391,19 +400,46 @@ impl CfdEvaluator {
         blade.mesh(&self.setup).map_err(cascade_status)
     }
 
-    /// Solves the baseline (cold) once; later calls return the cached result.
+    /// Solves the baseline (cold) once; later calls return the kept result. A baseline solve
+    /// cut short by the stop signal is not kept: the next call after the signal is cleared solves
+    /// it again.
     fn baseline(&self) -> &std::result::Result<Baseline, String> {
-        self.baseline.get_or_init(|| {
-            let checked = match self.check(BladeChoice::Design(&self.space.baseline)) {
-                Ok(c) => c,
-                Err(status) => return Err(format!("baseline design failed: {status:?}")),
-            };
-            let Run { evaluation: result, flows, surfaces, .. } = self.run(checked, None, None, self.whole_backend());
-            match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
-                (true, Some(flows)) => Ok(Baseline { flows, evaluation: result, surfaces: surfaces.map(Arc::new) }),
-                _ => Err(format!("baseline design failed: {:?}", result.status)),
-            }
-        })
+        if let Some(kept) = self.baseline.get() {
+            return kept;
+        }
+        let _one_at_a_time = self.baseline_solve.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(kept) = self.baseline.get() {
+            return kept;
+        }
+        let solved = self.solve_baseline();
+        if self.stop.requested() {
+            return &self.interrupted_baseline;
+        }
+        self.baseline.get_or_init(|| solved)
+    }
+
+    fn solve_baseline(&self) -> std::result::Result<Baseline, String> {
+        let checked = match self.check(BladeChoice::Design(&self.space.baseline)) {
+            Ok(c) => c,
+            Err(status) => return Err(format!("baseline design failed: {status:?}")),
+        };
+        let Run { evaluation: result, flows, surfaces, .. } = self.run(checked, None, None, self.whole_backend());
+        match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {
+            (true, Some(flows)) => Ok(Baseline { flows, evaluation: result, surfaces: surfaces.map(Arc::new) }),
+            _ => Err(format!("baseline design failed: {:?}", result.status)),
+        }
+    }
+
+    /// The signal that stops this evaluator's work: once requested, every solve in progress
+    /// stops after its current iteration and every design not finished is answered with
+    /// [`Status::Interrupted`]; clear it to evaluate again.
+    pub fn stop_signal(&self) -> StopSignal {
+        self.stop.clone()
+    }
+
+    /// The status of a design stopped by the stop signal.
+    fn interrupted(&self, when: &str) -> Evaluation {
+        Evaluation::failed(Status::Interrupted(format!("stopped at the caller's request {when}")))
     }
 
     fn needs_baseline(&self) -> bool {
@@ -426,6 +462,9 @@ impl CfdEvaluator {
     /// catches it; [`Evaluator::evaluate`] turns it into a failed status).
     fn evaluate_placed(&self, design: &[f64], place: Placement, donors: &[Archived<SolvedFlows>]) -> (WorkerOutcome, Option<SolvedFlows>) {
         let answered = |e: Evaluation| (WorkerOutcome::Evaluated(e), None);
+        if self.stop.requested() {
+            return answered(self.interrupted("before the design was evaluated"));
+        }
         if let Err(status) = self.backend_ready() {
             return answered(Evaluation::failed(status));
         }
@@ -444,6 +483,7 @@ impl CfdEvaluator {
                 answered(e)
             }
             Ok(b) => self.run_keeping_surfaces(design, checked, Some(b), self.nearest_donor(donors, design), place),
+            Err(_) if self.stop.requested() => answered(self.interrupted("while the baseline was solved")),
             Err(reason) => answered(Evaluation::failed(Status::Failed(reason.clone()))),
         }
     }
@@ -633,7 +673,12 @@ impl CfdEvaluator {
                 None => Start::Cold,
             };
             let run = PointRun { prepared: &prepared, op, settings: &self.config.solver, extras: &extras };
-            match solve_point(backend, &run, from, &mut Silent) {
+            match solve_point(backend, &run, from, &mut Stoppable { inner: &mut Silent, stop: &self.stop }) {
+                Ok(p) if p.stop == Stop::Interrupted => {
+                    let mut e = self.interrupted(&format!("at {} after {} iterations", op.name, p.iterations));
+                    e.diagnostics = self.diagnostics(&points, &backend_name, flow_start, start);
+                    return Err(Unsolved::design(e));
+                }
                 Ok(p) => points.push(p),
                 Err(failure) => {
                     let mut e = Evaluation::failed(point_status(&op.name, &failure));

@@ -25,11 +25,18 @@ pub enum Status {
     Diverged(String),
     NotConverged(String),
     Failed(String),
+    /// Stopped at the caller's request before it finished (`CfdEvaluator::stop_signal`): no
+    /// result, and a campaign does not log it.
+    Interrupted(String),
 }
 
 impl Status {
     pub fn is_ok(&self) -> bool {
         matches!(self, Status::Ok)
+    }
+
+    pub fn is_interrupted(&self) -> bool {
+        matches!(self, Status::Interrupted(_))
     }
 }
 

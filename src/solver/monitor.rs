@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::backend::NVAR;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use crate::flow::solution::Solution;
 use crate::{Error, Result};
 
@@ -87,6 +89,62 @@ pub(crate) fn show_state(observer: &mut dyn Observer, iteration: usize, last_loo
             observer.on_state(iteration, &download())
         }
         _ => Control::Continue,
+    }
+}
+
+/// A request to stop, shared between whoever asks (a signal handler, a Python caller's
+/// Ctrl-C) and the work that honours it: a solve watched by [`Stoppable`] stops after its current
+/// iteration, the CFD evaluator answers the designs it has not finished with
+/// `Status::Interrupted`, and a campaign stops without logging them (so that it resumes as if
+/// never interrupted).
+#[derive(Clone, Debug, Default)]
+pub struct StopSignal(Arc<AtomicBool>);
+
+impl StopSignal {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the work watching this signal to stop.
+    pub fn request(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// Withdraws the request, so that later work runs again.
+    pub fn clear(&self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+}
+
+/// An observer that stops its solve once `stop` is requested and otherwise hands every call to
+/// `inner`.
+pub struct Stoppable<'a> {
+    pub inner: &'a mut dyn Observer,
+    pub stop: &'a StopSignal,
+}
+
+impl Observer for Stoppable<'_> {
+    fn on_iteration(&mut self, record: &IterationRecord) -> Control {
+        match self.stop.requested() {
+            true => Control::Stop,
+            false => self.inner.on_iteration(record),
+        }
+    }
+
+    fn state_interval(&self) -> Option<usize> {
+        self.inner.state_interval()
+    }
+
+    fn on_state(&mut self, iteration: usize, state: &Solution) -> Control {
+        match self.stop.requested() {
+            true => Control::Stop,
+            false => self.inner.on_state(iteration, state),
+        }
     }
 }
 

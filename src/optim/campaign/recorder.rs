@@ -30,6 +30,9 @@ pub(super) struct RecorderState<'o> {
     pub(super) replay: BTreeMap<usize, EvaluationRecord>,
     pub(super) records: Vec<EvaluationRecord>,
     pub(super) mismatch: Option<String>,
+    /// The evaluator answered a design with `Status::Interrupted` (its stop signal): nothing more
+    /// is evaluated, and the interrupted designs are not logged, so that a resume evaluates them.
+    pub(super) interrupted: bool,
     pub(super) checkpoint_path: PathBuf,
     pub(super) name: String,
     pub(super) best: Option<usize>,
@@ -106,6 +109,9 @@ impl Evaluator for Recorder<'_, '_> {
             }
             logged[j] = Some(record);
         }
+        if st.interrupted {
+            return vec![Evaluation::failed(Status::Interrupted("the campaign was stopped".into())); designs.len()];
+        }
         if st.mismatch.is_some() || self.log_error() {
             // Stop spending evaluations; run_campaign reports the error when the optimizer returns.
             return vec![Evaluation::failed(Status::Failed("campaign stopped: replay mismatch or log error".into())); designs.len()];
@@ -116,6 +122,9 @@ impl Evaluator for Recorder<'_, '_> {
             let (started, before) = (st.started, st.elapsed_before);
             let finished: Mutex<Vec<Option<(EvaluationRecord, Evaluation)>>> = Mutex::new(vec![None; designs.len()]);
             let record = |i: usize, e: &Evaluation| {
+                if e.status.is_interrupted() {
+                    return;
+                }
                 let j = fresh[i];
                 let r = EvaluationRecord::new(base + j, &designs[j], e, &self.selection.score(e), before + started.elapsed().as_secs_f64());
                 self.log.lock().unwrap_or_else(|p| p.into_inner()).append(&r);
@@ -127,6 +136,7 @@ impl Evaluator for Recorder<'_, '_> {
             for (i, &j) in fresh.iter().enumerate() {
                 if finished.lock().unwrap_or_else(|p| p.into_inner())[j].is_none() {
                     let e = evaluations.get(i).cloned().unwrap_or_else(|| Evaluation::failed(Status::Failed("evaluator returned too few results".into())));
+                    st.interrupted |= e.status.is_interrupted();
                     record(i, &e);
                 }
             }
@@ -139,9 +149,13 @@ impl Evaluator for Recorder<'_, '_> {
         }
         let mut out = Vec::with_capacity(designs.len());
         for (r, e) in logged.into_iter().zip(evaluated) {
-            let Some(r) = r else { continue };
-            out.push(e.unwrap_or_else(|| r.evaluation()));
-            st.push(r);
+            match r {
+                Some(r) => {
+                    out.push(e.unwrap_or_else(|| r.evaluation()));
+                    st.push(r);
+                }
+                None => out.push(Evaluation::failed(Status::Interrupted("the campaign was stopped".into()))),
+            }
         }
         if !fresh.is_empty() {
             if let Err(e) = st.checkpoint(false) {

@@ -118,6 +118,7 @@ fn run_campaign_on(
             replay,
             records: Vec::new(),
             mismatch: None,
+            interrupted: false,
             checkpoint_path,
             name: config.name.clone(),
             best: None,
@@ -131,6 +132,14 @@ fn run_campaign_on(
     let termination = run_optimizer(optimizer, &recorder, &selection)?;
 
     let state = recorder.state.into_inner().unwrap_or_else(|p| p.into_inner());
+    if state.interrupted {
+        return Err(Error::Interrupted(format!(
+            "campaign {} stopped after {} evaluations, all in {}; resume it to go on",
+            config.name,
+            state.records.len(),
+            out_dir.join(LOG_FILE).display()
+        )));
+    }
     if let Some(m) = state.mismatch {
         return Err(Error::Other(format!("resume of {}: {m}", config.name)));
     }
