@@ -71,7 +71,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             summary
         }
     };
-    println!("wrote {} (evaluations.jsonl, checkpoint.json, summary.json, convergence.png, evaluations.png; blades.png and mis.png for CFD campaigns)", out.display());
+    println!("wrote {} (evaluations.jsonl, checkpoint.json, summary.json, convergence.png, evaluations.png; overview.png, blades.png and mis.png for CFD campaigns)", out.display());
     if args.json {
         let improvement_percent = summary.relative_improvement.map(|r| 100.0 * r);
         let v = serde_json::json!({
