@@ -20,6 +20,7 @@
 
 mod blade_solve;
 mod figures;
+pub mod output;
 mod planes;
 mod prepare;
 pub mod recovery;
@@ -29,6 +30,7 @@ mod solve;
 mod start;
 
 pub use blade_solve::{solve_blade, BladeSolve};
+pub use output::write_solve_files;
 pub use figures::{FigureConvergence, FigureWatch, WatchedExtras};
 pub use planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
 pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, PreparedCascade};

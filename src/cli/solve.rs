@@ -13,21 +13,14 @@
 use super::args::SolveArgs;
 use turbopt::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use turbopt::cascade::{
-    default_rans_config, solve_point, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
+    default_rans_config, solve_point, write_solve_files, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
 };
 use turbopt::flow::case::OperatingPoint;
-use turbopt::flow::gas::Gas;
-use turbopt::flow::solution::Solution;
 use turbopt::geometry::blade_file::{load_blade_file, BladeFile};
-use turbopt::mesh::vtk::write_vtk;
-use turbopt::mesh::Mesh;
-use turbopt::post::{read_measured_mis, rms_against_measured, CascadePerformance, MeasuredMis, MisComparison, SurfacePoint};
-use turbopt::post::plot_isentropic_mach;
-use turbopt::report::plots::plot_semilog;
+use turbopt::post::{read_measured_mis, CascadePerformance, MeasuredMis};
 use turbopt::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
 use turbopt::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -267,13 +260,9 @@ fn report(
     wall_s: f64,
     backend: &str,
 ) -> Result<()> {
-    let (mesh, planes, gas) = (&prepared.mesh, &prepared.planes, &prepared.gas);
-    let (perf, surface) = (&solved.figures.performance, &solved.figures.surface);
-    let comparison = measured.map(|taps| rms_against_measured(surface, taps));
-    std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
-    write_solution_vtk(&args.out.join("solution.vtm"), mesh, &whole.solution, gas)?;
-    write_history(&args.out, whole)?;
-    write_mis(&args.out, blade, planes, surface, comparison.as_ref(), measured)?;
+    let (mesh, planes) = (&prepared.mesh, &prepared.planes);
+    let perf = &solved.figures.performance;
+    let comparison = write_solve_files(&args.out, &blade.name, prepared, whole, &solved.figures.surface, measured)?;
 
     let drop = whole.history.orders_dropped();
     println!("{} after {} iterations ({drop:.2} orders of density residual) in {wall_s:.1} s on {backend}", solved.stop.describe(), whole.iterations);
@@ -359,56 +348,4 @@ fn progress_bar(max: usize, quiet: bool) -> ProgressBar {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
-}
-
-/// Primitive fields (rho, u, v, p, Mach, nu_tilde) per cell for ParaView.
-fn write_solution_vtk(path: &Path, mesh: &Mesh, sol: &Solution, gas: &Gas) -> Result<()> {
-    let per_block = |f: &dyn Fn(&turbopt::flow::solution::BlockSolution, usize) -> f64| -> Vec<Vec<f64>> {
-        sol.blocks.iter().map(|b| (0..b.n_cells()).map(|c| f(b, c)).collect()).collect()
-    };
-    let g = gas.gamma;
-    let rho = per_block(&|b, c| b.rho[c]);
-    let u = per_block(&|b, c| b.rho_u[c] / b.rho[c]);
-    let v = per_block(&|b, c| b.rho_v[c] / b.rho[c]);
-    let p = per_block(&|b, c| b.pressure(c, g));
-    let mach = per_block(&|b, c| {
-        let speed2 = (b.rho_u[c].powi(2) + b.rho_v[c].powi(2)) / b.rho[c].powi(2);
-        (speed2 / (g * b.pressure(c, g) / b.rho[c])).sqrt()
-    });
-    let nut = per_block(&|b, c| b.nu_tilde[c]);
-    write_vtk(path, mesh, &[("density", &rho), ("u", &u), ("v", &v), ("pressure", &p), ("mach", &mach), ("nu_tilde", &nut)])?;
-    Ok(())
-}
-
-fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
-    let path = dir.join("convergence.csv");
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?);
-    let io = |e| Error::io(&path, e);
-    writeln!(f, "iteration,wall_s,res_rho,res_rho_u,res_rho_v,res_rho_e,res_rho_nu_tilde").map_err(io)?;
-    for r in &outcome.history.records {
-        let res: Vec<String> = r.residuals.iter().map(|x| format!("{x:.6e}")).collect();
-        writeln!(f, "{},{:.4},{}", r.iteration, r.wall_s, res.join(",")).map_err(io)?;
-    }
-    f.flush().map_err(io)?;
-    let names = ["rho", "rho u", "rho v", "rho E", "rho nu~"];
-    let series: Vec<(&str, Vec<(f64, f64)>)> = names
-        .iter()
-        .enumerate()
-        .map(|(k, n)| (*n, outcome.history.records.iter().map(|r| (r.iteration as f64, r.residuals[k])).collect()))
-        .collect();
-    plot_semilog(&dir.join("convergence.png"), "residual (RMS of R/V)", "iteration", &series)
-}
-
-fn write_mis(dir: &Path, blade: &BladeFile, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, taps: Option<&[MeasuredMis]>) -> Result<()> {
-    let path = dir.join("mis.csv");
-    let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis\n");
-    for p in surface {
-        text += &format!("{},{:.5},{:.6},{:.5},{:.3},{:.6}\n", p.side.label(), p.x_from_le * 1e3, p.x_from_le / planes.axial_chord, p.y * 1e3, p.p, p.mis);
-    }
-    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
-    let title = match cmp {
-        Some(c) => format!("{}: isentropic Mach number (RMS vs experiment {:.4})", blade.name, c.rms),
-        None => format!("{}: isentropic Mach number", blade.name),
-    };
-    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps)
 }
