@@ -94,6 +94,7 @@ fn random_designs_are_rejected_with_a_reason_or_meshed_and_solved() {
                 Status::MeshFailure(_) => "mesher failure",
                 Status::InvalidGeometry(_) => "invalid geometry",
                 Status::Failed(_) => "failed",
+                Status::Interrupted(_) => "interrupted",
             };
             *tally.entry(what).or_default() += 1;
             let recovered = match e.diagnostics.attempts.len() {
