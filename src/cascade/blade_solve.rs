@@ -18,6 +18,8 @@ use crate::solver::Observer;
 pub struct BladeSolve {
     pub prepared: PreparedCascade,
     pub solve: PointSolve,
+    /// The backend that solved it (`Backend::name`).
+    pub backend: String,
 }
 
 /// Checks and meshes `which` blade of `blade` at `density`, then solves it at `op` from the cold
@@ -37,7 +39,7 @@ pub fn solve_blade(blade: &BladeFile, which: BladeChoice, op: &OperatingPoint, d
     let prepared = PreparedCascade::new(blade, which, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
     let run = PointRun { prepared: &prepared, op, settings, extras: &|_| Vec::new() };
     let solve = backend.run(SolveOnePoint { run: &run, progress }).map_err(failure_error)?;
-    Ok(BladeSolve { prepared, solve })
+    Ok(BladeSolve { prepared, solve, backend: backend.name() })
 }
 
 /// [`solve_point`] from the cold start on whichever backend was opened.

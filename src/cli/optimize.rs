@@ -9,12 +9,8 @@
 
 use super::args::{BackendArg, OptimizeArgs};
 use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
-use turbopt::eval::subspace::SubspaceEvaluator;
 use turbopt::eval::Evaluator;
 use turbopt::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignEvaluator, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
-use turbopt::geometry::Outline;
-use turbopt::post::{draw_isentropic_mach, plot_isentropic_mach, SurfacePoint};
-use turbopt::report::plots::{draw_blades, plot_blades};
 use turbopt::{Error, Result};
 #[cfg(feature = "mpi")]
 use turbopt::optim::campaign::cluster::Cluster;
@@ -58,7 +54,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             announce();
             let summary = run_here_or_on_cluster(cluster.as_ref(), &config, &cfd, &out, args.resume, observer)?;
             print_summary(&summary);
-            if let Err(e) = blade_pictures(&config, &cfd, &summary, &out) {
+            if let Err(e) = turbopt::optim::campaign::blade_pictures(&config, &cfd, &summary, &out) {
                 eprintln!("warning: the blade/Mis pictures could not be made: {e}");
             }
             summary
@@ -227,53 +223,6 @@ fn print_summary(s: &CampaignSummary) {
     for (name, value) in s.variables.iter().zip(&s.best_design) {
         println!("    {name:<24} {value:.6}");
     }
-}
-
-/// blades.png (best design over the baseline), mis.png (their blade Mis at the first operating
-/// point) and overview.png (both): the two designs are solved once more, warm-started.
-fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &CampaignSummary, out: &std::path::Path) -> Result<()> {
-    let full = |design: &[f64]| -> Result<Vec<f64>> {
-        match &config.variables {
-            Some(names) => Ok(SubspaceEvaluator::new(cfd, names)?.full_design(design)),
-            None => Ok(design.to_vec()),
-        }
-    };
-    let baseline = cfd.space().baseline.clone();
-    let best = full(&summary.best_design)?;
-    let failed = |what: &str, s: turbopt::eval::Status| Error::Other(format!("{what} design: {s:?}"));
-    let (outline_base, mis_base) = cfd.design_surfaces(&baseline).map_err(|s| failed("baseline", s))?;
-    let (outline_best, mis_best) = cfd.design_surfaces(&best).map_err(|s| failed("best", s))?;
-    let name = &cfd.blade_file().name;
-    let blades = || plot_blades(&out.join("blades.png"), &format!("{name}: best design over the baseline"), &[("baseline", &outline_base), ("best", &outline_best)]);
-    let mis = || {
-        let ([x0, x1], _) = outline_base.bounding_box();
-        match (mis_base.first(), mis_best.first()) {
-            (Some(b), Some(o)) => {
-                let point = cfd.operating_points().first().map(|p| p.name.clone()).unwrap_or_default();
-                plot_isentropic_mach(&out.join("mis.png"), &format!("{name} {point}: isentropic Mach, best vs baseline"), x1 - x0, &[("baseline", b), ("best", o)], None)
-            }
-            _ => Ok(()),
-        }
-    };
-    // Independent files, drawn side by side.
-    let ((blades, mis), overview) = rayon::join(|| rayon::join(blades, mis), || overview_picture(cfd, &out.join("overview.png"), (&outline_base, &outline_best), (mis_base.first(), mis_best.first())));
-    blades.and(mis).and(overview)
-}
-
-/// overview.png: the best blade over the baseline beside their blade Mis at the first operating
-/// point, one picture of what the campaign found.
-fn overview_picture(cfd: &CfdEvaluator, path: &std::path::Path, (base, best): (&Outline, &Outline), mis: (Option<&Vec<SurfacePoint>>, Option<&Vec<SurfacePoint>>)) -> Result<()> {
-    use plotters::prelude::*;
-    let name = &cfd.blade_file().name;
-    let root = BitMapBackend::new(path, (1900, 1000)).into_drawing_area();
-    let (left, right) = root.split_horizontally(900);
-    draw_blades(&left, path, &format!("{name}: best design over the baseline"), &[("baseline", base), ("best", best)])?;
-    if let (Some(b), Some(o)) = mis {
-        let ([x0, x1], _) = base.bounding_box();
-        let point = cfd.operating_points().first().map(|p| p.name.clone()).unwrap_or_default();
-        draw_isentropic_mach(&right, path, &format!("{point}: blade isentropic Mach number"), x1 - x0, &[("baseline", b), ("best", o)], None)?;
-    }
-    root.present().map_err(|e| Error::Other(format!("drawing {}: {e}", path.display())))
 }
 
 #[cfg(test)]

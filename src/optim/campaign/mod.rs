@@ -26,11 +26,12 @@
 pub mod cluster;
 pub mod config;
 pub mod log;
-mod plots;
+pub mod plots;
 pub mod progress;
 mod recorder;
 pub mod runner;
 
+pub use plots::blade_pictures;
 pub use config::{build_evaluator, check_optimizer, BoundOverride, CampaignConfig, CampaignEvaluator, OptimizerConfig};
 pub use log::{read_log, Checkpoint, EvaluationRecord};
 pub use progress::{CampaignObserver, ProgressBarObserver, SilentObserver};

@@ -6,7 +6,16 @@ use std::path::Path;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 
+use super::config::CampaignConfig;
 use super::log::EvaluationRecord;
+use super::runner::CampaignSummary;
+use crate::error::Error;
+use crate::eval::cfd::CfdEvaluator;
+use crate::eval::subspace::SubspaceEvaluator;
+use crate::eval::Evaluator;
+use crate::geometry::Outline;
+use crate::post::{draw_isentropic_mach, plot_isentropic_mach, SurfacePoint};
+use crate::report::plots::{draw_blades, plot_blades};
 use crate::error::Result;
 use crate::report::plots::{draw_legend, plot_err};
 
@@ -101,4 +110,51 @@ pub(crate) fn evaluations(path: &Path, name: &str, records: &[EvaluationRecord])
         .legend(|(x, y)| Circle::new((x, y), 3, BLUE.filled()));
     draw_legend(&mut chart, path, SeriesLabelPosition::MiddleRight, 14)?;
     root.present().map_err(|e| plot_err(path, e))
+}
+
+/// blades.png (best design over the baseline), mis.png (their blade Mis at the first operating
+/// point) and overview.png (both): the two designs are solved once more, warm-started.
+pub fn blade_pictures(config: &CampaignConfig, cfd: &CfdEvaluator, summary: &CampaignSummary, out: &std::path::Path) -> Result<()> {
+    let full = |design: &[f64]| -> Result<Vec<f64>> {
+        match &config.variables {
+            Some(names) => Ok(SubspaceEvaluator::new(cfd, names)?.full_design(design)),
+            None => Ok(design.to_vec()),
+        }
+    };
+    let baseline = cfd.space().baseline.clone();
+    let best = full(&summary.best_design)?;
+    let failed = |what: &str, s: crate::eval::Status| Error::Other(format!("{what} design: {s:?}"));
+    let (outline_base, mis_base) = cfd.design_surfaces(&baseline).map_err(|s| failed("baseline", s))?;
+    let (outline_best, mis_best) = cfd.design_surfaces(&best).map_err(|s| failed("best", s))?;
+    let name = &cfd.blade_file().name;
+    let blades = || plot_blades(&out.join("blades.png"), &format!("{name}: best design over the baseline"), &[("baseline", &outline_base), ("best", &outline_best)]);
+    let mis = || {
+        let ([x0, x1], _) = outline_base.bounding_box();
+        match (mis_base.first(), mis_best.first()) {
+            (Some(b), Some(o)) => {
+                let point = cfd.operating_points().first().map(|p| p.name.clone()).unwrap_or_default();
+                plot_isentropic_mach(&out.join("mis.png"), &format!("{name} {point}: isentropic Mach, best vs baseline"), x1 - x0, &[("baseline", b), ("best", o)], None)
+            }
+            _ => Ok(()),
+        }
+    };
+    // Independent files, drawn side by side.
+    let ((blades, mis), overview) = rayon::join(|| rayon::join(blades, mis), || overview_picture(cfd, &out.join("overview.png"), (&outline_base, &outline_best), (mis_base.first(), mis_best.first())));
+    blades.and(mis).and(overview)
+}
+
+/// overview.png: the best blade over the baseline beside their blade Mis at the first operating
+/// point, one picture of what the campaign found.
+fn overview_picture(cfd: &CfdEvaluator, path: &std::path::Path, (base, best): (&Outline, &Outline), mis: (Option<&Vec<SurfacePoint>>, Option<&Vec<SurfacePoint>>)) -> Result<()> {
+    use plotters::prelude::*;
+    let name = &cfd.blade_file().name;
+    let root = BitMapBackend::new(path, (1900, 1000)).into_drawing_area();
+    let (left, right) = root.split_horizontally(900);
+    draw_blades(&left, path, &format!("{name}: best design over the baseline"), &[("baseline", base), ("best", best)])?;
+    if let (Some(b), Some(o)) = mis {
+        let ([x0, x1], _) = base.bounding_box();
+        let point = cfd.operating_points().first().map(|p| p.name.clone()).unwrap_or_default();
+        draw_isentropic_mach(&right, path, &format!("{point}: blade isentropic Mach number"), x1 - x0, &[("baseline", b), ("best", o)], None)?;
+    }
+    root.present().map_err(|e| Error::Other(format!("drawing {}: {e}", path.display())))
 }
