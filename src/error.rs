@@ -10,6 +10,9 @@ pub enum Error {
     Mesh(String),
     #[error("bad input file {path}: {reason}")]
     Input { path: String, reason: String },
+    /// A value that names nothing or cannot be (an unknown operating point...), with what would.
+    #[error("{0}")]
+    Invalid(String),
     #[error("solver diverged at iteration {iteration}: {reason}")]
     Diverged { iteration: usize, reason: String },
     #[error("GPU error: {0}")]

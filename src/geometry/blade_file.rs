@@ -146,7 +146,7 @@ impl BladeFile {
     pub fn operating_point(&self, name: &str) -> Result<&OperatingPoint, Error> {
         self.operating_points.iter().find(|o| o.name == name).ok_or_else(|| {
             let known: Vec<&str> = self.operating_points.iter().map(|o| o.name.as_str()).collect();
-            Error::Other(format!("blade `{}` has no operating point `{name}` (it has: {})", self.name, known.join(", ")))
+            Error::Invalid(format!("blade `{}` has no operating point `{name}` (it has: {})", self.name, known.join(", ")))
         })
     }
 }
