@@ -201,6 +201,10 @@ def t_two_gpus():
     return plain("two_gpus.csv", ["what", "one_gpu", "two_gpus", "speed_up", "command"], header)
 
 
+def t_python():
+    return plain("python.csv", ["figure", "value", "hardware", "command"], ["figure", "value", "hardware", "command"])
+
+
 def t_mpi():
     return plain("mpi.csv", ["campaign", "one_process", "mpirun_np_3"], ["campaign", "one process", "`mpirun -np 3`"])
 
@@ -223,6 +227,7 @@ TABLES = {
     "kriging-fit": t_kriging_fit,
     "two-gpus": t_two_gpus,
     "mpi": t_mpi,
+    "python": t_python,
 }
 
 
