@@ -19,14 +19,14 @@ use crate::interrupt::interruptible;
 
 /// The evaluator behind a `turbopt.Evaluator`.
 pub enum Inner {
-    Cfd(CfdEvaluator),
+    Cfd(Box<CfdEvaluator>),
     Analytic(AnalyticEvaluator),
 }
 
 impl Inner {
     pub fn evaluator(&self) -> &dyn eval::Evaluator {
         match self {
-            Inner::Cfd(e) => e,
+            Inner::Cfd(e) => e.as_ref(),
             Inner::Analytic(e) => e,
         }
     }
@@ -85,7 +85,7 @@ impl Evaluator {
         let inner = match spec {
             CampaignEvaluator::Cfd(cfd) => {
                 cfd.validate().map_err(|reason| value_error(format!("evaluator configuration: {reason}")))?;
-                Inner::Cfd(CfdEvaluator::new(cfd).py_err()?)
+                Inner::Cfd(Box::new(CfdEvaluator::new(cfd).py_err()?))
             }
             CampaignEvaluator::Analytic(problem) => Inner::Analytic(AnalyticEvaluator::new(problem).py_err()?),
         };
