@@ -12,14 +12,13 @@ use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, Devices};
 use turbopt::eval::Evaluator;
 use turbopt::optim::campaign::{build_evaluator, run_campaign, CampaignConfig, CampaignEvaluator, CampaignObserver, CampaignSummary, ProgressBarObserver, SilentObserver};
 use turbopt::{Error, Result};
-#[cfg(feature = "mpi")]
-use turbopt::optim::campaign::cluster::Cluster;
+use turbopt::optim::campaign::cluster::{self, Cluster};
 
 /// optimize/default.ron, embedded so `turbopt optimize` runs from anywhere.
 pub const DEFAULT_CAMPAIGN: &str = include_str!("../../optimize/default.ron");
 
 pub fn run(args: &OptimizeArgs) -> Result<()> {
-    let cluster = join_cluster()?;
+    let cluster = cluster::join()?;
     if let Some(c) = cluster.as_ref().filter(|c| c.rank() != 0) {
         return c.serve(worker_evaluator);
     }
@@ -88,40 +87,8 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
     Ok(())
 }
 
-/// MPI when this process is one of several ranks started by an MPI launcher
-/// (`turbopt::optim::campaign::cluster`); a build without the `mpi` feature refuses to run as several ranks.
-#[cfg(feature = "mpi")]
-fn join_cluster() -> Result<Option<Cluster>> {
-    Cluster::join()
-}
-
-#[cfg(not(feature = "mpi"))]
-fn join_cluster() -> Result<Option<Cluster>> {
-    match turbopt::optim::campaign::cluster::launched_ranks() {
-        Some(n) if n > 1 => Err(turbopt::optim::campaign::cluster::not_compiled(n)),
-        _ => Ok(None),
-    }
-}
-
-/// Without the `mpi` feature there is never a cluster.
-#[cfg(not(feature = "mpi"))]
-enum Cluster {}
-
-#[cfg(not(feature = "mpi"))]
-impl Cluster {
-    fn rank(&self) -> i32 {
-        match *self {}
-    }
-    fn size(&self) -> i32 {
-        match *self {}
-    }
-    fn serve(&self, _: fn(&CampaignConfig) -> Result<Box<dyn Evaluator>>) -> Result<()> {
-        match *self {}
-    }
-}
-
 /// The campaign with `evaluator` in this process, or, on rank 0 of a cluster, with the worker
-/// ranks evaluating (`evaluator` then only names the design space and the objectives).
+/// ranks evaluating.
 fn run_here_or_on_cluster(
     cluster: Option<&Cluster>,
     config: &CampaignConfig,
@@ -132,13 +99,7 @@ fn run_here_or_on_cluster(
 ) -> Result<CampaignSummary> {
     match cluster {
         None => run_campaign(config, evaluator, out, resume, observer),
-        #[cfg(feature = "mpi")]
-        Some(c) => {
-            let coordinator = c.coordinate(config, evaluator)?;
-            run_campaign(config, &coordinator, out, resume, observer)
-        }
-        #[cfg(not(feature = "mpi"))]
-        Some(c) => match *c {},
+        Some(c) => c.run_campaign(config, evaluator, out, resume, observer),
     }
 }
 

@@ -15,7 +15,7 @@
 //! evaluation. Open MPI ends the whole job when a rank dies; the log and checkpoint on rank 0
 //! stay consistent and `--resume` completes the campaign to the uninterrupted result.
 
-use crate::error::Error;
+use crate::error::{Error, Result};
 
 /// The number of processes when this one was started by an MPI launcher (mpirun, mpiexec,
 /// srun with PMI), read from the launcher's environment.
@@ -33,6 +33,48 @@ pub fn not_compiled(ranks: usize) -> Error {
 
 #[cfg(feature = "mpi")]
 pub use with_mpi::*;
+#[cfg(not(feature = "mpi"))]
+pub use without_mpi::Cluster;
+
+/// MPI with the launcher's processes when this process is one of several ranks started by an
+/// MPI launcher; `None` when started alone. A build without the `mpi` feature started as
+/// several ranks refuses to run (every rank would run the whole campaign into one directory).
+pub fn join() -> Result<Option<Cluster>> {
+    #[cfg(feature = "mpi")]
+    {
+        Cluster::join()
+    }
+    #[cfg(not(feature = "mpi"))]
+    match launched_ranks() {
+        Some(n) if n > 1 => Err(not_compiled(n)),
+        _ => Ok(None),
+    }
+}
+
+/// A build without the `mpi` feature has no cluster: [`join`] never returns one.
+#[cfg(not(feature = "mpi"))]
+mod without_mpi {
+    use crate::error::Result;
+    use crate::eval::Evaluator;
+    use crate::optim::campaign::{CampaignConfig, CampaignObserver, CampaignSummary};
+
+    pub enum Cluster {}
+
+    impl Cluster {
+        pub fn rank(&self) -> i32 {
+            match *self {}
+        }
+        pub fn size(&self) -> i32 {
+            match *self {}
+        }
+        pub fn serve(&self, _build: impl FnOnce(&CampaignConfig) -> Result<Box<dyn Evaluator>>) -> Result<()> {
+            match *self {}
+        }
+        pub fn run_campaign(&self, _: &CampaignConfig, _: &dyn Evaluator, _: &std::path::Path, _: bool, _: &mut dyn CampaignObserver) -> Result<CampaignSummary> {
+            match *self {}
+        }
+    }
+}
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
@@ -93,6 +135,20 @@ mod with_mpi {
 
         pub fn size(&self) -> Rank {
             self.world.size()
+        }
+
+        /// Rank 0: the campaign with the worker ranks evaluating (`evaluator` then only names the
+        /// design space and the objectives).
+        pub fn run_campaign(
+            &self,
+            config: &CampaignConfig,
+            evaluator: &dyn Evaluator,
+            out: &std::path::Path,
+            resume: bool,
+            observer: &mut dyn crate::optim::campaign::CampaignObserver,
+        ) -> Result<crate::optim::campaign::CampaignSummary> {
+            let coordinator = self.coordinate(config, evaluator)?;
+            crate::optim::campaign::run_campaign(config, &coordinator, out, resume, observer)
         }
 
         /// Rank 0: sends the campaign to every worker and gathers how many designs each
