@@ -106,14 +106,13 @@ fn project(curve: &DesignCurve, targets: &[Point2], guess: Option<&[f64]>) -> Ve
         Some(g) => g.to_vec(),
         None => {
             const N: usize = 8000;
-            let grid: Vec<(f64, Point2)> = (0..N).map(|k| {
-                let v = -1.0 + 2.0 * k as f64 / N as f64;
-                (v, curve.point(v))
-            }).collect();
-            targets
-                .iter()
-                .map(|q| grid.iter().min_by(|a, b| dist(a.1, *q).total_cmp(&dist(b.1, *q))).unwrap().0)
-                .collect()
+            let grid: Vec<(f64, Point2)> = (0..N)
+                .map(|k| {
+                    let v = -1.0 + 2.0 * k as f64 / N as f64;
+                    (v, curve.point(v))
+                })
+                .collect();
+            targets.iter().map(|q| grid.iter().min_by(|a, b| dist(a.1, *q).total_cmp(&dist(b.1, *q))).unwrap().0).collect()
         }
     };
     targets
@@ -260,41 +259,90 @@ pub fn fit_design_to_outline(target: &Outline, initial: &DesignParameterization,
     Ok(FitResult { design, rms, max, iterations })
 }
 
+/// The design parameterization with a thickness law per side fitted to `target` from every
+/// [`FirstGuess`] (in parallel), the closest fit kept. Least squares on a shape this flexible has
+/// local minima, and no single guess suits a turbine vane with a bulbous suction side (LS89), a
+/// highly cambered blade with a concave pressure side (a low-pressure turbine's) and a thin
+/// compressor section alike. Fails only if no guess leads to a valid design.
+pub fn fit_blade_to_outline(target: &Outline, pitch: f64, n_camber: usize, n_thickness: usize, options: &FitOptions) -> Result<FitResult, GeometryError> {
+    use rayon::prelude::*;
+    let fits: Vec<Result<FitResult, GeometryError>> = FirstGuess::ALL
+        .par_iter()
+        .map(|&guess| {
+            initial_design_for_outline(target, pitch, n_camber, n_thickness, true, guess).and_then(|design| fit_design_to_outline(target, &design, options))
+        })
+        .collect();
+    let mut best: Option<FitResult> = None;
+    let mut error = None;
+    for fit in fits {
+        match fit {
+            Ok(f) if best.as_ref().is_none_or(|b| f.rms < b.rms) => best = Some(f),
+            Ok(_) => {}
+            Err(e) => error = Some(e),
+        }
+    }
+    best.ok_or_else(|| error.expect("four guesses, each a fit or an error"))
+}
+
 /// Length of the leading-edge leg in the separate-sides guess, as a fraction of the distance to
 /// the intersection of the edge tangents.
 const SHORT_LEADING_LEG: f64 = 0.25;
 
-/// A first guess of the design parameterization for an outline (leading edge at index 0):
-/// chord and stagger from the leading edge to the farthest point (the trailing-edge apex), inlet
-/// metal angle from the outline's normal at the leading edge, exit metal angle from the last
-/// tenth of the mean line (inscribed-circle centres), edge radii from three-point circles at the
-/// apexes. With `separate_pressure_side` the camber is the smooth curve of the tangent legs and
-/// each side's thickness its distance along the camber normals (the accurate choice for LS89);
-/// otherwise the camber is fitted to the mean line with the inscribed radii as half-thicknesses.
-/// A guess that folds is thinned until it does not. `n_camber` and `n_thickness` interior
-/// control points; every variable frozen at its value (set bounds with [`set_optimization_bounds`]).
-pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize, n_thickness: usize, separate_pressure_side: bool) -> Result<DesignParameterization, GeometryError> {
-    let pts = &target.points;
+/// Where the first guess of a fit takes its camber line from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CamberGuess {
+    /// The smooth curve of the edge tangent legs, with a short leading-edge leg: the choice for a
+    /// blade with a bulbous side over a flat one (LS89), where the mean line turns so fast that
+    /// an offset side folds.
+    TangentLegs,
+    /// The mean line (inscribed-circle centres), fitted by least squares: the choice for a highly
+    /// cambered blade with a concave pressure side (a low-pressure turbine's), where the straight
+    /// legs run outside the blade.
+    MeanLine,
+}
+
+/// How a first guess is made: where the apexes are and where the camber comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FirstGuess {
+    pub apexes: ApexGuess,
+    pub camber: CamberGuess,
+}
+
+impl FirstGuess {
+    /// Every combination, the vane's (LS89's) first.
+    pub const ALL: [FirstGuess; 4] = [
+        FirstGuess { apexes: ApexGuess::Extremes, camber: CamberGuess::TangentLegs },
+        FirstGuess { apexes: ApexGuess::Extremes, camber: CamberGuess::MeanLine },
+        FirstGuess { apexes: ApexGuess::MeanLine, camber: CamberGuess::TangentLegs },
+        FirstGuess { apexes: ApexGuess::MeanLine, camber: CamberGuess::MeanLine },
+    ];
+}
+
+/// A first guess of the design parameterization for an outline: both apexes from
+/// [`edge_apexes`], chord and stagger between them, inlet metal angle from the outline's normal
+/// at the leading-edge apex, exit metal angle from the last tenth of the mean line
+/// (inscribed-circle centres), edge radii from three-point circles at the apexes. With
+/// `separate_pressure_side` each side's thickness is its distance along the camber normals from
+/// the camber of `guess`; otherwise the camber is fitted to the mean line with the inscribed
+/// radii as half-thicknesses. A guess that folds is thinned until it does not. `n_camber` and
+/// `n_thickness` interior control points; every variable frozen at its value (set bounds with
+/// [`set_optimization_bounds`]).
+pub fn initial_design_for_outline(
+    target: &Outline,
+    pitch: f64,
+    n_camber: usize,
+    n_thickness: usize,
+    separate_pressure_side: bool,
+    guess: FirstGuess,
+) -> Result<DesignParameterization, GeometryError> {
+    let (ordered, te_idx) = edge_apexes(target, guess.apexes);
+    let pts = &ordered[..];
     let n = pts.len();
     let le = pts[0];
-    let (te_idx, _) = pts.iter().enumerate().map(|(k, p)| (k, dist(*p, le))).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
     let te = pts[te_idx];
     let chord = dist(le, te);
     let stagger = (te[1] - le[1]).atan2(te[0] - le[0]);
-    // Points a small arc length either side of an apex (for the apex radii).
     let perimeter = target.perimeter();
-    let around = |k0: usize, arc: f64| -> (Point2, Point2) {
-        let walk = |dir: isize| {
-            let (mut k, mut s) = (k0, 0.0);
-            while s < arc {
-                let next = (k as isize + dir).rem_euclid(n as isize) as usize;
-                s += dist(pts[k], pts[next]);
-                k = next;
-            }
-            pts[k]
-        };
-        (walk(1), walk(-1))
-    };
     // Camber direction at an apex: the outward normal there (the outline runs clockwise, so
     // that is the tangent turned by +90 deg), pointing upstream at the leading edge.
     let outward = |k: usize| {
@@ -310,12 +358,8 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
         let (a, b) = (mean[mean.len() * 85 / 100].0, mean[mean.len() * 97 / 100].0);
         (b[1] - a[1]).atan2(b[0] - a[0])
     };
-    let apex_radius = |k0: usize, arc: f64| {
-        let (a, b) = around(k0, arc);
-        circumradius(a, pts[k0], b)
-    };
-    let r_le = apex_radius(0, 0.005 * perimeter);
-    let r_te = apex_radius(te_idx, 0.002 * perimeter);
+    let r_le = edge_radius(pts, 0, 0.005 * perimeter);
+    let r_te = edge_radius(pts, te_idx, 0.002 * perimeter);
     // Tangent legs: a fraction of the distances to the intersection of the edge tangent lines.
     let (d1, d2) = ([inlet.cos(), inlet.sin()], [exit.cos(), exit.sin()]);
     // Solve le + l1 d1 = te - l2 d2 ... written as l1 d1 + l2 d2 = te - le (Cramer's rule).
@@ -340,24 +384,25 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
         trailing_edge_tangent: fixed("trailing_edge_tangent".into(), a2),
         camber: (1..=n_camber).map(|k| fixed(format!("camber_{k}"), 0.0)).collect(),
         thickness: (1..=n_thickness).map(|k| fixed(format!("thickness_{k}"), 0.05)).collect(),
-        pressure_thickness: if separate_pressure_side {
-            (1..=n_thickness).map(|k| fixed(format!("pressure_thickness_{k}"), 0.05)).collect()
-        } else {
-            vec![]
-        },
+        pressure_thickness: if separate_pressure_side { (1..=n_thickness).map(|k| fixed(format!("pressure_thickness_{k}"), 0.05)).collect() } else { vec![] },
         leading_edge_radius: fixed("leading_edge_radius".into(), r_le),
         trailing_edge_radius: fixed("trailing_edge_radius".into(), r_te),
         pitch: fixed("pitch".into(), pitch),
         leading_edge: le,
     };
     if separate_pressure_side {
-        // Each side has its own thickness: any smooth camber will do, and the smoothest is the
-        // one of the tangent legs alone (interior points on the segment between them). The side
-        // distances are then measured along its normals. A short leading-edge leg turns the
-        // camber close to the leading edge, where the sides are still close to it, so the
-        // pressure side does not fold behind a bulbous suction side.
-        design.leading_edge_tangent.value *= SHORT_LEADING_LEG;
-        straight_interior_camber(&mut design);
+        // Each side has its own thickness, measured along the camber normals.
+        match guess.camber {
+            // The smoothest camber is the one of the tangent legs alone (interior points on the
+            // segment between them). A short leading-edge leg turns the camber close to the
+            // leading edge, where the sides are still close to it, so the pressure side does not
+            // fold behind a bulbous suction side.
+            CamberGuess::TangentLegs => {
+                design.leading_edge_tangent.value *= SHORT_LEADING_LEG;
+                straight_interior_camber(&mut design);
+            }
+            CamberGuess::MeanLine => fit_camber_to_points(&mut design, &mean.iter().map(|m| m.0).collect::<Vec<_>>()),
+        }
         side_distances_along_normals(&mut design, pts, te_idx)?;
     } else {
         // One thickness for both sides: the camber must be the mean line (inscribed-circle
@@ -379,6 +424,88 @@ pub fn initial_design_for_outline(target: &Outline, pitch: f64, n_camber: usize,
     Ok(design)
 }
 
+/// Where a first guess puts the edge apexes, the points where the camber line leaves the edges
+/// (the outline's normal there is the metal angle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApexGuess {
+    /// The most upstream point and the point furthest from it: right where the inlet metal angle
+    /// is close to axial (a turbine vane such as LS89).
+    Extremes,
+    /// The edge points facing along the mean line (inscribed-circle centres) near each edge,
+    /// found from the extremes until they settle: right where the inlet metal angle is large (a
+    /// low-pressure turbine's, a compressor's), where the most upstream point is off the camber
+    /// line. Looked for on the edge itself (near the extreme and about as curved), so the flank
+    /// of a bulbous side is never taken for an edge.
+    MeanLine,
+}
+
+/// The outline's points reordered from the leading-edge apex, with the index of the
+/// trailing-edge apex (see [`ApexGuess`]).
+pub fn edge_apexes(target: &Outline, guess: ApexGuess) -> (Vec<Point2>, usize) {
+    let mut pts = target.points.clone();
+    let n = pts.len();
+    let first_le = (0..n).min_by(|&i, &j| pts[i][0].total_cmp(&pts[j][0])).unwrap_or(0);
+    let first_te = (0..n).max_by(|&i, &j| dist(pts[i], pts[first_le]).total_cmp(&dist(pts[j], pts[first_le]))).unwrap_or(0);
+    let (mut le, mut te) = (first_le, first_te);
+    if guess == ApexGuess::MeanLine {
+        let perimeter = target.perimeter();
+        // The points of the edge round `k0`: within two of its radii, and as curved as the edge
+        // (radius of curvature within 1.5 times the smallest there).
+        let near = |k0: usize, arc: f64| -> Vec<usize> {
+            let reach = (2.0 * edge_radius(&pts, k0, arc)).min(0.05 * perimeter);
+            let region: Vec<(usize, f64)> = (0..n).filter(|&k| dist(pts[k], pts[k0]) <= reach).map(|k| (k, edge_radius(&pts, k, arc))).collect();
+            let tightest = region.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+            region.into_iter().filter(|r| r.1 <= 1.5 * tightest).map(|r| r.0).collect()
+        };
+        let (le_region, te_region) = (near(first_le, 0.005 * perimeter), near(first_te, 0.002 * perimeter));
+        for _ in 0..6 {
+            let mut ordered = pts.clone();
+            ordered.rotate_left(le);
+            let mean: Vec<Point2> = mean_line(&ordered, (te + n - le) % n, 100).into_iter().map(|m| m.0).collect();
+            if mean.len() < 20 {
+                break;
+            }
+            let m = mean.len();
+            let inlet = unit(mean[m * 4 / 100], mean[m * 12 / 100]);
+            let exit = unit(mean[m * 85 / 100], mean[m * 97 / 100]);
+            let furthest_along = |region: &[usize], d: Point2| {
+                region.iter().copied().max_by(|&i, &j| (pts[i][0] * d[0] + pts[i][1] * d[1]).total_cmp(&(pts[j][0] * d[0] + pts[j][1] * d[1])))
+            };
+            let (Some(new_le), Some(new_te)) = (furthest_along(&le_region, [-inlet[0], -inlet[1]]), furthest_along(&te_region, exit)) else {
+                break;
+            };
+            if (new_le, new_te) == (le, te) {
+                break;
+            }
+            (le, te) = (new_le, new_te);
+        }
+    }
+    pts.rotate_left(le);
+    (pts, (te + n - le) % n)
+}
+
+/// Unit vector from a to b.
+fn unit(a: Point2, b: Point2) -> Point2 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let len = (d[0] * d[0] + d[1] * d[1]).sqrt().max(f64::MIN_POSITIVE);
+    [d[0] / len, d[1] / len]
+}
+
+/// Radius of the circle through an outline point and the points `arc` either side of it.
+fn edge_radius(pts: &[Point2], k0: usize, arc: f64) -> f64 {
+    let n = pts.len();
+    let walk = |dir: isize| {
+        let (mut k, mut s) = (k0, 0.0);
+        while s < arc {
+            let next = (k as isize + dir).rem_euclid(n as isize) as usize;
+            s += dist(pts[k], pts[next]);
+            k = next;
+        }
+        pts[k]
+    };
+    circumradius(walk(1), pts[k0], walk(-1))
+}
+
 /// Split a closed outline (leading edge at 0, trailing-edge apex at `te`) into its two sides,
 /// each from the leading edge to the trailing edge.
 fn sides(pts: &[Point2], te: usize) -> (Vec<Point2>, Vec<Point2>) {
@@ -390,7 +517,12 @@ fn sides(pts: &[Point2], te: usize) -> (Vec<Point2>, Vec<Point2>) {
 
 /// Point at a fraction of the arc length of an open polyline.
 fn at_fraction(line: &[Point2], f: f64) -> Point2 {
-    let cum: Vec<f64> = std::iter::once(0.0).chain(line.windows(2).scan(0.0, |s, w| { *s += dist(w[0], w[1]); Some(*s) })).collect();
+    let cum: Vec<f64> = std::iter::once(0.0)
+        .chain(line.windows(2).scan(0.0, |s, w| {
+            *s += dist(w[0], w[1]);
+            Some(*s)
+        }))
+        .collect();
     let target = f * cum.last().unwrap();
     let k = cum.partition_point(|&c| c <= target).clamp(1, line.len() - 1) - 1;
     let w = ((target - cum[k]) / (cum[k + 1] - cum[k]).max(f64::MIN_POSITIVE)).clamp(0.0, 1.0);
@@ -451,8 +583,11 @@ fn side_distances_along_normals(design: &mut DesignParameterization, pts: &[Poin
         let (c, d) = (curve.camber.point(s), d1.point(s));
         let len = (d[0] * d[0] + d[1] * d[1]).sqrt();
         let n = [-d[1] / len, d[0] / len];
-        let hs = ray_hit(c, n, &upper).unwrap_or(0.02 * chord).max(1e-3 * chord);
-        let hp = ray_hit(c, [-n[0], -n[1]], &lower).unwrap_or(0.02 * chord).max(1e-3 * chord);
+        // Along the normal; where the ray misses the side (a camber point outside the blade
+        // near a thin edge), the nearest distance instead.
+        let side_distance = |dir: Point2, side: &[Point2]| ray_hit(c, dir, side).unwrap_or_else(|| distance_to_polyline(c, side)).max(1e-3 * chord);
+        let hs = side_distance(n, &upper);
+        let hp = side_distance([-n[0], -n[1]], &lower);
         design.thickness[k].value = hs / chord;
         if let Some(v) = design.pressure_thickness.get_mut(k) {
             v.value = hp / chord;
@@ -515,7 +650,9 @@ pub fn camber_mean_line(target: &Outline, m: usize) -> Vec<(Point2, f64)> {
 /// `f(q, trial)` is called with `trial = true` for candidate steps (which it must validate
 /// fully) and `false` for Jacobian columns. Returns the parameters and the iterations used.
 fn levenberg_marquardt(mut q: Vec<f64>, f: impl Fn(&[f64], bool) -> Option<Vec<f64>>, max_iterations: usize, tolerance: f64) -> (Vec<f64>, usize) {
-    let Some(mut r) = f(&q, true) else { return (q, 0) };
+    let Some(mut r) = f(&q, true) else {
+        return (q, 0);
+    };
     let mut iterations = 0;
     let cost = |r: &[f64]| r.iter().map(|x| x * x).sum::<f64>();
     let mut c0 = cost(&r);
@@ -565,7 +702,6 @@ fn levenberg_marquardt(mut q: Vec<f64>, f: impl Fn(&[f64], bool) -> Option<Vec<f
     }
     (q, iterations)
 }
-
 
 /// Closest-point parameter on a plane B-spline curve: nearest of a sampling, then Newton.
 fn camber_foot(curve: &super::curves::BSpline<2>, d1: &super::curves::BSpline<2>, d2: &super::curves::BSpline<2>, q: Point2) -> f64 {
