@@ -32,6 +32,89 @@ pub enum Command {
     /// times and classes, iteration counts, R_C, predicted times to convergence, the fastest,
     /// a Fig. 6.9-style picture; `--validate` checks the predictions with full runs.
     PerfModel(PerfModelArgs),
+    /// Bring your own blade: read its coordinates (a closed loop, or two sides), report its
+    /// edges, radii, angles, chord and throat, fit the design parameterization to it, and write a
+    /// blade file that `solve`, `evaluate` and `optimize` take as it is, with a picture of the fit.
+    Import(ImportArgs),
+}
+
+/// Units of the coordinates of `turbopt import`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+pub enum UnitsArg {
+    M,
+    Mm,
+    In,
+    /// Fractions of the chord (x/c, y/c): --chord gives the chord in metres.
+    Chord,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// Coordinates: x, y rows (commas, semicolons or spaces, header and # comments allowed) as
+    /// one closed loop in either direction, or two sides (two sections separated by a blank
+    /// line, a side column `ss`/`ps`, or x_ss, y_ss, x_ps, y_ps columns).
+    pub coordinates: std::path::PathBuf,
+    /// The other side, when the sides come in two files.
+    pub other_side: Option<std::path::PathBuf>,
+    /// Units of the coordinates.
+    #[arg(long, value_enum)]
+    pub units: UnitsArg,
+    /// Blade-to-blade spacing, in the coordinates' units (pitch/chord with --units chord).
+    #[arg(long)]
+    pub pitch: f64,
+    /// The published chord, in the coordinates' units (in metres with --units chord, where it
+    /// sets the scale); default the profile's largest extent.
+    #[arg(long)]
+    pub chord: Option<f64>,
+    /// Operating point: NAME:p01=PA,t01=K,alpha1=DEG,p2=PA (or m2is=M instead of p2)
+    /// [,nu_tilde_ratio=R]; at least one, repeatable.
+    #[arg(long = "point", value_name = "NAME:p01=..,t01=..,alpha1=..,p2=..")]
+    pub points: Vec<String>,
+    /// Blade name (default: the file's stem).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// One-line description written into the blade file (default: where it was imported from and
+    /// how well the design follows it).
+    #[arg(long)]
+    pub description: Option<String>,
+    /// Mirror the coordinates (y -> -y) first: the project's blades turn the flow towards -y,
+    /// suction side up.
+    #[arg(long)]
+    pub mirror: bool,
+    /// Then turn them counter-clockwise by this angle in degrees (coordinates in a chord frame
+    /// are turned by the stagger).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub rotate: f64,
+    /// Largest deviation of the fitted design allowed, % of the chord.
+    #[arg(long, default_value_t = turbopt::geometry::import::DEFAULT_FIT_TOLERANCE_PERCENT)]
+    pub fit_tolerance: f64,
+    /// Write the blade file even when the fit deviates more than --fit-tolerance.
+    #[arg(long)]
+    pub force: bool,
+    /// The blade file solves a spline through the points as given instead of the fitted design
+    /// (the optimizer still starts from the fitted design, so its baseline differs from `solve`'s).
+    #[arg(long)]
+    pub solve_points: bool,
+    /// Interior camber control points of the fitted design.
+    #[arg(long, default_value_t = 6)]
+    pub camber_points: usize,
+    /// Interior thickness control values per side of the fitted design.
+    #[arg(long, default_value_t = 14)]
+    pub thickness_points: usize,
+    /// Domain inlet and outlet distances from the blade, in axial chords.
+    #[arg(long, default_value_t = 1.0)]
+    pub inlet_length: f64,
+    #[arg(long, default_value_t = 1.5)]
+    pub outlet_length: f64,
+    /// The blade file to write (its fit picture and report go beside it); default NAME.ron.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Replace an existing blade file.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Print one JSON object (the import report) as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -335,9 +418,10 @@ pub(super) fn operating_point(
 ) -> turbopt::Result<turbopt::flow::case::OperatingPoint> {
     match name {
         Some(n) => Ok(blade.operating_point(n)?.clone()),
-        None => blade.operating_points.first().cloned().ok_or_else(|| turbopt::Error::Input {
-            path: path.display().to_string(),
-            reason: "the blade file has no operating point".into(),
-        }),
+        None => blade
+            .operating_points
+            .first()
+            .cloned()
+            .ok_or_else(|| turbopt::Error::Input { path: path.display().to_string(), reason: "the blade file has no operating point".into() }),
     }
 }

@@ -1,9 +1,10 @@
-//! The `turbopt` command line: one subcommand per job (mesh, solve, evaluate, optimize, bench).
+//! The `turbopt` command line: one subcommand per job (import, mesh, solve, evaluate, optimize, bench, perf-model).
 //! Each prints a human-readable report; with `--json` the last line of stdout is one JSON object.
 
 mod args;
 mod bench;
 mod evaluate;
+mod import;
 mod interrupt;
 mod mesh;
 mod optimize;
@@ -24,6 +25,7 @@ pub fn main() -> ExitCode {
         Command::Evaluate(args) => evaluate::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::PerfModel(args) => perf::run(&args),
+        Command::Import(args) => import::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

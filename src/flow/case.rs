@@ -30,6 +30,12 @@ impl OperatingPoint {
     }
 }
 
+/// The static pressure at which an isentropic expansion from `p0` reaches Mach number `mach`:
+/// p = P0 (1 + (gamma-1)/2 M^2)^(-gamma/(gamma-1)) (the inverse of [`isentropic_mach`]).
+pub fn isentropic_pressure(p0: f64, mach: f64, gamma: f64) -> f64 {
+    p0 * (1.0 + 0.5 * (gamma - 1.0) * mach * mach).powf(-gamma / (gamma - 1.0))
+}
+
 /// Mis = sqrt(2/(gamma-1) ((P0/p)^((gamma-1)/gamma) - 1)).
 pub fn isentropic_mach(p0: f64, p: f64, gamma: f64) -> f64 {
     let r = (p0 / p).powf((gamma - 1.0) / gamma) - 1.0;

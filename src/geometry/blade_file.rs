@@ -6,9 +6,9 @@ use super::cascade::Cascade;
 use super::coordinates::CoordinateBlade;
 use super::design::DesignParameterization;
 use super::validity::{check_pitch_overlap, GeometryError};
+use super::DesignSpace;
 use super::Outline;
 use crate::error::Error;
-use super::DesignSpace;
 use crate::flow::case::OperatingPoint;
 use crate::flow::gas::Gas;
 use serde::{Deserialize, Serialize};
@@ -66,9 +66,7 @@ impl BladeFile {
     }
 
     fn parse(text: &str) -> Result<BladeFile, String> {
-        let file: BladeFile = ron::from_str(text).map_err(|e| {
-            format!("RON error at line {}, column {}: {}", e.position.line, e.position.col, e.code)
-        })?;
+        let file: BladeFile = ron::from_str(text).map_err(|e| format!("RON error at line {}, column {}: {}", e.position.line, e.position.col, e.code))?;
         file.check()?;
         Ok(file)
     }
@@ -89,9 +87,8 @@ impl BladeFile {
             design.outline().map_err(|e| format!("design: {e}"))?;
         }
         let g = &self.gas;
-        let gas_ok = [g.gas_constant, g.gamma - 1.0, g.prandtl, g.turbulent_prandtl, g.mu_ref, g.t_ref, g.sutherland_s]
-            .iter()
-            .all(|v| *v > 0.0 && v.is_finite());
+        let gas_ok =
+            [g.gas_constant, g.gamma - 1.0, g.prandtl, g.turbulent_prandtl, g.mu_ref, g.t_ref, g.sutherland_s].iter().all(|v| *v > 0.0 && v.is_finite());
         if !gas_ok {
             return Err(format!("gas: every constant must be positive and gamma > 1, got {g:?}"));
         }
@@ -111,6 +108,13 @@ impl BladeFile {
             }
         }
         Ok(())
+    }
+
+    /// The file's RON text, after `header` (comment lines, each starting with `//`).
+    pub fn to_ron(&self, header: &str) -> Result<String, Error> {
+        let pretty = ron::ser::PrettyConfig::default().struct_names(false);
+        let body = ron::ser::to_string_pretty(self, pretty).map_err(|e| Error::Other(format!("writing blade `{}` as RON: {e}", self.name)))?;
+        Ok(format!("{header}{}\n", one_line_records(&body)))
     }
 
     /// Outline of the main definition.
@@ -149,4 +153,34 @@ impl BladeFile {
             Error::Invalid(format!("blade `{}` has no operating point `{name}` (it has: {})", self.name, known.join(", ")))
         })
     }
+}
+
+/// Puts each flat record of pretty RON (a design parameter, an operating point, a point) on one
+/// line, as the hand-written blade files have them: `(name: "chord", value: 0.1, ...),`.
+fn one_line_records(pretty: &str) -> String {
+    let lines: Vec<&str> = pretty.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut k = 0;
+    while k < lines.len() {
+        let opens = lines[k].trim_end().ends_with('(') && !lines[k].trim_end().ends_with("((");
+        let end = (k + 1..lines.len()).find(|&j| !is_flat_field(lines[j]));
+        match end {
+            Some(j) if opens && j > k + 1 && matches!(lines[j].trim(), ")" | "),") => {
+                let fields: Vec<&str> = lines[k + 1..j].iter().map(|l| l.trim().trim_end_matches(',')).collect();
+                out.push(format!("{}{}){}", lines[k].trim_end(), fields.join(", "), &lines[j].trim()[1..]));
+                k = j + 1;
+            }
+            _ => {
+                out.push(lines[k].to_string());
+                k += 1;
+            }
+        }
+    }
+    out.join("\n")
+}
+
+/// A `key: value,` line (or a bare number) with nothing nested.
+fn is_flat_field(line: &str) -> bool {
+    let t = line.trim();
+    t.ends_with(',') && !t.contains(['(', ')', '[', ']'])
 }

@@ -12,6 +12,7 @@ pub mod coordinates;
 pub mod curves;
 pub mod design;
 pub mod fit;
+pub mod import;
 pub mod sampling;
 pub mod validity;
 
@@ -20,6 +21,7 @@ pub use blade_file::{load_blade_file, BladeDefinition, BladeFile};
 pub use cascade::{throat, Cascade};
 pub use coordinates::CoordinateBlade;
 pub use design::{DesignCurve, DesignParameterization, DesignVariable};
+pub use import::{import_blade, read_profile, ImportError, ImportReport, ImportSettings, Imported, Profile, SolvedShape, Units};
 pub use validity::GeometryError;
 
 pub type Point2 = [f64; 2];

@@ -1,7 +1,10 @@
 //! Pictures and tables. Plots are drawn with plotters on a bitmap; fonts are embedded
 //! (DejaVu Sans from the `dejavu` crate) so plotting works on machines without system fonts.
 
+pub mod import;
 pub mod plots;
+
+pub use import::{write_import, ImportFiles};
 
 use std::sync::Once;
 
