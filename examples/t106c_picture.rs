@@ -1,4 +1,4 @@
-//! A picture of the T106C-class blade of `blades/t106c.ron` for inspection: the outline in three
+//! A picture of the T106C blade of `blades/t106c.ron` for inspection: the outline in three
 //! neighbouring passages (blue), its camber line (red) and the camber line's control polygon
 //! (green), in millimetres.
 //!

@@ -1,7 +1,7 @@
 //! CFD evaluator: configuration, bad designs (each a failed status with its reason), status
 //! mapping, multi-point bookkeeping and a short real solve on the coarse mesh.
 //!
-//! Bad designs use the T106C-class blade (blades/t106c.ron has a design parameterization) with
+//! Bad designs use the T106C blade (blades/t106c.ron has a design parameterization) with
 //! its bounds widened in a temporary copy, so that a design can reach negative thickness or
 //! crossing sides while staying inside the bounds (the shipped bounds keep designs valid).
 
@@ -104,8 +104,9 @@ fn crossing_sides_design_is_invalid_geometry() {
     let ev = CfdEvaluator::new(config(&blade.0)).unwrap();
     let mut x = ev.space().baseline.clone();
     // A thick section on a strongly bent camber line: a side folds over itself.
-    x[index_of(&ev, "camber_1")] = 0.4;
-    x[index_of(&ev, "thickness_4")] = 0.4;
+    x[index_of(&ev, "camber_1")] = 1.0;
+    x[index_of(&ev, "thickness_3")] = 0.5;
+    x[index_of(&ev, "thickness_4")] = 0.5;
     expect_invalid(&ev, &x, "cross");
 }
 
@@ -196,7 +197,7 @@ fn figure_evaluator_returns_a_bad_design_with_its_reason() {
     assert!(figures(Path::new("blades/missing.ron"), None).is_err());
 }
 
-/// The design that makes the solver diverge: the T106C-class baseline driven with the explicit
+/// The design that makes the solver diverge: the T106C baseline driven with the explicit
 /// scheme at a CFL far beyond the Runge-Kutta scheme's stability limit, without residual
 /// smoothing or multigrid.
 #[test]
@@ -211,7 +212,7 @@ fn solver_blow_up_is_diverged_with_reason() {
     let ev = CfdEvaluator::new(c).unwrap();
     let e = ev.evaluate(&ev.space().baseline.clone());
     match &e.status {
-        Status::Diverged(reason) => assert!(reason.contains("diverged") && reason.contains("M065_RE290K"), "{reason}"),
+        Status::Diverged(reason) => assert!(reason.contains("diverged") && reason.contains("M065_RE200K"), "{reason}"),
         other => panic!("expected Diverged, got {other:?}"),
     }
     assert!(e.diagnostics.backend.starts_with("cpu"), "{:?}", e.diagnostics);

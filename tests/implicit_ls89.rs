@@ -1,9 +1,9 @@
 //! The implicit solver on generated cascade meshes (inviscid): VKI LS89 at MUR47 against the
 //! explicit solver (convergence, time per iteration with its breakdown, cascade performance),
-//! on-demand vs every-iteration ILU on LS89, and a T106C-class blade.
+//! on-demand vs every-iteration ILU on LS89, and the T106C blade.
 
 use turbopt::backend::cpu::CpuBackend;
-use turbopt::geometry::{load_blade_file, Outline};
+use turbopt::geometry::load_blade_file;
 use turbopt::mesh::generate::{generate_cascade_mesh, PassageSpec};
 use turbopt::mesh::{Density, Mesh};
 use turbopt::post::planes::{cascade_performance, CascadePerformance};
@@ -135,78 +135,15 @@ fn on_demand_vs_every_iteration(model: FlowModel) {
     assert!(extra <= 0.1, "{:.1} % more flow iterations", 100.0 * extra);
 }
 
-/// A T106C-class high-lift LPT section (chord 93.01 mm, pitch/chord 0.95, stagger 30.7 deg,
-/// metal angles +32.7 / -63.2 deg), the stand-in outline of tests/mesh_generate.rs: quadratic
-/// Bezier camber, NACA-type 12 % thickness, round trailing edge.
-fn t106c_outline() -> Outline {
-    let chord = 93.01e-3;
-    let stagger = 30.7f64.to_radians();
-    let cax = chord * stagger.cos();
-    let p2 = [cax, -cax * stagger.tan()];
-    let (b1, b2) = (32.7f64.to_radians(), (-63.2f64).to_radians());
-    let (d1, d2) = ([b1.cos(), b1.sin()], [b2.cos(), b2.sin()]);
-    let det = d1[0] * (-d2[1]) - d1[1] * (-d2[0]);
-    let t = (p2[0] * (-d2[1]) - p2[1] * (-d2[0])) / det;
-    let p1 = [t * d1[0], t * d1[1]];
-    let bezier = |u: f64| {
-        // The first control point is the leading edge at the origin.
-        let (b, c) = (2.0 * u * (1.0 - u), u * u);
-        [b * p1[0] + c * p2[0], b * p1[1] + c * p2[1]]
-    };
-    let base = |u: f64| 5.0 * 0.12 * chord * (0.2969 * u.sqrt() - 0.1260 * u - 0.3516 * u * u + 0.2843 * u.powi(3) - 0.1015 * u.powi(4)) + 0.35e-3 * u;
-    let slope_end = (base(1.0) - base(1.0 - 1e-7)) / 1e-7;
-    let bend = -slope_end / (2.0 * 0.1);
-    let half = |u: f64| base(u) + bend * (u - 0.9f64).max(0.0).powi(2);
-    let side = |u: f64, sign: f64| {
-        let c = bezier(u);
-        let e = 1e-6;
-        let (a, b) = (bezier((u - e).max(0.0)), bezier((u + e).min(1.0)));
-        let tn = [b[0] - a[0], b[1] - a[1]];
-        let l = tn[0].hypot(tn[1]);
-        let h = half(u);
-        [c[0] - sign * h * tn[1] / l, c[1] + sign * h * tn[0] / l]
-    };
-    let n = 1500;
-    let u_at = |k: usize| 0.5 - 0.5 * (std::f64::consts::PI * k as f64 / n as f64).cos();
-    let mut pts: Vec<[f64; 2]> = (0..n).map(|k| side(u_at(k), 1.0)).collect();
-    let (up, lo, c) = (side(1.0, 1.0), side(1.0, -1.0), bezier(1.0));
-    let a0 = (up[1] - c[1]).atan2(up[0] - c[0]);
-    let mut a1 = (lo[1] - c[1]).atan2(lo[0] - c[0]);
-    if a1 > a0 {
-        a1 -= 2.0 * std::f64::consts::PI;
-    }
-    let r = half(1.0);
-    for k in 0..100 {
-        let a = a0 + (a1 - a0) * k as f64 / 100.0;
-        pts.push([c[0] + r * a.cos(), c[1] + r * a.sin()]);
-    }
-    for k in (1..=n).rev() {
-        pts.push(side(u_at(k), -1.0));
-    }
-    let te = (0..pts.len()).max_by(|&i, &j| pts[i][0].total_cmp(&pts[j][0])).unwrap();
-    Outline { points: pts, trailing_edge: te }
-}
-
 #[test]
-#[ignore = "long validation: T106C-class cascade, inviscid, exit Mis 0.65, coarse mesh (about 2 minutes on 2 cores)"]
-fn t106c_class_inviscid_converges() {
-    let chord = 93.01e-3;
-    let cax = chord * 30.7f64.to_radians().cos();
-    let spec = PassageSpec {
-        pitch: 0.95 * chord,
-        inlet_x: -0.5 * cax,
-        outlet_x: 2.0 * cax,
-        first_cell_height: 5e-5,
-        density: Density::Coarse,
-        inlet_angle_deg: 32.7,
-        outlet_angle_deg: -63.2,
-    };
-    let mesh = generate_cascade_mesh(&t106c_outline(), &spec).unwrap();
-    println!("T106C-class coarse mesh: {} cells, {} blocks", mesh.n_cells(), mesh.blocks.len());
-    let gas = turbopt::flow::gas::Gas::default();
-    let p01 = 1.0e5;
-    let p2 = p01 / (1.0 + 0.2 * 0.65f64.powi(2)).powf(3.5);
-    let op = turbopt::flow::case::OperatingPoint { name: "M2is 0.65".into(), p01, t01: 300.0, alpha1_deg: 32.7, p2, nu_tilde_ratio: 3.0 };
-    let case = Case { gas, operating_point: op, solver: SolverConfig { model: FlowModel::Euler, convergence_orders: 6.0, ..SolverConfig::default() } };
-    implicit_run("T106C-class implicit", &mesh, &case, ImplicitConfig::default());
+#[ignore = "long validation: T106C cascade, inviscid, exit Mis 0.65, coarse mesh (about 2 minutes on 2 cores)"]
+fn t106c_inviscid_converges() {
+    let blade = load_blade_file(concat!(env!("CARGO_MANIFEST_DIR"), "/blades/t106c.ron")).expect("blades/t106c.ron");
+    let outline = blade.outline().expect("T106C outline");
+    let op = blade.operating_points[0].clone();
+    let spec = turbopt::mesh::passage::passage_spec(&blade, &blade.cascade, &outline, &op, Density::Coarse).expect("passage spec");
+    let mesh = generate_cascade_mesh(&outline, &spec).unwrap();
+    println!("T106C coarse mesh: {} cells, {} blocks", mesh.n_cells(), mesh.blocks.len());
+    let case = Case { gas: blade.gas, operating_point: op, solver: SolverConfig { model: FlowModel::Euler, convergence_orders: 6.0, ..SolverConfig::default() } };
+    implicit_run("T106C implicit", &mesh, &case, ImplicitConfig::default());
 }

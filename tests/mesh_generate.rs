@@ -1,4 +1,4 @@
-//! Cascade mesh generator: LS89 (blades/ls89.ron) and the T106C-class blade (blades/t106c.ron) at the three
+//! Cascade mesh generator: LS89 (blades/ls89.ron) and the T106C blade (blades/t106c.ron) at the three
 //! densities, checked with the mesh quality report (`mesh::quality`).
 
 use std::time::Instant;
@@ -27,7 +27,7 @@ fn spec_from_file(path: &str, density: Density) -> PassageSpec {
     turbopt::mesh::passage::passage_spec(&blade, &blade.cascade, &outline, op, density).expect("passage spec")
 }
 
-/// The T106C-class blade of blades/t106c.ron.
+/// The T106C blade of blades/t106c.ron.
 fn t106c_outline() -> Outline {
     load_blade_file("blades/t106c.ron").expect("blades/t106c.ron").outline().expect("T106C outline")
 }

@@ -49,7 +49,7 @@
 //! | case | cells | wall orthogonality | max growth ratio | min cell angle |
 //! |---|---|---|---|---|
 //! | LS89 coarse / medium / fine | 16,128 / 39,040 / 169,344 | 85.76 / 87.22 / 88.28 deg | 1.240 / 1.240 / 1.240 | 5.7 / 6.5 / 8.1 deg |
-//! | blades/t106c.ron coarse / medium / fine | 14,848 / 33,408 / 155,136 | 85.82 / 87.39 / 88.43 deg | 1.239 / 1.240 / 1.240 | 8.7 / 7.4 / 9.7 deg |
+//! | blades/t106c.ron coarse / medium / fine | 14,848 / 34,304 / 161,664 | 85.71 / 87.32 / 88.39 deg | 1.239 / 1.240 / 1.240 | 8.1 / 8.8 / 11.6 deg |
 //!
 //! All volumes positive, periodic and 1-to-1 mismatch at round-off, y+ 1.
 //!
