@@ -17,7 +17,7 @@ use turbopt::cascade::{
 };
 use turbopt::flow::case::OperatingPoint;
 use turbopt::geometry::blade_file::{load_blade_file, BladeFile};
-use turbopt::post::{read_measured_mis, CascadePerformance, MeasuredMis};
+use turbopt::post::{cascade_coefficients, read_measured_mis, CascadeCoefficients, CascadePerformance, MeasuredMis};
 use turbopt::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
 use turbopt::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -267,6 +267,8 @@ fn report(
     let drop = whole.history.orders_dropped();
     println!("{} after {} iterations ({drop:.2} orders of density residual) in {wall_s:.1} s on {backend}", solved.stop.describe(), whole.iterations);
     print_performance(perf, planes);
+    let coefficients = cascade_coefficients(perf, blade.cascade.pitch, blade.cascade.chord, blade.gas.gamma);
+    print_coefficients(&coefficients);
     if let Some(c) = &comparison {
         println!("Mis vs measured: RMS {:.4} over {} taps (max |diff| {:.4})", c.rms, c.taps.len(), c.max_abs);
     }
@@ -285,6 +287,7 @@ fn report(
             "loss_coefficient": perf.loss_coefficient,
             "mass_flow": perf.mass_flow,
             "exit_isentropic_mach": perf.exit_isentropic_mach,
+            "coefficients": serde_json::to_value(coefficients).map_err(|e| Error::Other(e.to_string()))?,
         });
         if let Some(c) = &comparison {
             v["mis_rms"] = c.rms.into();
@@ -308,6 +311,13 @@ fn print_performance(perf: &CascadePerformance, planes: &Planes) {
         perf.exit_isentropic_mach,
         (planes.x_exit_measurement - planes.x_le) / planes.axial_chord,
         planes.x_exit_measurement * 1e3
+    );
+}
+
+fn print_coefficients(c: &CascadeCoefficients) {
+    println!(
+        "  inlet flow angle {:.3} deg, turning {:.3} deg, inlet Mach {:.4}; lift / drag coefficients {:.4} / {:.5} on the vector-mean velocity, {:.4} / {:.5} on the inlet velocity",
+        c.inlet_angle_deg, c.turning_deg, c.inlet_mach, c.lift, c.drag, c.lift_inlet, c.drag_inlet
     );
 }
 

@@ -2,11 +2,13 @@
 //! isentropic Mach number, pitchwise cuts, and mass-flow averages on planes (entropy rise,
 //! exit flow angle, total-pressure loss, mass flow, exit isentropic Mach).
 
+pub mod coefficients;
 pub mod compare;
 pub mod pictures;
 pub mod planes;
 pub mod surface;
 
+pub use coefficients::{cascade_coefficients, CascadeCoefficients};
 pub use compare::{read_measured_mis, rms_against_measured, MeasuredMis, MisComparison};
 pub use pictures::{draw_isentropic_mach, plot_isentropic_mach};
 pub use planes::{cascade_performance, mixed_out, pitchwise_cut, plane_averages, CascadePerformance, CutSample, MixedOut, PlaneAverages};
