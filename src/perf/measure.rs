@@ -176,7 +176,9 @@ fn explicit_costs<B: ImplicitBackend>(backend: &B, case: &CaseSetup, methods: &M
 fn implicit_costs<B: ImplicitBackend>(backend: &B, problem: &TestProblem, methods: &MethodSettings, runs: &ShortRuns) -> Result<(ImplicitCosts, PreconditionerKind)> {
     let mut config = methods.implicit_config();
     if config.preconditioner == PreconditionerKind::Auto {
-        config.preconditioner = backend.preferred_preconditioner();
+        // As the implicit solver resolves it for the case (`ImplicitSolver::new`).
+        let case = &problem.case;
+        config.preconditioner = backend.preferred_preconditioner().for_mach(case.operating_point.exit_isentropic_mach(case.gas.gamma));
     }
     let samples = (0..runs.implicit_repeats.max(1))
         .map(|_| bench::implicit::run(backend, problem, &config, runs.implicit_warmup, runs.implicit_timed).map(|r| implicit_sample(&r)))

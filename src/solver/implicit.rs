@@ -112,7 +112,8 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         };
         config.validate()?;
         if config.preconditioner == PreconditionerKind::Auto {
-            config.preconditioner = backend.preferred_preconditioner();
+            let mach = case.operating_point.exit_isentropic_mach(case.gas.gamma);
+            config.preconditioner = backend.preferred_preconditioner().for_mach(mach);
         }
         backend.check_preconditioner(config.preconditioner)?;
         // Same residual and boundary data as the explicit solver.
