@@ -1,0 +1,262 @@
+//! Solves of blades imported from coordinates the project did not make (ignored: minutes each on
+//! a CPU). `BACKEND=gpu` runs them on GPU 0 (a build with `--features cuda`); `DENSITIES`
+//! (default `coarse`) picks the meshes. Paths are relative to the repository root, where
+//! `cargo test` runs.
+//!
+//! - LS89's tabulated TN174 profile against the Bezier blade of blades/ls89.ron at MUR47: the
+//!   fitted import's blade-surface Mach number against the measured one.
+//! - SPLEEN C1 at two points of its test matrix.
+//! - The NACA 65-(12)10 compressor cascade at published inlet angles, solidities and angles of
+//!   attack: lift and drag against NACA's measurements (RM L51G31 / Report 1368); the table of
+//!   BENCHMARKS.md (`WRITE_RESULTS=1` writes benchmarks/results/naca65_cascade.csv).
+
+use std::path::Path;
+use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, BladeSolve, SolverSettings};
+use turbopt::flow::case::OperatingPoint;
+use turbopt::geometry::{import_blade, load_blade_file, read_profile, BladeFile, ImportSettings, Units};
+use turbopt::mesh::Density;
+use turbopt::post::{cascade_coefficients, read_measured_mis, rms_against_measured};
+use turbopt::backend::implicit::PreconditionerKind;
+use turbopt::solver::{ImplicitConfig, Scheme, Silent};
+
+fn settings() -> SolverSettings {
+    let mut s = SolverSettings::default();
+    if std::env::var("BACKEND").is_ok_and(|v| v == "gpu") {
+        s.backend = BackendChoice::gpu(0);
+    }
+    // `PRECOND=ilu`: the implicit scheme's exact ILU(0) on the GPU too (the CPU's preconditioner).
+    if std::env::var("PRECOND").is_ok_and(|v| v == "ilu") {
+        let mut implicit = ImplicitConfig::default();
+        implicit.preconditioner = PreconditionerKind::Ilu;
+        s.config.scheme = Scheme::Implicit(implicit);
+    }
+    s
+}
+
+fn densities() -> Vec<Density> {
+    let names = std::env::var("DENSITIES").unwrap_or_else(|_| "coarse".into());
+    names
+        .split(',')
+        .map(|d| match d.trim() {
+            "coarse" => Density::Coarse,
+            "medium" => Density::Medium,
+            "fine" => Density::Fine,
+            other => panic!("DENSITIES: unknown density {other:?}"),
+        })
+        .collect()
+}
+
+fn import(path: &str, mut s: ImportSettings) -> BladeFile {
+    s.fit_tolerance_percent = 0.2;
+    let profile = read_profile(&[Path::new(path)]).unwrap_or_else(|e| panic!("{path}: {e}"));
+    import_blade(&profile, &s).unwrap_or_else(|e| panic!("{path}: {e}")).blade
+}
+
+fn solve(blade: &BladeFile, op: &OperatingPoint, density: Density) -> BladeSolve {
+    let solved = solve_blade(blade, BladeChoice::Main, op, density, &settings(), &mut Silent).unwrap_or_else(|e| panic!("{} {}: {e}", blade.name, op.name));
+    assert!(solved.solve.stop.converged(), "{} {}: {}", blade.name, op.name, solved.solve.stop.describe());
+    solved
+}
+
+#[test]
+#[ignore = "long validation: two LS89 solves at MUR47 (about 2.5 minutes on 2 cores per density)"]
+fn ls89_tn174_import_against_the_bezier_blade() {
+    let bezier = load_blade_file("blades/ls89.ron").unwrap();
+    let op = bezier.operating_point("MUR47").unwrap().clone();
+    let mut s = ImportSettings::new("LS89-TN174", Units::Millimetres, bezier.cascade.pitch);
+    s.reference_chord = Some(bezier.cascade.chord);
+    s.operating_points = vec![op.clone()];
+    let imported = import("data/ls89/tn174_profile_coordinates_mm.csv", s);
+    let measured = read_measured_mis(Path::new("data/ls89/mur47_isentropic_mach_experiment.csv")).unwrap();
+    for density in densities() {
+        let mut rms = Vec::new();
+        for blade in [&bezier, &imported] {
+            let solved = solve(blade, &op, density);
+            let f = &solved.solve.figures;
+            let c = rms_against_measured(&f.surface, &measured);
+            println!(
+                "{density:?} {}: {} iterations, entropy rise {:.5e}, exit angle {:.3} deg, exit Mis {:.4}, Mis RMS against the measurement {:.4} (max {:.4})",
+                blade.name,
+                solved.solve.iterations,
+                f.performance.entropy_rise,
+                f.performance.exit_angle_deg,
+                f.performance.exit_isentropic_mach,
+                c.rms,
+                c.max_abs
+            );
+            rms.push(c.rms);
+        }
+        // The table and the Bezier curves are two records of one blade: the fit to the table
+        // meets the measurement as well as the published curves do.
+        assert!(rms[1] < rms[0] + 0.01, "{density:?}: Mis RMS {:.4} (import) against {:.4} (Bezier)", rms[1], rms[0]);
+    }
+}
+
+#[test]
+#[ignore = "long validation: SPLEEN C1 at two points of its test matrix (about 1 minute on 2 cores per density)"]
+fn spleen_c1_two_points_of_the_matrix() {
+    // Test matrix (data/cascades/spleen_c1_conditions.csv): M2is 0.90 and 0.70 at Re2is 70k;
+    // inlet flow angle 37.3 deg; T01 assumed 300 K (not in the table).
+    let points = [("M090_RE70K", 9500.0, 5617.0, 0.90), ("M070_RE70K", 10779.0, 7771.0, 0.70)];
+    let mut s = ImportSettings::new("SPLEEN-C1", Units::Metres, 0.03295);
+    s.reference_chord = Some(0.052285);
+    s.operating_points = points.iter().map(|&(name, p01, p2, _)| OperatingPoint { name: name.into(), p01, t01: 300.0, alpha1_deg: 37.3, p2, nu_tilde_ratio: 3.0 }).collect();
+    let blade = import("data/cascades/spleen_c1.csv", s);
+    for density in densities() {
+        for (op, &(_, _, _, m2is)) in blade.operating_points.iter().zip(&points) {
+            let solved = solve(&blade, op, density);
+            let p = &solved.solve.figures.performance;
+            println!(
+                "SPLEEN C1 {} {density:?}: {} iterations, exit angle {:.3} deg, loss coefficient {:.4}, entropy rise {:.4e}, exit Mis {:.4}",
+                op.name, solved.solve.iterations, p.exit_angle_deg, p.loss_coefficient, p.entropy_rise, p.exit_isentropic_mach
+            );
+            // The exit Mach number at the measurement plane is set by the exit pressure.
+            assert!((p.exit_isentropic_mach - m2is).abs() < 0.02, "exit Mis {:.4} at {}", p.exit_isentropic_mach, op.name);
+            // An LPT cascade turns the flow to about acos(throat / pitch) = 53.9 deg.
+            assert!((p.exit_angle_deg + 53.9).abs() < 2.0, "exit angle {:.2}", p.exit_angle_deg);
+        }
+    }
+}
+
+/// One NACA measurement: inlet angle, solidity, angle of attack and the measured coefficients.
+struct Measured {
+    beta1: f64,
+    solidity: f64,
+    alpha: f64,
+    cl: f64,
+    cd: Option<f64>,
+}
+
+fn naca_measurements() -> Vec<Measured> {
+    let text = std::fs::read_to_string("data/cascades/naca65_12_10_cascade_clcd.csv").unwrap();
+    let rows: Vec<(String, f64, f64, f64, f64)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("quantity"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[1].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap(), f[4].parse().unwrap())
+        })
+        .collect();
+    rows.iter()
+        .filter(|r| r.0 == "cl")
+        .map(|r| {
+            // The drag points were digitized separately: the one within 0.5 deg of this lift point.
+            let cd = rows.iter().filter(|d| d.0 == "cd" && d.1 == r.1 && d.2 == r.2 && (d.3 - r.3).abs() < 0.5).map(|d| d.4).next();
+            Measured { beta1: r.1, solidity: r.2, alpha: r.3, cl: r.4, cd }
+        })
+        .collect()
+}
+
+/// The cases solved: three angles of attack (lowest, middle, highest before the lift peaks)
+/// at each of six inlet angle and solidity pairs.
+fn naca_cases() -> Vec<Measured> {
+    let all = naca_measurements();
+    let mut cases = Vec::new();
+    for (beta1, solidity) in [(30.0, 1.0), (45.0, 1.0), (45.0, 1.5), (60.0, 1.0), (60.0, 1.5), (70.0, 1.25)] {
+        let mut set: Vec<&Measured> = all.iter().filter(|m| m.beta1 == beta1 && m.solidity == solidity && m.cd.is_some()).collect();
+        set.sort_by(|a, b| a.alpha.total_cmp(&b.alpha));
+        let peak = set.iter().enumerate().max_by(|a, b| a.1.cl.total_cmp(&b.1.cl)).map(|(k, _)| k).unwrap();
+        for k in [0, peak / 2, peak.saturating_sub(1)] {
+            let m = set[k];
+            if !cases.iter().any(|c: &Measured| c.beta1 == m.beta1 && c.solidity == m.solidity && c.alpha == m.alpha) {
+                cases.push(Measured { beta1: m.beta1, solidity: m.solidity, alpha: m.alpha, cl: m.cl, cd: m.cd });
+            }
+        }
+    }
+    cases
+}
+
+/// NACA's tunnel: 5-inch chord, about 95 ft/s (29 m/s, M 0.085), sea-level air. The exit static
+/// pressure that gives about that inlet speed, from the measured lift (on the inlet velocity)
+/// and a loss of 3 % of the inlet dynamic pressure.
+fn naca_operating_point(m: &Measured) -> OperatingPoint {
+    let (p01, t01, v1) = (101_325.0, 288.15, 29.0);
+    let q1 = 0.5 * p01 / (287.0 * t01) * v1 * v1;
+    let b1 = m.beta1.to_radians();
+    // cl (inlet) = 2 (s/c) cos^2 b1 (tan b1 - tan b2) / cos bm, solved for tan b2 by iteration.
+    let mut t2 = b1.tan();
+    for _ in 0..50 {
+        let cos_bm = (0.5 * (b1.tan() + t2)).atan().cos();
+        t2 = b1.tan() - m.cl * m.solidity * cos_bm / (2.0 * b1.cos().powi(2));
+    }
+    let b2 = t2.atan();
+    let p2 = p01 - q1 * ((b1.cos() / b2.cos()).powi(2) + 0.03);
+    OperatingPoint { name: format!("B{}_S{}_A{:.1}", m.beta1, m.solidity, m.alpha), p01, t01, alpha1_deg: m.beta1, p2, nu_tilde_ratio: 3.0 }
+}
+
+#[test]
+#[ignore = "long validation: 18 NACA 65 cascade solves at M 0.085 (about 40 minutes on 2 cores per density; 2 minutes on a GPU)"]
+fn naca65_cascade_against_measurements() {
+    let chord = 0.127;
+    let mut failures = Vec::new();
+    let mut lines = vec!["density,beta1_deg,solidity,alpha_deg,cl_measured,cd_measured,cl_vector_mean,cd_vector_mean,cl_inlet,cd_inlet,turning_deg,inlet_mach,iterations,wall_s".to_string()];
+    for density in densities() {
+        let (mut err_mean, mut err_inlet, mut n) = (0.0, 0.0, 0.0);
+        for m in naca_cases() {
+            let op = naca_operating_point(&m);
+            let mut s = ImportSettings::new(format!("NACA65-(12)10 {}", op.name), Units::Chord(chord), chord / m.solidity);
+            s.rotate_deg = m.beta1 - m.alpha;
+            s.operating_points = vec![op.clone()];
+            let blade = import("data/cascades/naca65_12_10.csv", s);
+            let start = std::time::Instant::now();
+            let solved = match solve_blade(&blade, BladeChoice::Main, &op, density, &settings(), &mut Silent) {
+                Ok(solved) if solved.solve.stop.converged() => solved,
+                Ok(solved) => {
+                    failures.push(format!("{density:?} {}: {}", op.name, solved.solve.stop.describe()));
+                    println!("{}", failures.last().unwrap());
+                    continue;
+                }
+                Err(e) => {
+                    failures.push(format!("{density:?} {}: {e}", op.name));
+                    println!("{}", failures.last().unwrap());
+                    continue;
+                }
+            };
+            let wall = start.elapsed().as_secs_f64();
+            let c = cascade_coefficients(&solved.solve.figures.performance, blade.cascade.pitch, chord, blade.gas.gamma);
+            println!(
+                "{density:?} beta1 {} sigma {} alpha {:.1}: cl {:.3} measured, {:.3} (vector mean) / {:.3} (inlet); cd {} measured, {:.4} / {:.4}; turning {:.2} deg, inlet Mach {:.4}, {} iterations, {wall:.1} s",
+                m.beta1,
+                m.solidity,
+                m.alpha,
+                m.cl,
+                c.lift,
+                c.lift_inlet,
+                m.cd.map_or("-".into(), |d| format!("{d:.4}")),
+                c.drag,
+                c.drag_inlet,
+                c.turning_deg,
+                c.inlet_mach,
+                solved.solve.iterations
+            );
+            if !(0.06..0.11).contains(&c.inlet_mach) {
+                failures.push(format!("{density:?} {}: inlet Mach {:.4}, not NACA's 0.085", op.name, c.inlet_mach));
+            }
+            err_mean += (c.lift - m.cl).abs();
+            err_inlet += (c.lift_inlet - m.cl).abs();
+            n += 1.0;
+            lines.push(format!(
+                "{},{},{},{:.2},{:.4},{},{:.4},{:.5},{:.4},{:.5},{:.3},{:.4},{},{:.1}",
+                format!("{density:?}").to_lowercase(),
+                m.beta1,
+                m.solidity,
+                m.alpha,
+                m.cl,
+                m.cd.map_or(String::new(), |d| format!("{d:.4}")),
+                c.lift,
+                c.drag,
+                c.lift_inlet,
+                c.drag_inlet,
+                c.turning_deg,
+                c.inlet_mach,
+                solved.solve.iterations,
+                wall
+            ));
+        }
+        println!("{density:?}: mean |cl - measured| {:.3} on the vector-mean velocity, {:.3} on the inlet velocity", err_mean / n, err_inlet / n);
+    }
+    if std::env::var("WRITE_RESULTS").is_ok_and(|v| v == "1") {
+        std::fs::write("benchmarks/results/naca65_cascade.csv", lines.join("\n") + "\n").unwrap();
+    }
+    assert!(failures.is_empty(), "cases without a converged solve: {failures:#?}");
+}
