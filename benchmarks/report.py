@@ -72,6 +72,35 @@ def t_mesh_quality():
     return table(header, body)
 
 
+def t_import_fits():
+    header = ["profile", "points", "fit RMS / max [% chord]", "chord", "stagger", "throat", "LE radius", "import, 2 dev cores"]
+    body = [[r["profile"], thousands(r["points"]), f'{r["fit_rms_percent_chord"]} / {r["fit_max_percent_chord"]}', r["chord_mm"] + " mm",
+             r["stagger_deg"] + " deg", r["throat_mm"] + " mm", r["leading_edge_radius_mm"] + " mm", r["dev_2_cores_s"] + " s"]
+            for r in rows("import_fits.csv")]
+    return table(header, body)
+
+
+def t_imported_solves():
+    header = ["blade", "point", "mesh", "iterations", "entropy rise", "exit angle", "loss coefficient", "exit Mis", "Mis RMS (27 taps)"]
+    body = [[r["blade"], r["point"], r["mesh"], r["iterations"], r["entropy_rise"], r["exit_angle_deg"] + " deg",
+             r["loss_coefficient"] or "-", r["exit_mis"], r["mis_rms_27_taps"] or "-"] for r in rows("imported_solves.csv")]
+    return table(header, body)
+
+
+def t_naca65():
+    header = ["mesh", "beta1", "solidity", "alpha", "cl measured / computed", "cd measured / computed", "turning", "iterations, H100"]
+    body = []
+    for r in rows("naca65_cascade.csv"):
+        if r["status"] == "converged":
+            cl = f'{r["cl_measured"]} / {r["cl_inlet"]}'
+            cd = f'{r["cd_measured"]} / {r["cd_inlet"]}'
+            rest = [r["turning_deg"] + " deg", f'{r["iterations"]}, {r["gpu_h100_s"]} s']
+        else:
+            cl, cd, rest = f'{r["cl_measured"]} / -', f'{r["cd_measured"]} / -', [r["status"], "-"]
+        body.append([r["density"], r["beta1_deg"] + " deg", r["solidity"], r["alpha_deg"] + " deg", cl, cd] + rest)
+    return table(header, body)
+
+
 # --- 2. Solver speed ---
 
 def t_implicit_times():
@@ -213,6 +242,9 @@ TABLES = {
     "verification": t_verification,
     "ls89-grid": t_ls89_grid,
     "mesh-quality": t_mesh_quality,
+    "import-fits": t_import_fits,
+    "imported-solves": t_imported_solves,
+    "naca65": t_naca65,
     "implicit-times": t_implicit_times,
     "gpu-speed": t_gpu_speed,
     "operations": t_operations,
@@ -339,7 +371,7 @@ def pictures():
     ax.set_ylim(*xs)
     ax.set_xlabel("predicted time to convergence [s]")
     ax.set_ylabel("measured full run [s]")
-    ax.set_title("turbopt perf-model: LS89 and T106C-class, coarse and medium")
+    ax.set_title("turbopt perf-model: LS89, coarse and medium")
     ax.legend(fontsize=8, loc="upper left")
     ax.grid(True, which="both", lw=0.3)
     fig.tight_layout()
