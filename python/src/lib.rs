@@ -8,6 +8,7 @@ mod campaign;
 mod convert;
 mod errors;
 mod evaluator;
+mod import_blade;
 mod interrupt;
 mod optimize;
 mod solve;
@@ -26,6 +27,7 @@ fn _turbopt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<evaluator::DesignSpace>()?;
     m.add_class::<solve::SolveResult>()?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(import_blade::import_blade, m)?)?;
     m.add_function(wrap_pyfunction!(optimize::minimize_function, m)?)?;
     m.add_function(wrap_pyfunction!(optimize::minimize_evaluator, m)?)?;
     m.add_function(wrap_pyfunction!(campaign::run_campaign, m)?)?;

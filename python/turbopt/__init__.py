@@ -11,6 +11,8 @@ Rust crate: the numbers are the Rust ones, to the last bit.
   objectives, constraints, status and diagnostics;
 - :func:`minimize` minimizes a Python function or an :class:`Evaluator` (scipy-style arguments
   and result; :func:`differential_evolution` takes scipy's own);
+- :func:`import_blade` makes a blade file from a coordinate file (the fitted design
+  parameterization, the fit picture and report), as ``turbopt import`` does;
 - :func:`run_campaign` runs or resumes a campaign file as ``turbopt optimize`` does.
 
 Long calls release the interpreter (other threads run) and stop on Ctrl-C with
@@ -34,6 +36,7 @@ from ._turbopt import (
     SolveResult,
     SolverError,
     __version__,
+    import_blade,
     run_campaign,
     solve,
 )
@@ -49,6 +52,7 @@ __all__ = [
     "SolverError",
     "__version__",
     "differential_evolution",
+    "import_blade",
     "minimize",
     "run_campaign",
     "solve",

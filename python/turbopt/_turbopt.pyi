@@ -150,6 +150,33 @@ def solve(
     model: Optional[str] = None,
 ) -> SolveResult: ...
 
+def import_blade(
+    coordinates: Union[PathLike, Sequence[PathLike]],
+    *,
+    pitch: float,
+    units: str,
+    operating_points: Sequence[Dict[str, Any]],
+    name: Optional[str] = None,
+    chord: Optional[float] = None,
+    out: Optional[PathLike] = None,
+    overwrite: bool = False,
+    mirror: bool = False,
+    rotate: float = 0.0,
+    fit_tolerance: Optional[float] = None,
+    force: bool = False,
+    solve_points: bool = False,
+    camber_points: int = 6,
+    thickness_points: int = 14,
+    description: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Imports a blade from its coordinates as ``turbopt import`` does: fits the design
+    parameterization, writes the blade file (``out``, default ``NAME.ron``), the picture of the fit
+    (``.fit.png``) and the report (``.import.json``) and returns the report with the paths written.
+    ``units``: ``"m"``, ``"mm"``, ``"in"`` or ``"chord"`` (then ``chord`` is the chord in metres and
+    ``pitch`` is pitch over chord); ``operating_points``: dicts with ``name``, ``p01``, ``t01``,
+    ``alpha1`` (deg) and ``p2`` or ``m2is``."""
+    ...
+
 def run_campaign(
     path: PathLike,
     *,
