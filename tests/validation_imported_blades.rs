@@ -26,9 +26,7 @@ fn settings() -> SolverSettings {
     }
     // `PRECOND=ilu`: the implicit scheme's exact ILU(0) on the GPU too (the CPU's preconditioner).
     if std::env::var("PRECOND").is_ok_and(|v| v == "ilu") {
-        let mut implicit = ImplicitConfig::default();
-        implicit.preconditioner = PreconditionerKind::Ilu;
-        s.config.scheme = Scheme::Implicit(implicit);
+        s.config.scheme = Scheme::Implicit(ImplicitConfig { preconditioner: PreconditionerKind::Ilu, ..ImplicitConfig::default() });
     }
     s
 }
