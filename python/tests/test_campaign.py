@@ -20,7 +20,10 @@ LONG = """(
 
 
 def interrupt_after(seconds):
-    """Sends this process SIGINT (Ctrl-C) after `seconds`, from another thread."""
+    """Sends this process SIGINT (Ctrl-C) after `seconds`, from another thread. Python's own
+    handler is put back first: a process started in the background by a shell without job
+    control (some CI runners) inherits SIGINT ignored, and then Ctrl-C would never arrive."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     return timer
