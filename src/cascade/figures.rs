@@ -20,16 +20,6 @@
 //! 4.7 orders with the figures still 7e-3 off, hence the 4-order floor. The study covers the
 //! implicit scheme: the explicit one converges more slowly per iteration, and a 50-iteration
 //! window may read a slow drift as steady (its campaigns set `figures: None`).
-//!
-//! A stalled solve is not a steady one: when the linear solves stop converging (the GPU's swept
-//! ILU on a low-Mach compressor cascade, M 0.085, medium mesh: 39 FGMRES iterations a stage
-//! against 21 with the exact ILU) the updates shrink and the figures stop moving while the flow
-//! is still far from converged (a NACA 65 cascade "steady" at 4.7 orders with a negative drag
-//! coefficient, where the converged flow has cd 0.0149). So below `settled_orders` the density
-//! residual must also have fallen `window_drop_orders` over the window: a converging implicit
-//! solve drops about 0.6 orders in 50 iterations there (LS89, coarse mesh), a stalled one none.
-//! From `settled_orders` on, the figures are within 5.5e-4 of their converged values anyway
-//! (the study above), so a flat residual there does not hold the stop back.
 
 use super::prepare::{PointFigures, PreparedCascade};
 use crate::flow::case::OperatingPoint;
@@ -50,16 +40,11 @@ pub struct FigureConvergence {
     pub interval: usize,
     /// Orders the density residual must have dropped before the figures may stop a solve.
     pub min_orders: f64,
-    /// Orders the density residual must have dropped within the window, below
-    /// `settled_orders`, for the figures to count as steady rather than stalled.
-    pub window_drop_orders: f64,
-    /// Orders from which a flat residual no longer holds a steady-figures stop back.
-    pub settled_orders: f64,
 }
 
 impl Default for FigureConvergence {
     fn default() -> Self {
-        FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 4.0, window_drop_orders: 0.1, settled_orders: 6.0 }
+        FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 4.0 }
     }
 }
 
@@ -73,9 +58,6 @@ impl FigureConvergence {
         }
         if !(self.min_orders.is_finite() && self.min_orders >= 0.0) {
             return Err(format!("min_orders = {} must be finite and >= 0", self.min_orders));
-        }
-        if !(self.window_drop_orders.is_finite() && self.window_drop_orders >= 0.0 && self.settled_orders.is_finite()) {
-            return Err(format!("window_drop_orders = {} must be finite and >= 0, settled_orders = {} finite", self.window_drop_orders, self.settled_orders));
         }
         Ok(())
     }
@@ -128,18 +110,6 @@ impl<'a> FigureWatch<'a> {
         FigureWatch { prepared, op, test, extras, inner, history, samples: VecDeque::new(), steady_at: None }
     }
 
-    /// Orders the density residual fell from iteration `since` (or the first record after it) to
-    /// the last record.
-    fn window_drop(&self, since: usize) -> f64 {
-        let records = &self.history.records;
-        let (Some(start), Some(last)) = (records.iter().find(|r| r.iteration >= since), records.last()) else { return 0.0 };
-        if start.residuals[0] > 0.0 && last.residuals[0] > 0.0 {
-            (start.residuals[0] / last.residuals[0]).log10()
-        } else {
-            0.0
-        }
-    }
-
     fn watched(&self, figures: &PointFigures) -> Vec<f64> {
         let mut v = figures.headline().to_vec();
         v.extend((self.extras)(figures));
@@ -168,9 +138,7 @@ impl Observer for FigureWatch<'_> {
         while self.samples.front().is_some_and(|(i, _)| iteration - i > test.window) {
             self.samples.pop_front();
         }
-        let orders = self.history.orders_dropped();
-        let progressing = orders >= test.settled_orders || self.window_drop(iteration - test.window.min(iteration)) >= test.window_drop_orders;
-        if orders >= test.min_orders && progressing && test.is_steady(&self.samples) {
+        if self.history.orders_dropped() >= test.min_orders && test.is_steady(&self.samples) {
             self.steady_at = Some(iteration);
             return Control::Stop;
         }
