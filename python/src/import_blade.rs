@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use turbopt::flow::case::{isentropic_pressure, OperatingPoint};
+use turbopt::flow::case::{exit_pressure, OperatingPoint, DEFAULT_NU_TILDE_RATIO};
 use turbopt::flow::gas::Gas;
 use turbopt::geometry::{import_blade as import, read_profile, ImportSettings, SolvedShape, Units};
 use turbopt::report::write_import;
@@ -31,13 +31,8 @@ fn operating_point(d: &Bound<'_, PyDict>, gas: &Gas) -> PyResult<OperatingPoint>
     let name: String = d.get_item("name")?.ok_or_else(|| value_error("an operating point needs a \"name\""))?.extract()?;
     let need = |key: &str| -> PyResult<f64> { get(key)?.ok_or_else(|| value_error(format!("operating point {name:?}: {key} is missing"))) };
     let (p01, t01, alpha1_deg) = (need("p01")?, need("t01")?, need("alpha1")?);
-    let p2 = match (get("p2")?, get("m2is")?) {
-        (Some(p2), None) => p2,
-        (None, Some(m)) => isentropic_pressure(p01, m, gas.gamma),
-        (Some(_), Some(_)) => return Err(value_error(format!("operating point {name:?}: both p2 and m2is, give one"))),
-        (None, None) => return Err(value_error(format!("operating point {name:?}: p2 (or m2is) is missing"))),
-    };
-    Ok(OperatingPoint { name, p01, t01, alpha1_deg, p2, nu_tilde_ratio: get("nu_tilde_ratio")?.unwrap_or(3.0) })
+    let p2 = exit_pressure(p01, get("p2")?, get("m2is")?, gas.gamma).map_err(|why| value_error(format!("operating point {name:?}: {why}")))?;
+    Ok(OperatingPoint { name, p01, t01, alpha1_deg, p2, nu_tilde_ratio: get("nu_tilde_ratio")?.unwrap_or(DEFAULT_NU_TILDE_RATIO) })
 }
 
 /// Imports the blade in `coordinates` (one file with the whole profile, or a list of two files
@@ -73,14 +68,8 @@ pub fn import_blade<'py>(
     };
     let units = self::units(units, chord)?;
     let positive = |what: &str, v: f64| if v > 0.0 && v.is_finite() { Ok(v) } else { Err(value_error(format!("{what} must be a positive number, got {v}"))) };
-    let scale = units.scale();
     let name = name.unwrap_or_else(|| paths[0].file_stem().map_or_else(|| "blade".into(), |s| s.to_string_lossy().into_owned()));
-    let mut settings = ImportSettings::new(name, units, positive("pitch", pitch)? * scale);
-    settings.reference_chord = match (chord, units) {
-        (_, Units::Chord(c)) => Some(c),
-        (Some(c), _) => Some(positive("chord", c)? * scale),
-        (None, _) => None,
-    };
+    let mut settings = ImportSettings::in_file_units(name, units, pitch, chord).map_err(turbopt::Error::from).py_err()?;
     settings.operating_points = operating_points.iter().map(|p| operating_point(p.cast::<PyDict>().map_err(|_| value_error("operating_points: a list of dicts (name, p01, t01, alpha1, p2 or m2is)"))?, &settings.gas)).collect::<PyResult<_>>()?;
     settings.description = description;
     settings.mirror = mirror;

@@ -5,7 +5,7 @@
 use super::args::{ImportArgs, UnitsArg};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use turbopt::flow::case::{isentropic_pressure, OperatingPoint};
+use turbopt::flow::case::{exit_pressure, OperatingPoint, DEFAULT_NU_TILDE_RATIO};
 use turbopt::flow::gas::Gas;
 use turbopt::geometry::{import_blade, read_profile, ImportReport, ImportSettings, SolvedShape, Units};
 use turbopt::report::write_import;
@@ -57,17 +57,11 @@ fn settings(args: &ImportArgs) -> Result<ImportSettings> {
             Err(Error::Invalid(format!("{name} must be a positive number, got {v}")))
         }
     };
-    let scale = units.scale();
     let name = match &args.name {
         Some(n) => n.clone(),
         None => args.coordinates.file_stem().map_or_else(|| "blade".into(), |s| s.to_string_lossy().into_owned()),
     };
-    let mut settings = ImportSettings::new(name, units, positive("--pitch", args.pitch)? * scale);
-    settings.reference_chord = match (args.chord, units) {
-        (_, Units::Chord(c)) => Some(c),
-        (Some(c), _) => Some(positive("--chord", c)? * scale),
-        (None, _) => None,
-    };
+    let mut settings = ImportSettings::in_file_units(name, units, args.pitch, args.chord)?;
     if args.points.is_empty() {
         return Err(Error::Invalid("give at least one operating point: --point NAME:p01=PA,t01=K,alpha1=DEG,p2=PA (or m2is=MACH for p2)".into()));
     }
@@ -103,13 +97,8 @@ fn parse_point(spec: &str, gas: &Gas) -> Result<OperatingPoint> {
     }
     let need = |key: &str| get.get(key).copied().ok_or_else(|| bad(format!("{key} is missing")));
     let (p01, t01, alpha1_deg) = (need("p01")?, need("t01")?, need("alpha1")?);
-    let p2 = match (get.get("p2"), get.get("m2is")) {
-        (Some(&p2), None) => p2,
-        (None, Some(&m)) => isentropic_pressure(p01, m, gas.gamma),
-        (Some(_), Some(_)) => return Err(bad("both p2 and m2is: give one".into())),
-        (None, None) => return Err(bad("p2 (or m2is) is missing".into())),
-    };
-    let nu_tilde_ratio = get.get("nu_tilde_ratio").copied().unwrap_or(3.0);
+    let p2 = exit_pressure(p01, get.get("p2").copied(), get.get("m2is").copied(), gas.gamma).map_err(bad)?;
+    let nu_tilde_ratio = get.get("nu_tilde_ratio").copied().unwrap_or(DEFAULT_NU_TILDE_RATIO);
     Ok(OperatingPoint { name: name.trim().to_string(), p01, t01, alpha1_deg, p2, nu_tilde_ratio })
 }
 

@@ -19,8 +19,11 @@ pub struct OperatingPoint {
     pub nu_tilde_ratio: f64,
 }
 
+/// Inlet nu_tilde / nu when a point does not give it.
+pub const DEFAULT_NU_TILDE_RATIO: f64 = 3.0;
+
 fn default_nu_tilde_ratio() -> f64 {
-    3.0
+    DEFAULT_NU_TILDE_RATIO
 }
 
 impl OperatingPoint {
@@ -34,6 +37,17 @@ impl OperatingPoint {
 /// p = P0 (1 + (gamma-1)/2 M^2)^(-gamma/(gamma-1)) (the inverse of [`isentropic_mach`]).
 pub fn isentropic_pressure(p0: f64, mach: f64, gamma: f64) -> f64 {
     p0 * (1.0 + 0.5 * (gamma - 1.0) * mach * mach).powf(-gamma / (gamma - 1.0))
+}
+
+/// The exit static pressure of a point given either as such (`p2`) or as the exit isentropic
+/// Mach number (`m2is`) from `p01`: exactly one of the two.
+pub fn exit_pressure(p01: f64, p2: Option<f64>, m2is: Option<f64>, gamma: f64) -> Result<f64, String> {
+    match (p2, m2is) {
+        (Some(p2), None) => Ok(p2),
+        (None, Some(m)) => Ok(isentropic_pressure(p01, m, gamma)),
+        (Some(_), Some(_)) => Err("both p2 and m2is: give one".into()),
+        (None, None) => Err("p2 (or m2is) is missing".into()),
+    }
 }
 
 /// Mis = sqrt(2/(gamma-1) ((P0/p)^((gamma-1)/gamma) - 1)).

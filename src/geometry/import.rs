@@ -49,6 +49,9 @@ pub enum ImportError {
     Geometry(#[from] GeometryError),
     #[error("the imported blade file is not valid: {0}")]
     Invalid(String),
+    /// A setting of the import out of its range (a pitch or chord that is not positive).
+    #[error("{0}")]
+    Setting(String),
     #[error("no operating point: give at least one (inlet total pressure and temperature, inlet flow angle, exit static pressure) so the blade can be solved")]
     NoOperatingPoint,
     #[error("the fit deviates from the coordinates by {max_percent:.3} % of the chord at ({x_mm:.3}, {y_mm:.3}) mm ({rms_percent:.4} % RMS), more than the tolerance of {tolerance_percent} %; write it anyway with --force, or loosen --fit-tolerance")]
@@ -237,6 +240,21 @@ pub enum SolvedShape {
 }
 
 impl ImportSettings {
+    /// Settings for coordinates in `units`, with the pitch and the published chord (if given) in
+    /// the same units; with [`Units::Chord`] the pitch is pitch over chord and the chord is the
+    /// unit's own. Both must be positive.
+    pub fn in_file_units(name: impl Into<String>, units: Units, pitch: f64, chord: Option<f64>) -> Result<Self, ImportError> {
+        let positive = |what: &str, v: f64| if v > 0.0 && v.is_finite() { Ok(v) } else { Err(ImportError::Setting(format!("{what} must be a positive number, got {v}"))) };
+        let scale = units.scale();
+        let mut settings = Self::new(name, units, positive("pitch", pitch)? * scale);
+        settings.reference_chord = match (chord, units) {
+            (_, Units::Chord(c)) => Some(c),
+            (Some(c), _) => Some(positive("chord", c)? * scale),
+            (None, _) => None,
+        };
+        Ok(settings)
+    }
+
     pub fn new(name: impl Into<String>, units: Units, pitch: f64) -> Self {
         ImportSettings {
             units,
