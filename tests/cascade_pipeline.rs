@@ -71,7 +71,7 @@ fn the_evaluator_meshes_what_the_commands_mesh() {
 /// shorter than asked, or a zero figure does not.
 #[test]
 fn steady_figures_need_the_whole_window_within_the_tolerance() {
-    let test = FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 3.0 };
+    let test = FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 3.0, periodic: None };
     let looks = |values: &[f64]| -> VecDeque<(usize, Vec<f64>)> { values.iter().enumerate().map(|(k, v)| (100 + 10 * k, vec![*v, 74.0])).collect() };
     assert!(test.is_steady(&looks(&[1.0, 1.00005, 0.99995, 1.0, 1.00001, 1.0])));
     assert!(!test.is_steady(&looks(&[1.0, 1.0, 1.0, 1.0, 1.0])), "40 iterations of a 50-iteration window");

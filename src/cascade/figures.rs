@@ -20,7 +20,11 @@
 //! 4.7 orders with the figures still 7e-3 off, hence the 4-order floor. The study covers the
 //! implicit scheme: the explicit one converges more slowly per iteration, and a 50-iteration
 //! window may read a slow drift as steady (its campaigns set `figures: None`).
+//!
+//! A flow that oscillates never passes this test; `periodic` answers it with its figures
+//! averaged over whole periods (`cascade::periodic`).
 
+use super::periodic::{Look, PeriodicAnswer, PeriodicAverage};
 use super::prepare::{PointFigures, PreparedCascade};
 use crate::flow::case::OperatingPoint;
 use crate::flow::solution::Solution;
@@ -40,11 +44,14 @@ pub struct FigureConvergence {
     pub interval: usize,
     /// Orders the density residual must have dropped before the figures may stop a solve.
     pub min_orders: f64,
+    /// The answer for a flow that oscillates: its figures averaged over whole periods once
+    /// that average is steady (`cascade::periodic`); `None`: such a point runs to its budget.
+    pub periodic: Option<PeriodicAverage>,
 }
 
 impl Default for FigureConvergence {
     fn default() -> Self {
-        FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 4.0 }
+        FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 4.0, periodic: Some(PeriodicAverage::default()) }
     }
 }
 
@@ -59,7 +66,10 @@ impl FigureConvergence {
         if !(self.min_orders.is_finite() && self.min_orders >= 0.0) {
             return Err(format!("min_orders = {} must be finite and >= 0", self.min_orders));
         }
-        Ok(())
+        match &self.periodic {
+            Some(p) => p.validate(),
+            None => Ok(()),
+        }
     }
 
     /// Whether the samples (iteration, figures), oldest first, ending with the current look,
@@ -90,8 +100,12 @@ pub struct FigureWatch<'a> {
     inner: &'a mut dyn Observer,
     history: ConvergenceHistory,
     samples: VecDeque<(usize, Vec<f64>)>,
+    /// The looks of the periodic rule's window.
+    looks: VecDeque<Look>,
     /// The iteration at which the figures were found steady.
     pub steady_at: Option<usize>,
+    /// The periodic rule's answer, when it stopped the solve.
+    pub periodic: Option<PeriodicAnswer>,
 }
 
 impl<'a> FigureWatch<'a> {
@@ -107,7 +121,7 @@ impl<'a> FigureWatch<'a> {
         inner: &'a mut dyn Observer,
     ) -> Self {
         let history = ConvergenceHistory::with_reference(residual_reference);
-        FigureWatch { prepared, op, test, extras, inner, history, samples: VecDeque::new(), steady_at: None }
+        FigureWatch { prepared, op, test, extras, inner, history, samples: VecDeque::new(), looks: VecDeque::new(), steady_at: None, periodic: None }
     }
 
     fn watched(&self, figures: &PointFigures) -> Vec<f64> {
@@ -132,16 +146,34 @@ impl Observer for FigureWatch<'_> {
         // A flow with non-finite figures is not steady; the solver's own checks judge it.
         let Ok(figures) = self.prepared.figures(self.op, state) else {
             self.samples.clear();
+            self.looks.clear();
             return Control::Continue;
         };
-        self.samples.push_back((iteration, self.watched(&figures)));
+        let watched = self.watched(&figures);
+        self.samples.push_back((iteration, watched.clone()));
         while self.samples.front().is_some_and(|(i, _)| iteration - i > test.window) {
             self.samples.pop_front();
         }
-        if self.history.orders_dropped() >= test.min_orders && test.is_steady(&self.samples) {
+        let orders = self.history.orders_dropped();
+        if orders >= test.min_orders && test.is_steady(&self.samples) {
             self.steady_at = Some(iteration);
             return Control::Stop;
         }
-        Control::Continue
+        let Some(rule) = test.periodic else { return Control::Continue };
+        self.looks.push_back(Look { iteration, watched, figures });
+        while self.looks.front().is_some_and(|l| iteration - l.iteration >= rule.window) {
+            self.looks.pop_front();
+        }
+        let records = &self.history.records;
+        let from = records.len().saturating_sub(rule.window);
+        let log_residual: Vec<f64> = records[from..].iter().map(|r| r.residuals[0].max(f64::MIN_POSITIVE).log10()).collect();
+        self.looks.make_contiguous();
+        match rule.answer(&self.op.name, iteration, &log_residual, orders, self.looks.as_slices().0) {
+            Some(answer) => {
+                self.periodic = Some(answer);
+                Control::Stop
+            }
+            None => Control::Continue,
+        }
     }
 }

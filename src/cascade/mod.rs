@@ -21,6 +21,7 @@
 mod blade_solve;
 mod figures;
 pub mod output;
+pub mod periodic;
 mod planes;
 mod prepare;
 pub mod recovery;
@@ -32,6 +33,7 @@ mod start;
 pub use blade_solve::{solve_blade, BladeSolve};
 pub use output::write_solve_files;
 pub use figures::{FigureConvergence, FigureWatch, WatchedExtras};
+pub use periodic::{Oscillation, PeriodicAverage};
 pub use planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
 pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, PreparedCascade};
 pub use recovery::{Attempt, Remedy};

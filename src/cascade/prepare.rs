@@ -115,6 +115,19 @@ impl PointFigures {
         let p = &self.performance;
         [p.entropy_rise, p.exit_angle_deg, p.loss_coefficient, p.mass_flow, p.exit_isentropic_mach]
     }
+
+    /// The mean of `all`, looks at one flow on one mesh (the same surface faces): every figure
+    /// and the surface pressure and Mis averaged point by point.
+    pub fn mean(all: &[&PointFigures]) -> PointFigures {
+        let n = all.len() as f64;
+        let performance: Vec<&CascadePerformance> = all.iter().map(|f| &f.performance).collect();
+        let mut surface = all[0].surface.clone();
+        for (k, s) in surface.iter_mut().enumerate() {
+            s.p = all.iter().map(|f| f.surface[k].p).sum::<f64>() / n;
+            s.mis = all.iter().map(|f| f.surface[k].mis).sum::<f64>() / n;
+        }
+        PointFigures { performance: CascadePerformance::mean(&performance), surface }
+    }
 }
 
 impl PreparedCascade {

@@ -2,6 +2,7 @@
 //! residual orders or steady figures) and post-processing.
 
 use super::figures::{FigureWatch, WatchedExtras};
+use super::periodic::Oscillation;
 use super::prepare::{CascadeError, PointFigures, PreparedCascade};
 use super::recovery::{Attempt, Plan};
 use super::settings::SolverSettings;
@@ -29,6 +30,9 @@ pub enum Stop {
     ResidualOrders,
     /// The figures stopped changing (`FigureConvergence`).
     SteadyFigures,
+    /// The flow oscillates and its figures, averaged over whole periods, stopped changing
+    /// (`PeriodicAverage`): the point's figures are those averages.
+    Periodic,
     /// The iteration budget ran out.
     Budget,
     /// The caller's observer stopped it (Ctrl-C).
@@ -37,13 +41,14 @@ pub enum Stop {
 
 impl Stop {
     pub fn converged(self) -> bool {
-        matches!(self, Stop::ResidualOrders | Stop::SteadyFigures)
+        matches!(self, Stop::ResidualOrders | Stop::SteadyFigures | Stop::Periodic)
     }
 
     pub fn describe(self) -> &'static str {
         match self {
             Stop::ResidualOrders => "converged (residual orders)",
             Stop::SteadyFigures => "converged (steady figures)",
+            Stop::Periodic => "periodic (figures averaged over whole periods)",
             Stop::Budget => "not converged (iteration budget)",
             Stop::Interrupted => "stopped by the caller",
         }
@@ -56,8 +61,11 @@ pub struct PointSolve {
     /// The last solve of the successful attempt (its history counts from its own start).
     pub outcome: SolveOutcome,
     pub implicit: Option<ImplicitReport>,
+    /// The figures of the final flow, or their averages over whole periods (`Stop::Periodic`).
     pub figures: PointFigures,
     pub stop: Stop,
+    /// How the flow oscillated, when the point was answered as periodic.
+    pub oscillation: Option<Oscillation>,
     /// Iterations of every attempt and phase.
     pub iterations: usize,
     pub attempts: Vec<Attempt>,
@@ -177,20 +185,25 @@ fn attempt<B: ImplicitBackend>(
         Err(e) => return failed(e, spent),
     };
     spent += outcome.iterations;
-    let stop = if outcome.converged {
-        Stop::ResidualOrders
+    let (stop, periodic) = if outcome.converged {
+        (Stop::ResidualOrders, None)
     } else if watch.steady_at.is_some() {
-        Stop::SteadyFigures
+        (Stop::SteadyFigures, None)
+    } else if let Some(answer) = watch.periodic.take() {
+        (Stop::Periodic, Some(answer))
     } else if outcome.iterations >= max_iterations {
-        Stop::Budget
+        (Stop::Budget, None)
     } else {
-        Stop::Interrupted
+        (Stop::Interrupted, None)
     };
-    let figures = match run.prepared.figures(run.op, &outcome.solution) {
-        Ok(f) => f,
-        Err(e) => return (Err(e.into()), spent),
+    let (figures, oscillation) = match periodic {
+        Some(answer) => (answer.figures, Some(answer.oscillation)),
+        None => match run.prepared.figures(run.op, &outcome.solution) {
+            Ok(f) => (f, None),
+            Err(e) => return (Err(e.into()), spent),
+        },
     };
-    let solved = PointSolve { iterations: spent, outcome, implicit, figures, stop, attempts: vec![] };
+    let solved = PointSolve { iterations: spent, outcome, implicit, figures, stop, oscillation, attempts: vec![] };
     (Ok(solved), spent)
 }
 

@@ -266,6 +266,9 @@ fn report(
 
     let drop = whole.history.orders_dropped();
     println!("{} after {} iterations ({drop:.2} orders of density residual) in {wall_s:.1} s on {backend}", solved.stop.describe(), whole.iterations);
+    if let Some(o) = &solved.oscillation {
+        println!("{}", o.describe());
+    }
     print_performance(perf, planes);
     let coefficients = cascade_coefficients(perf, blade.cascade.pitch, blade.cascade.chord, blade.gas.gamma);
     print_coefficients(&coefficients);
@@ -292,6 +295,9 @@ fn report(
         if let Some(c) = &comparison {
             v["mis_rms"] = c.rms.into();
             v["mis_max_abs"] = c.max_abs.into();
+        }
+        if let Some(o) = &solved.oscillation {
+            v["oscillation"] = serde_json::to_value(o).map_err(|e| Error::Other(e.to_string()))?;
         }
         if solved.attempts.len() > 1 {
             v["attempts"] = serde_json::to_value(&solved.attempts).map_err(|e| Error::Other(e.to_string()))?;

@@ -796,6 +796,7 @@ impl CfdEvaluator {
             cached: false,
             stops: points.iter().zip(&self.setup.points).map(|(p, op)| format!("{}: {}", op.name, p.stop.describe())).collect(),
             attempts: points.iter().filter(|p| p.attempts.len() > 1).flat_map(|p| p.attempts.iter().cloned()).collect(),
+            oscillations: points.iter().filter_map(|p| p.oscillation.clone()).collect(),
         }
         .finite_drop()
     }

@@ -11,6 +11,7 @@ mod cfd_config;
 pub(crate) mod dispatch;
 pub(crate) mod donors;
 pub mod objectives;
+pub mod study;
 pub mod subspace;
 
 pub use crate::geometry::DesignSpace;
@@ -57,6 +58,10 @@ pub struct Diagnostics {
     /// for a failed point), with its remedies, iterations and result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<crate::cascade::Attempt>,
+    /// The points answered as periodic flows (`cascade::periodic`): their objectives are
+    /// figures averaged over whole periods, with the oscillation's period and amplitude here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oscillations: Vec<crate::cascade::Oscillation>,
 }
 
 /// Objectives (minimized) and constraints (feasible when every `c <= 0`).

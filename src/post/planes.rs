@@ -78,6 +78,21 @@ pub struct PlaneAverages {
     pub length: f64,
 }
 
+impl PlaneAverages {
+    /// The field-by-field mean of `all` (figures averaged over the looks at a periodic flow).
+    pub fn mean(all: &[&PlaneAverages]) -> PlaneAverages {
+        let m = |f: fn(&PlaneAverages) -> f64| all.iter().map(|a| f(a)).sum::<f64>() / all.len() as f64;
+        PlaneAverages {
+            mass_flow: m(|a| a.mass_flow),
+            entropy: m(|a| a.entropy),
+            total_pressure: m(|a| a.total_pressure),
+            flow_angle_deg: m(|a| a.flow_angle_deg),
+            static_pressure: m(|a| a.static_pressure),
+            length: m(|a| a.length),
+        }
+    }
+}
+
 pub fn plane_averages(samples: &[CutSample], gas: &Gas) -> PlaneAverages {
     let g = gas.gamma;
     let (mut m, mut ms, mut mp0, mut ma, mut pa, mut len) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
@@ -183,6 +198,25 @@ pub struct CascadePerformance {
     pub exit_isentropic_mach: f64,
     pub inlet: PlaneAverages,
     pub outlet: PlaneAverages,
+}
+
+impl CascadePerformance {
+    /// The field-by-field mean of `all`: each figure averaged, not recomputed from averaged
+    /// planes (figures averaged over the looks at a periodic flow, `cascade::periodic`).
+    pub fn mean(all: &[&CascadePerformance]) -> CascadePerformance {
+        let m = |f: fn(&CascadePerformance) -> f64| all.iter().map(|a| f(a)).sum::<f64>() / all.len() as f64;
+        let inlet: Vec<&PlaneAverages> = all.iter().map(|a| &a.inlet).collect();
+        let outlet: Vec<&PlaneAverages> = all.iter().map(|a| &a.outlet).collect();
+        CascadePerformance {
+            entropy_rise: m(|a| a.entropy_rise),
+            exit_angle_deg: m(|a| a.exit_angle_deg),
+            loss_coefficient: m(|a| a.loss_coefficient),
+            mass_flow: m(|a| a.mass_flow),
+            exit_isentropic_mach: m(|a| a.exit_isentropic_mach),
+            inlet: PlaneAverages::mean(&inlet),
+            outlet: PlaneAverages::mean(&outlet),
+        }
+    }
 }
 
 /// Performance from cuts at the inlet plane, the outlet plane and the exit measurement plane

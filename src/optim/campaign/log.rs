@@ -104,6 +104,9 @@ pub struct EvaluationRecord {
     /// The recovery chain's attempts at points that needed more than one (`cascade::recovery`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<crate::cascade::Attempt>,
+    /// The points answered as periodic flows, with period and amplitude (`cascade::periodic`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oscillations: Vec<crate::cascade::Oscillation>,
 }
 
 impl EvaluationRecord {
@@ -126,6 +129,7 @@ impl EvaluationRecord {
             elapsed_s,
             stops: e.diagnostics.stops.clone(),
             attempts: e.diagnostics.attempts.clone(),
+            oscillations: e.diagnostics.oscillations.clone(),
         }
     }
 
@@ -144,6 +148,7 @@ impl EvaluationRecord {
                 cached: true,
                 stops: self.stops.clone(),
                 attempts: self.attempts.clone(),
+                oscillations: self.oscillations.clone(),
             },
         }
     }
