@@ -36,6 +36,10 @@ pub enum Command {
     /// edges, radii, angles, chord and throat, fit the design parameterization to it, and write a
     /// blade file that `solve`, `evaluate` and `optimize` take as it is, with a picture of the fit.
     Import(ImportArgs),
+    /// The design-space study: designs drawn uniformly inside a blade file's bounds, each
+    /// checked and meshed (`--mesh-only`) or solved as a campaign solves it; outcomes by
+    /// reason, iterations and time per design, written as CSV and a Markdown table.
+    Study(StudyArgs),
 }
 
 /// Units of the coordinates of `turbopt import`.
@@ -404,6 +408,48 @@ pub struct MeshArgs {
     pub case: Option<String>,
     /// Output directory.
     #[arg(long, default_value = "out/mesh")]
+    pub out: std::path::PathBuf,
+    /// Print one JSON object as the last line of stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StudyArgs {
+    /// Blade file (RON) with a design parameterization, e.g. blades/ls89.ron
+    pub blade: std::path::PathBuf,
+    /// Designs drawn inside the bounds (the first n of a larger study with the same seed are
+    /// those of a smaller one).
+    #[arg(long, default_value_t = 100)]
+    pub designs: usize,
+    #[arg(long, default_value_t = 17)]
+    pub seed: u64,
+    /// Check and mesh the designs only (a fraction of a second each); default: solve them too.
+    #[arg(long)]
+    pub mesh_only: bool,
+    /// Only these designs of the draw (0-based, comma-separated): to re-check designs an
+    /// earlier study listed.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Option<Vec<usize>>,
+    /// Operating point (default: the file's first).
+    #[arg(long)]
+    pub case: Option<String>,
+    #[arg(long, value_enum, default_value = "coarse")]
+    pub density: turbopt::mesh::Density,
+    /// Iteration budget per design (the shipped campaigns' 1000 by default).
+    #[arg(long, default_value_t = 1000)]
+    pub max_iterations: usize,
+    /// Where the solver runs.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads for --backend cpu (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// CUDA device ordinal for --backend gpu (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Output directory (study.csv, study.md, study.json).
+    #[arg(long, default_value = "out/study")]
     pub out: std::path::PathBuf,
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]

@@ -1,4 +1,4 @@
-//! The `turbopt` command line: one subcommand per job (import, mesh, solve, evaluate, optimize, bench, perf-model).
+//! The `turbopt` command line: one subcommand per job (import, mesh, solve, evaluate, optimize, study, bench, perf-model).
 //! Each prints a human-readable report; with `--json` the last line of stdout is one JSON object.
 
 mod args;
@@ -10,6 +10,7 @@ mod mesh;
 mod optimize;
 mod perf;
 mod solve;
+mod study;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -26,6 +27,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::PerfModel(args) => perf::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::Study(args) => study::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

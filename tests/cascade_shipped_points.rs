@@ -1,0 +1,67 @@
+//! Every blade file shipped in blades/ converges, or is answered as a periodic flow, at every
+//! one of its named operating points with the default settings of `turbopt solve` (implicit
+//! RANS-SA, cold start, the scheme's iteration budget, the recovery chain).
+//!
+//! Every mesh is an ignored test: the eleven coarse solves take about 14 minutes on 2 cores,
+//! beyond the default suite's budget. `DENSITY=coarse|medium|fine` (default medium), and
+//! `BACKEND=gpu` in a `--features cuda` build.
+
+use turbopt::cascade::{default_rans_config, solve_blade, BackendChoice, BladeChoice, SchemeChoice, SolverSettings};
+use turbopt::geometry::load_blade_file;
+use turbopt::mesh::Density;
+use turbopt::solver::Silent;
+
+const BLADES: [&str; 2] = ["blades/ls89.ron", "blades/t106c.ron"];
+
+/// `turbopt solve`'s settings on `backend`.
+fn cli_settings(backend: BackendChoice) -> SolverSettings {
+    let scheme = SchemeChoice::Implicit;
+    SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), config: default_rans_config(), ..SolverSettings::default() }
+}
+
+fn every_point_answers(density: Density, backend: BackendChoice) {
+    let settings = cli_settings(backend);
+    let mut unanswered = Vec::new();
+    for path in BLADES {
+        let blade = load_blade_file(path).unwrap();
+        for op in &blade.operating_points {
+            let t = std::time::Instant::now();
+            match solve_blade(&blade, BladeChoice::Main, op, density, &settings, &mut Silent) {
+                Ok(s) => {
+                    let p = &s.solve;
+                    let f = &p.figures.performance;
+                    println!(
+                        "{} {} {density:?}: {} after {} iterations ({:.2} orders) in {:.1} s; entropy rise {:.6e}, loss {:.5}, exit angle {:.3} deg{}",
+                        blade.name,
+                        op.name,
+                        p.stop.describe(),
+                        p.iterations,
+                        p.outcome.history.orders_dropped(),
+                        t.elapsed().as_secs_f64(),
+                        f.entropy_rise,
+                        f.loss_coefficient,
+                        f.exit_angle_deg,
+                        p.oscillation.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default()
+                    );
+                    if !p.stop.converged() {
+                        unanswered.push(format!("{} {}: {}", blade.name, op.name, p.stop.describe()));
+                    }
+                }
+                Err(e) => unanswered.push(format!("{} {}: {e}", blade.name, op.name)),
+            }
+        }
+    }
+    assert!(unanswered.is_empty(), "{density:?}: {unanswered:#?}");
+}
+
+#[test]
+#[ignore = "long validation: every shipped point on a mesh (DENSITY=coarse|medium|fine, BACKEND=gpu)"]
+fn every_shipped_point_answers() {
+    let density = match std::env::var("DENSITY").as_deref() {
+        Ok("fine") => Density::Fine,
+        Ok("coarse") => Density::Coarse,
+        _ => Density::Medium,
+    };
+    let backend = if std::env::var("BACKEND").is_ok_and(|b| b == "gpu") { BackendChoice::gpu(0) } else { BackendChoice::Cpu { threads: None } };
+    every_point_answers(density, backend);
+}
