@@ -51,8 +51,10 @@ fn a_side_crossing_itself_is_reported() {
 
 #[test]
 fn non_positive_thickness_is_reported() {
+    // One side may cross the camber line; the blade needs a thickness: both sides cut through.
     let mut d = t106c_design();
     d.thickness[3].value = -0.05;
+    d.pressure_thickness[3].value = -0.05;
     let err = d.outline().unwrap_err();
     assert!(matches!(err, GeometryError::NonPositiveThickness { .. }), "{err:?}");
     assert!(err.to_string().contains("non-positive thickness"), "{err}");

@@ -155,6 +155,15 @@ impl DesignCurve {
     }
 
     /// Half the blade thickness at camber parameter t in [0, 1].
+    /// The blade's thickness factor at t: the suction-side law's, or the mean of both sides'.
+    pub fn thickness_factor_at(&self, t: f64) -> f64 {
+        let g = self.thickness_factor.point(t)[0];
+        match &self.pressure_factor {
+            Some(p) => 0.5 * (g + p.point(t)[0]),
+            None => g,
+        }
+    }
+
     pub fn half_thickness(&self, t: f64) -> f64 {
         let (hs, hp) = self.side_thickness(t);
         0.5 * (hs + hp)
@@ -371,15 +380,18 @@ impl DesignParameterization {
     }
 }
 
-/// The thickness factor g must stay positive along the whole camber line (h = 0 only at the
-/// edge apexes). A B-spline lies in the convex hull of its control values, but a negative
-/// control value does not always make g negative, so g itself is sampled.
+/// The blade's thickness factor must stay positive along the whole camber line (h = 0 only at
+/// the edge apexes): g, or with a pressure-side law the mean of the two sides' factors. One
+/// side alone may cross the camber line (a highly cambered blade whose camber line runs near
+/// its pressure side, such as the T106C fit, has a negative pressure-side control value) as
+/// long as the blade keeps a thickness; the outline checks then see that the sides do not
+/// cross. A B-spline lies in the convex hull of its control values, but a negative control
+/// value does not always make g negative, so g itself is sampled.
 fn check_thickness(curve: &DesignCurve) -> Result<(), GeometryError> {
     const SAMPLES: usize = 2000;
     for k in 0..=SAMPLES {
         let t = k as f64 / SAMPLES as f64;
-        let g = curve.thickness_factor.point(t)[0].min(curve.pressure_factor.as_ref().map_or(f64::INFINITY, |p| p.point(t)[0]));
-        if !(g > 0.0) {
+        if !(curve.thickness_factor_at(t) > 0.0) {
             return Err(GeometryError::NonPositiveThickness { at_percent: 100.0 * t, thickness_mm: 2e3 * curve.half_thickness(t) });
         }
     }

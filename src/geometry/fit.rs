@@ -871,4 +871,54 @@ pub fn set_optimization_bounds(design: &mut DesignParameterization) {
         v.lower = v.value;
         v.upper = v.value;
     }
+    keep_thinnest_blade_whole(design);
+}
+
+/// Share of the datum's smallest thickness factor that the thinnest blade inside the bounds
+/// keeps ([`keep_thinnest_blade_whole`]).
+const THINNEST_OF_DATUM: f64 = 0.5;
+
+/// Raises the lower bounds of the thickness control values and edge radii towards the datum
+/// until the thinnest blade inside the bounds keeps [`THINNEST_OF_DATUM`] of the datum's
+/// smallest thickness factor (`DesignCurve::thickness_factor_at`). The factor is linear in
+/// those values with non-negative weights (`DesignParameterization::curve`), so the blade with
+/// all of them at their lower bounds is the thinnest everywhere along the camber line: when it
+/// keeps a thickness, every design inside the bounds does (up to the small effect of the
+/// camber on the edge factors), and a random design is never refused for want of one.
+fn keep_thinnest_blade_whole(design: &mut DesignParameterization) {
+    let Some(datum) = smallest_thickness_factor(design) else { return };
+    let at_share = |s: f64| {
+        let mut d = design.clone();
+        for v in thickness_and_radii(&mut d) {
+            v.value -= s * (v.value - v.lower);
+        }
+        d
+    };
+    let whole = |s: f64| smallest_thickness_factor(&at_share(s)).is_some_and(|g| g >= THINNEST_OF_DATUM * datum);
+    if whole(1.0) {
+        return;
+    }
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..40 {
+        let mid = 0.5 * (lo + hi);
+        if whole(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    for v in thickness_and_radii(design) {
+        v.lower = v.value - lo * (v.value - v.lower);
+    }
+}
+
+fn thickness_and_radii(d: &mut DesignParameterization) -> impl Iterator<Item = &mut DesignVariable> {
+    d.thickness.iter_mut().chain(d.pressure_thickness.iter_mut()).chain([&mut d.leading_edge_radius, &mut d.trailing_edge_radius])
+}
+
+/// The smallest thickness factor of the blade along the camber line, sampled; `None` when the
+/// design has no curve.
+fn smallest_thickness_factor(d: &DesignParameterization) -> Option<f64> {
+    let curve = d.curve().ok()?;
+    Some((0..=1000).map(|k| curve.thickness_factor_at(k as f64 / 1000.0)).fold(f64::INFINITY, f64::min))
 }

@@ -184,8 +184,10 @@ const O_THICKNESS_OF_TE_RADIUS: f64 = 0.5;
 /// Smallest radius of curvature of a concave stretch of wall, as a multiple of the O-grid
 /// thickness (`Unmeshable::ConcaveWall`): the wall normals of a concave arc of radius R meet at
 /// distance R, so an O-grid thicker than R folds. Measured on 102 LS89 designs drawn in the
-/// bounds of all 41 variables (tests/cascade_design_space.rs): the 20 whose O-grid folded had
-/// R / thickness of 0.32-0.71, the meshed ones 0.71 and up; 1.0 rejects 2 meshable ones.
+/// bounds of all 41 variables: the 20 whose O-grid folded had R / thickness of 0.32-0.71, the
+/// meshed ones 0.71 and up; 1.0 rejects 2 meshable ones. A thinner O-grid is no cure: at about
+/// half of such blades its layers fold at the same concave stretch near the leading edge
+/// (docs/design-space-study.md).
 const CONCAVE_RADIUS_OF_THICKNESS: f64 = 1.0;
 
 /// Growth of the wake cut's first cell per unit distance from the trailing edge (a wake spreads
