@@ -72,6 +72,15 @@ def t_mesh_quality():
     return table(header, body)
 
 
+def t_design_space():
+    header = ["blade, point", "drawn", "checked", "converged", "periodic (averaged)", "budget", "diverged", "mesher failure",
+              "answered (target 99 %)", "iterations median / p95", "wall per design median / p95", "study wall per checked design",
+              "hardware", "command"]
+    columns = ["blade_point", "drawn", "checked", "converged", "periodic", "budget", "diverged", "mesher_failures", "answered",
+               "iterations_median_p95", "wall_per_design_median_p95", "study_wall_per_checked_design", "hardware", "command"]
+    return table(header, [[r[c] for c in columns] for r in rows("design_space_study.csv")])
+
+
 def t_import_fits():
     header = ["profile", "points", "fit RMS / max [% chord]", "chord", "stagger", "throat", "LE radius", "import, 2 dev cores"]
     body = [[r["profile"], thousands(r["points"]), f'{r["fit_rms_percent_chord"]} / {r["fit_max_percent_chord"]}', r["chord_mm"] + " mm",
@@ -251,6 +260,7 @@ TABLES = {
     "kernels": t_kernels,
     "batch-k": t_batch_k,
     "batch": t_batch_figures,
+    "design-space": t_design_space,
     "campaigns": t_campaigns,
     "perf-validation": t_perf_validation,
     "bbob": t_bbob,
