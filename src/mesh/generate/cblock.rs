@@ -12,7 +12,7 @@
 //! that matches the cells across the seams (`respace_lines`), and ratio limiters along the
 //! rows and the lines (`limit_row_growth`, `limit_line_growth`).
 
-use super::distribution::{clamp_spacing_ratio, dist, dot, graded_distribution, hermite, limit_spacing_ratio, sub, unit, Polyline, SpacingAt, P2};
+use super::distribution::{add, clamp_spacing_ratio, dist, dot, graded_distribution, hermite, limit_spacing_ratio, scale, sub, unit, Polyline, SpacingAt, P2};
 use crate::error::Error;
 
 /// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
@@ -230,6 +230,153 @@ pub fn limit_line_growth(g: &mut Grid, max_ratio: f64) {
         let curve = Polyline::new(line);
         for (j, p) in curve.sample(&s).into_iter().enumerate().skip(1).take(nj - 1) {
             g.set(i, j, p);
+        }
+    }
+}
+
+/// Sweeps of [`untangle`] over its nodes.
+const UNTANGLE_SWEEPS: usize = 200;
+/// Area every cell round a moved node is pushed above, as a share of the mean area of those
+/// cells in the grid it was given: positive, so that a cell does not end barely unfolded.
+const UNTANGLE_TARGET: f64 = 0.1;
+
+/// Untangles a grid by moving the nodes `free` (interior nodes; each (i, j)) one at a time to
+/// lower the sum over its four cells of `max(0, target - area)^2` (Knupp, "Hexahedral and
+/// tetrahedral mesh untangling", Engineering with Computers 17, 2001, in two dimensions): a
+/// cell's signed area is linear in each of its nodes, so each move is a small Gauss-Newton
+/// step, halved until the sum falls. Cells already above their target cost nothing, so a node
+/// moves only while a cell round it is folded or nearly so.
+pub fn untangle(g: &mut Grid, free: &[(usize, usize)]) {
+    let cells_of = |i: usize, j: usize| [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)];
+    let targets: Vec<f64> = free
+        .iter()
+        .map(|&(i, j)| UNTANGLE_TARGET * cells_of(i, j).iter().map(|&(a, b)| signed_area(g, a, b).abs()).sum::<f64>() / 4.0)
+        .collect();
+    for _ in 0..UNTANGLE_SWEEPS {
+        let mut moved = false;
+        for (&(i, j), &target) in free.iter().zip(&targets) {
+            moved |= untangle_node(g, i, j, &cells_of(i, j), target);
+        }
+        if !moved {
+            return;
+        }
+    }
+}
+
+/// One Gauss-Newton step of [`untangle`] for node (i, j); whether it moved.
+fn untangle_node(g: &mut Grid, i: usize, j: usize, cells: &[(usize, usize); 4], target: f64) -> bool {
+    let cost = |g: &Grid| cells.iter().map(|&(a, b)| (target - signed_area(g, a, b)).max(0.0).powi(2)).sum::<f64>();
+    let before = cost(g);
+    if before == 0.0 {
+        return false;
+    }
+    // Normal equations of the active cells: area_c + grad_c . d = target.
+    let (mut m, mut r) = ([[0.0; 2]; 2], [0.0; 2]);
+    for &(a, b) in cells {
+        let area = signed_area(g, a, b);
+        if area < target {
+            let grad = area_gradient(g, a, b, i, j);
+            for p in 0..2 {
+                for q in 0..2 {
+                    m[p][q] += grad[p] * grad[q];
+                }
+                r[p] += grad[p] * (target - area);
+            }
+        }
+    }
+    let trace = m[0][0] + m[1][1];
+    let (m00, m11) = (m[0][0] + 1e-6 * trace, m[1][1] + 1e-6 * trace);
+    let det = m00 * m11 - m[0][1] * m[1][0];
+    if !(det > 0.0) {
+        return false;
+    }
+    let step = [(m11 * r[0] - m[0][1] * r[1]) / det, (m00 * r[1] - m[1][0] * r[0]) / det];
+    let start = g.at(i, j);
+    let mut t = 1.0;
+    for _ in 0..20 {
+        g.set(i, j, add(start, scale(step, t)));
+        if cost(g) < before {
+            return true;
+        }
+        t *= 0.5;
+    }
+    g.set(i, j, start);
+    false
+}
+
+/// Signed area of cell (a, b) (positive for counter-clockwise i x j).
+fn signed_area(g: &Grid, a: usize, b: usize) -> f64 {
+    let (p, q, r, s) = (g.at(a, b), g.at(a + 1, b), g.at(a + 1, b + 1), g.at(a, b + 1));
+    0.5 * ((r[0] - p[0]) * (s[1] - q[1]) - (r[1] - p[1]) * (s[0] - q[0]))
+}
+
+/// Gradient of the signed area of cell (a, b) with respect to its node (i, j).
+fn area_gradient(g: &Grid, a: usize, b: usize, i: usize, j: usize) -> P2 {
+    let (p, q, r, s) = (g.at(a, b), g.at(a + 1, b), g.at(a + 1, b + 1), g.at(a, b + 1));
+    match (i - a, j - b) {
+        (0, 0) => [-0.5 * (s[1] - q[1]), 0.5 * (s[0] - q[0])],
+        (1, 0) => [0.5 * (r[1] - p[1]), -0.5 * (r[0] - p[0])],
+        (1, 1) => [0.5 * (s[1] - q[1]), -0.5 * (s[0] - q[0])],
+        _ => [-0.5 * (r[1] - p[1]), 0.5 * (r[0] - p[0])],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4 x 4 grid of thin boundary-layer cells (10 : 1) with node (2, 1) pushed past its
+    /// neighbour along the wall and towards it, folding cell (2, 0), as a line leaving a wall
+    /// almost along it does.
+    fn folded_grid() -> Grid {
+        let mut g = Grid::new(4, 4);
+        for j in 0..=4 {
+            for i in 0..=4 {
+                g.set(i, j, [i as f64, 0.1 * j as f64]);
+            }
+        }
+        g.set(2, 1, [3.5, 0.02]);
+        g
+    }
+
+    #[test]
+    fn untangling_unfolds_every_cell_and_leaves_the_boundary_alone() {
+        let mut g = folded_grid();
+        let folded = |g: &Grid| (0..4).flat_map(|j| (0..4).map(move |i| (i, j))).filter(|&(i, j)| signed_area(g, i, j) <= 0.0).count();
+        assert_eq!(folded(&g), 1);
+        let boundary: Vec<P2> = (0..=4).map(|i| g.at(i, 0)).collect();
+        let free: Vec<(usize, usize)> = (1..4).flat_map(|j| (1..4).map(move |i| (i, j))).collect();
+        untangle(&mut g, &free);
+        assert_eq!(folded(&g), 0);
+        let smallest = (0..4).flat_map(|j| (0..4).map(move |i| (i, j))).map(|(i, j)| signed_area(&g, i, j)).fold(f64::INFINITY, f64::min);
+        assert!(smallest > 0.01 * 0.1, "smallest cell area {smallest}");
+        assert_eq!(boundary, (0..=4).map(|i| g.at(i, 0)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn untangling_leaves_a_valid_grid_as_it_is() {
+        let mut g = folded_grid();
+        g.set(2, 1, [2.0, 0.1]);
+        let before = g.p.clone();
+        untangle(&mut g, &[(1, 1), (2, 1), (3, 1), (2, 2)]);
+        assert_eq!(before, g.p);
+    }
+
+    #[test]
+    fn the_area_gradient_matches_finite_differences() {
+        let g = folded_grid();
+        for (a, b) in [(1, 0), (2, 1), (1, 1)] {
+            for (i, j) in [(a, b), (a + 1, b), (a + 1, b + 1), (a, b + 1)] {
+                let grad = area_gradient(&g, a, b, i, j);
+                for c in 0..2 {
+                    let mut h = g.clone();
+                    let mut p = h.at(i, j);
+                    p[c] += 1e-6;
+                    h.set(i, j, p);
+                    let fd = (signed_area(&h, a, b) - signed_area(&g, a, b)) / 1e-6;
+                    assert!((fd - grad[c]).abs() < 1e-8, "cell ({a}, {b}) node ({i}, {j}) component {c}: {fd} vs {}", grad[c]);
+                }
+            }
         }
     }
 }
