@@ -161,11 +161,11 @@ impl Observer for FigureWatch<'_> {
         }
         let Some(rule) = test.periodic else { return Control::Continue };
         self.looks.push_back(Look { iteration, watched, figures });
-        while self.looks.front().is_some_and(|l| iteration - l.iteration >= rule.window) {
+        while self.looks.front().is_some_and(|l| iteration - l.iteration >= rule.history_needed()) {
             self.looks.pop_front();
         }
         let records = &self.history.records;
-        let from = records.len().saturating_sub(rule.window);
+        let from = records.len().saturating_sub(rule.history_needed());
         let log_residual: Vec<f64> = records[from..].iter().map(|r| r.residuals[0].max(f64::MIN_POSITIVE).log10()).collect();
         self.looks.make_contiguous();
         match rule.answer(&self.op.name, iteration, &log_residual, orders, self.looks.as_slices().0) {

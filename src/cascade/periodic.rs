@@ -23,8 +23,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PeriodicAverage {
-    /// Iterations the rule looks back over; the averaging span is the whole periods inside it.
+    /// Iterations the rule looks back over first; the averaging span is the whole periods
+    /// inside it.
     pub window: usize,
+    /// Where the means over `window` do not agree, the rule looks back over twice as many
+    /// iterations, and so on up to this many: a slow or irregular oscillation needs more
+    /// periods for a steady mean (the T106C blade at Re 200k on its fine mesh).
+    pub longest_window: usize,
     /// Largest difference of a figure's means over the span's two halves, relative to its
     /// mean over the span.
     pub mean_tolerance: f64,
@@ -37,7 +42,7 @@ pub struct PeriodicAverage {
 
 impl Default for PeriodicAverage {
     fn default() -> Self {
-        PeriodicAverage { window: 400, mean_tolerance: 1e-3, min_orders: 2.0, plateau_orders: 0.5 }
+        PeriodicAverage { window: 400, longest_window: 1600, mean_tolerance: 1e-3, min_orders: 2.0, plateau_orders: 0.5 }
     }
 }
 
@@ -52,6 +57,9 @@ impl PeriodicAverage {
     pub fn validate(&self) -> Result<(), String> {
         if self.window < 40 {
             return Err(format!("periodic window = {} must be at least 40 iterations", self.window));
+        }
+        if self.longest_window < self.window {
+            return Err(format!("periodic longest_window = {} must be at least the window ({})", self.longest_window, self.window));
         }
         if !(self.mean_tolerance.is_finite() && self.mean_tolerance > 0.0) {
             return Err(format!("periodic mean_tolerance = {} must be finite and positive", self.mean_tolerance));
@@ -110,20 +118,38 @@ pub struct PeriodicAnswer {
 impl PeriodicAverage {
     /// The rule at iteration `now`: `log_residual` holds log10 of the density residual of
     /// every iteration up to `now` (oldest first), `orders` the orders dropped so far, `looks`
-    /// the looks of the last `window` iterations (oldest first). `None` while the rule does
-    /// not hold.
+    /// the looks of the last [`Self::history_needed`] iterations (oldest first). Each window
+    /// of [`Self::windows`] is tried in turn. `None` while the rule does not hold.
     pub fn answer(&self, point: &str, now: usize, log_residual: &[f64], orders: f64, looks: &[Look]) -> Option<PeriodicAnswer> {
-        if orders < self.min_orders || log_residual.len() < self.window {
+        if orders < self.min_orders {
             return None;
         }
-        let recent = &log_residual[log_residual.len() - self.window..];
+        self.windows().find_map(|window| self.answer_over(window, point, now, log_residual, looks))
+    }
+
+    /// Iterations the rule looks back over, in turn: `window`, doubled up to `longest_window`.
+    pub fn windows(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(self.window), |w| Some(2 * w)).take_while(|&w| w <= self.longest_window.max(self.window))
+    }
+
+    /// Iterations of history the rule needs: the longest of its windows.
+    pub fn history_needed(&self) -> usize {
+        self.windows().last().unwrap_or(self.window)
+    }
+
+    /// The rule over the last `window` iterations.
+    fn answer_over(&self, window: usize, point: &str, now: usize, log_residual: &[f64], looks: &[Look]) -> Option<PeriodicAnswer> {
+        if log_residual.len() < window {
+            return None;
+        }
+        let recent = &log_residual[log_residual.len() - window..];
         if !is_plateau(recent, self.plateau_orders) {
             return None;
         }
         let period = residual_period(recent);
         let span = match period {
-            Some(p) => 2 * p * (self.window / (2 * p)),
-            None => self.window,
+            Some(p) => 2 * p * (window / (2 * p)),
+            None => window,
         };
         if span == 0 {
             return None;
@@ -278,6 +304,20 @@ mod tests {
         let (log_residual, looks) = limit_cycle(37.0, 0.02, 0.0, 1000);
         let window: Vec<Look> = looks.into_iter().filter(|l| l.iteration + rule.window > 1000).collect();
         assert!(rule.answer("P", 1000, &log_residual[600..], 1.5, &window).is_none());
+    }
+
+    #[test]
+    fn a_slow_oscillation_is_answered_over_a_longer_window() {
+        let rule = PeriodicAverage::default();
+        let (log_residual, looks) = limit_cycle(530.0, 0.02, 0.0, 2000);
+        let kept: Vec<Look> = looks.into_iter().filter(|l| l.iteration + rule.history_needed() > 2000).collect();
+        let recent = &log_residual[2000 - rule.history_needed()..];
+        let answer = rule.answer("P", 2000, recent, 4.0, &kept).expect("answered over 1,600 iterations");
+        assert!(answer.oscillation.averaged_iterations > rule.window, "{:?}", answer.oscillation);
+        assert!((answer.figures.performance.entropy_rise / 0.014 - 1.0).abs() < 2e-3, "{}", answer.figures.performance.entropy_rise);
+        let short = PeriodicAverage { longest_window: rule.window, ..rule };
+        assert!(short.answer("P", 2000, recent, 4.0, &kept).is_none(), "the means over 400 iterations of a 530-iteration cycle differ");
+        assert_eq!(rule.windows().collect::<Vec<_>>(), vec![400, 800, 1600]);
     }
 
     #[test]
