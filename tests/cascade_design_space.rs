@@ -3,15 +3,15 @@
 //! reason, or meshes; and solved as a campaign solves it, at least 99 % of those that pass the
 //! checks converge or are answered as periodic flows.
 //!
-//! Default suite: 20 designs of each shipped blade checked and meshed, and three T106C designs
-//! at Re 80k solved on the CPU (two of them periodic).
+//! Default suite: 20 designs of each shipped blade checked and meshed, the LS89 designs whose
+//! mesh once folded, and three T106C designs at Re 80k solved on the CPU (two of them periodic).
 //! Ignored (the study of docs/design-space-study.md, `turbopt study` does the same from the
 //! command line): `STUDY_BLADE=blades/ls89.ron STUDY_CASE=MUR47 STUDY_DESIGNS=500 BACKEND=gpu
 //! cargo test --release --features cuda --test cascade_design_space -- --ignored --nocapture`;
 //! `MESH_ONLY=1` checks and meshes only (2,000 designs in minutes).
 
 use turbopt::cascade::BackendChoice;
-use turbopt::cascade::CascadeSetup;
+use turbopt::cascade::{CascadeSetup, PeriodicAverage};
 use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig};
 use turbopt::eval::objectives::Objective;
 use turbopt::eval::study::{draw_designs, mesh_designs, solve_designs, DesignRecord, Outcome, StudySummary};
@@ -23,19 +23,24 @@ const SEED: u64 = 17;
 /// The study of `designs` designs of `blade` at `case`: meshed only, or solved on `backend`.
 fn study(blade: &str, case: &str, designs: usize, mesh_only: bool, backend: BackendChoice) -> Vec<DesignRecord> {
     let file = load_blade_file(blade).unwrap();
-    let space = file.design_space().expect("a blade with a design parameterization");
-    let drawn = draw_designs(&space, designs, SEED);
-    let quiet = |_: &DesignRecord, _, _| {};
+    let drawn = draw_designs(&file.design_space().expect("a blade with a design parameterization"), designs, SEED);
     if mesh_only {
         let setup = CascadeSetup::new(&file, vec![file.operating_point(case).unwrap().clone()], Density::Coarse);
-        return mesh_designs(&file, &setup, &drawn, &quiet);
+        return mesh_designs(&file, &setup, &drawn, &|_: &DesignRecord, _, _| {});
     }
+    solve(blade, case, &drawn, backend, |_| {})
+}
+
+/// Solves `designs` of `blade` at `case` as a campaign does (budget 1000), with `adjust` applied
+/// to the evaluator's settings.
+fn solve(blade: &str, case: &str, designs: &[Vec<f64>], backend: BackendChoice, adjust: impl FnOnce(&mut EvaluatorConfig)) -> Vec<DesignRecord> {
     let mut config = EvaluatorConfig::for_blade(blade);
     config.operating_points = vec![case.to_string()];
     config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient, Objective::ExitAngle, Objective::MassFlow];
     config.solver.max_iterations = 1000;
     config.solver.backend = backend;
-    solve_designs(&CfdEvaluator::new(config).unwrap(), &drawn, &quiet)
+    adjust(&mut config);
+    solve_designs(&CfdEvaluator::new(config).unwrap(), designs, &|_: &DesignRecord, _, _| {})
 }
 
 /// Prints the records and the tally; checks no mesher failure and the answered share.
@@ -58,6 +63,22 @@ fn twenty_designs_of_each_blade_are_refused_with_a_reason_or_meshed() {
         let records = study(blade, case, 20, true, BackendChoice::Cpu { threads: None });
         check_answers(blade, &records, t.elapsed().as_secs_f64(), 1.0);
     }
+}
+
+/// Designs of LS89 (out of 2,000 drawn) that passed the checks and folded a C-block cell: the
+/// wake cut's mid-way curve ramping up the outlet (100, 139, 1782) or a line leaving the steep
+/// rear suction side or the wake cut a few degrees off tangent (the others, untangled).
+#[test]
+fn ls89_designs_that_folded_a_cell_mesh() {
+    let file = load_blade_file("blades/ls89.ron").unwrap();
+    let drawn = draw_designs(&file.design_space().unwrap(), 2000, SEED);
+    let folded = [100, 139, 284, 400, 741, 863, 950, 1684, 1782, 1928];
+    let designs: Vec<Vec<f64>> = folded.iter().map(|&k| drawn[k].clone()).collect();
+    let setup = CascadeSetup::new(&file, vec![file.operating_point("MUR47").unwrap().clone()], Density::Coarse);
+    let t = std::time::Instant::now();
+    let records = mesh_designs(&file, &setup, &designs, &|_: &DesignRecord, _, _| {});
+    check_answers("LS89 designs that folded", &records, t.elapsed().as_secs_f64(), 1.0);
+    assert!(records.iter().all(|r| r.outcome == Outcome::Meshed), "{records:?}");
 }
 
 /// The first three T106C designs at Re 80k: two of them shed vortices and are answered with
@@ -87,4 +108,63 @@ fn design_space_study() {
     let t = std::time::Instant::now();
     let records = study(&blade, &case, designs, mesh_only, backend);
     check_answers(&format!("{blade} at {case}"), &records, t.elapsed().as_secs_f64(), 0.99);
+}
+
+/// Window of the reference runs of the periodic rule's error study: ten times the default, so
+/// that the reference mean spans ten times as many periods.
+const LONG_WINDOW: usize = 4000;
+
+/// The periodic rule's answers against long averages (docs/periodic-flows.md): the designs
+/// answered as periodic are solved again with the rule's window at `LONG_WINDOW` iterations
+/// (budget 10,000), and each figure of the default answer is compared with the long mean.
+/// `STUDY_BLADE=blades/t106c.ron STUDY_CASE=M065_RE80K STUDY_DESIGNS=40 BACKEND=gpu cargo test
+/// --release --features cuda --test cascade_design_space -- --ignored periodic_rule --nocapture`
+#[test]
+#[ignore = "long validation: the periodic rule against long averages (STUDY_BLADE, STUDY_CASE, STUDY_DESIGNS, BACKEND=gpu)"]
+fn periodic_rule_error_against_long_averages() {
+    let var = |k: &str, default: &str| std::env::var(k).unwrap_or_else(|_| default.to_string());
+    let (blade, case) = (var("STUDY_BLADE", "blades/t106c.ron"), var("STUDY_CASE", "M065_RE80K"));
+    let designs: usize = var("STUDY_DESIGNS", "40").parse().unwrap();
+    let backend = if var("BACKEND", "cpu") == "gpu" { BackendChoice::gpu(0) } else { BackendChoice::Cpu { threads: None } };
+    let file = load_blade_file(&blade).unwrap();
+    let drawn = draw_designs(&file.design_space().unwrap(), designs, SEED);
+    let records = solve(&blade, &case, &drawn, backend.clone(), |_| {});
+    let periodic: Vec<&DesignRecord> = records.iter().filter(|r| r.outcome == Outcome::Periodic).collect();
+    assert!(!periodic.is_empty(), "{blade} at {case}: no periodic answer among {designs} designs");
+    let again: Vec<Vec<f64>> = periodic.iter().map(|r| drawn[r.design].clone()).collect();
+    let long = solve(&blade, &case, &again, backend, |c| {
+        c.solver.max_iterations = 10_000;
+        let figures = c.solver.figures.as_mut().expect("the default figure test");
+        figures.periodic = Some(PeriodicAverage { window: LONG_WINDOW, longest_window: LONG_WINDOW, ..PeriodicAverage::default() });
+    });
+    println!("| design | period | amplitude | entropy rise | loss coefficient | exit angle [deg] | mass flow | reference |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---|");
+    let mut worst = [0.0_f64; 4];
+    for (short, reference) in periodic.iter().zip(&long) {
+        let answered = matches!(reference.outcome, Outcome::Periodic | Outcome::Converged);
+        if !answered {
+            println!("| {} | {:?} | | | | | | {:?} {}, {} iterations |", short.design, short.period, reference.outcome, reference.reason, reference.iterations);
+            continue;
+        }
+        let errors = figure_errors(&short.objectives, &reference.objectives);
+        println!(
+            "| {} | {:?} | {:.2e} | {:.2e} | {:.2e} | {:.3} | {:.2e} | {:?}, {} iterations |",
+            short.design, short.period, short.amplitude.unwrap_or(0.0), errors[0], errors[1], errors[2], errors[3], reference.outcome, reference.iterations
+        );
+        for (w, e) in worst.iter_mut().zip(errors) {
+            *w = w.max(e);
+        }
+    }
+    println!("largest errors (relative; exit angle in degrees): {worst:?}");
+    let references = long.iter().filter(|r| matches!(r.outcome, Outcome::Periodic | Outcome::Converged)).count();
+    assert!(2 * references >= long.len(), "only {references} of {} reference runs answered", long.len());
+    assert!(worst[0] < 1e-2 && worst[1] < 1e-2 && worst[2] < 0.1 && worst[3] < 1e-3, "periodic answers off their long means: {worst:?}");
+}
+
+/// Differences of the periodic answer's figures from the long mean's (objectives in the order of
+/// `solve`): relative for entropy rise, loss coefficient and mass flow, in degrees for the exit
+/// angle.
+fn figure_errors(short: &[f64], long: &[f64]) -> [f64; 4] {
+    let relative = |k: usize| ((short[k] - long[k]) / long[k]).abs();
+    [relative(0), relative(1), (short[2] - long[2]).abs(), relative(3)]
 }
