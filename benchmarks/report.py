@@ -431,6 +431,7 @@ def pictures():
     folder = os.path.join(RESULTS, "campaign-histories")
     labels = {"ls89_tc1_de-h100-mps.csv": "TC1, DE (H100)", "ls89_tc1_kriging-h100-mps.csv": "TC1, Kriging (H100)",
               "ls89_tc1_wide_kriging-h200.csv": "TC1 over 16 variables, Kriging (H200)",
+              "ls89_full_space_kriging-h200.csv": "TC1 over all 41 variables, Kriging (H200)",
               "ls89_tc2_kriging-h200.csv": "TC2, Kriging (H200)", "ls89_tc3_kriging-h200.csv": "TC3, Kriging (H200)"}
     for fname, label in labels.items():
         with open(os.path.join(folder, fname), newline="") as f:
