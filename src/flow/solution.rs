@@ -34,7 +34,47 @@ pub struct Solution {
     pub blocks: Vec<BlockSolution>,
 }
 
+/// Where a state is non-physical: how many cells have a non-positive or non-finite density or
+/// pressure, and the worst of them (block, i, j, density, pressure): the one with the lowest
+/// pressure, a non-finite one first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NonPhysicalCells {
+    pub count: usize,
+    pub worst: (usize, usize, usize, f64, f64),
+}
+
+impl std::fmt::Display for NonPhysicalCells {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (b, i, j, rho, p) = self.worst;
+        write!(f, "{} non-physical cells, the worst in block {b} cell ({i}, {j}): density {rho:.3e} kg/m^3, pressure {p:.3e} Pa", self.count)
+    }
+}
+
 impl Solution {
+    /// The cells of this state with a non-positive or non-finite density or pressure (`None`
+    /// when there are none): for a diverging solve's error, so that a user sees where.
+    pub fn non_physical_cells(&self, gamma: f64) -> Option<NonPhysicalCells> {
+        let badness = |rho: f64, p: f64| if rho.is_finite() && p.is_finite() { p.min(rho) } else { f64::NEG_INFINITY };
+        let mut found: Option<NonPhysicalCells> = None;
+        for (b, block) in self.blocks.iter().enumerate() {
+            for c in 0..block.n_cells() {
+                let (rho, p) = (block.rho[c], block.pressure(c, gamma));
+                if rho.is_finite() && p.is_finite() && rho > 0.0 && p > 0.0 {
+                    continue;
+                }
+                let cell = (b, c % block.ni, c / block.ni, rho, p);
+                found = Some(match found {
+                    None => NonPhysicalCells { count: 1, worst: cell },
+                    Some(f) => {
+                        let worse = badness(rho, p) < badness(f.worst.3, f.worst.4);
+                        NonPhysicalCells { count: f.count + 1, worst: if worse { cell } else { f.worst } }
+                    }
+                });
+            }
+        }
+        found
+    }
+
     /// This solution carried over to blocks of other sizes with the same block layout (a
     /// design's mesh of the same topology as the baseline's, with a few more or fewer cells
     /// round the blade or across the O-grid): bilinear interpolation in normalized index space,
@@ -114,5 +154,22 @@ mod tests {
             }
         }
         assert!(source.resampled(&[(12, 7), (3, 3)]).is_none());
+    }
+
+    #[test]
+    fn non_physical_cells_are_counted_and_the_worst_is_named() {
+        // rho = 1, u = v = 0, rho E = 2.5: p = 1 everywhere.
+        let uniform = |ni, nj| BlockSolution { ni, nj, rho: vec![1.0; ni * nj], rho_u: vec![0.0; ni * nj], rho_v: vec![0.0; ni * nj], rho_e: vec![2.5; ni * nj], nu_tilde: vec![0.0; ni * nj] };
+        let mut s = Solution { blocks: vec![uniform(4, 3), uniform(5, 2)] };
+        assert_eq!(s.non_physical_cells(1.4), None);
+        s.blocks[1].rho_e[5 + 3] = -1.0; // block 1 cell (3, 1): p = -0.4
+        s.blocks[0].rho_e[2] = -0.1; // block 0 cell (2, 0): p = -0.04
+        let found = s.non_physical_cells(1.4).unwrap();
+        assert_eq!((found.count, found.worst.0, found.worst.1, found.worst.2), (2, 1, 3, 1));
+        assert!((found.worst.4 + 0.4).abs() < 1e-12);
+        s.blocks[0].rho[7] = f64::NAN; // block 0 cell (3, 1)
+        let found = s.non_physical_cells(1.4).unwrap();
+        assert_eq!((found.count, found.worst.0, found.worst.1, found.worst.2), (3, 0, 3, 1));
+        assert!(found.to_string().starts_with("3 non-physical cells, the worst in block 0 cell (3, 1)"), "{found}");
     }
 }

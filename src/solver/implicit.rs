@@ -249,6 +249,10 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             }
 
             if !backend.is_physical(g, gas, &w) {
+                // The last step a solve may throw away: where it went non-physical, for the
+                // error (downloaded once, on the way out).
+                let last_straw = rejections_in_row + 1 >= cfg.max_rejections;
+                let location = if last_straw { backend.download_state(g, &w).non_physical_cells(gas.gamma).map(|c| format!("; the last step left {c}")) } else { None };
                 // Throw the step away and retry from W^n with a smaller CFL.
                 backend.copy_field(&w0, &mut w);
                 report.rejected_steps += 1;
@@ -257,7 +261,8 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 cfl = (cfl * cfg.cfl.backoff).max(cfg.cfl.min);
                 previous_rho = None;
                 if rejections_in_row >= cfg.max_rejections {
-                    return Err(Error::Diverged { iteration, reason: format!("{rejections_in_row} non-physical implicit steps in a row (CFL {cfl})") });
+                    let location = location.unwrap_or_default();
+                    return Err(Error::Diverged { iteration, reason: format!("{rejections_in_row} non-physical implicit steps in a row (CFL {cfl}){location}") });
                 }
             } else {
                 rejections_in_row = 0;
