@@ -225,15 +225,8 @@ pub struct EvaluateArgs {
     pub model: Option<ModelArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
-    /// Where the solver runs (either scheme on either backend).
-    #[arg(long, value_enum, default_value = "cpu")]
-    pub backend: BackendArg,
-    /// CPU threads for --backend cpu (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// CUDA device ordinal for --backend gpu (default 0).
-    #[arg(long)]
-    pub device: Option<usize>,
+    #[command(flatten)]
+    pub run_on: BackendFlags,
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
@@ -280,17 +273,34 @@ pub enum BackendArg {
     Auto,
 }
 
-/// `--backend`, `--threads` and `--device` of `solve` and `evaluate` as the evaluator's backend
-/// choice; a flag of the other backend is an error rather than silently ignored.
-pub(super) fn backend_choice(backend: BackendArg, threads: Option<usize>, device: Option<usize>) -> turbopt::Result<turbopt::eval::cfd::BackendChoice> {
-    use turbopt::eval::cfd::BackendChoice;
-    match backend {
-        BackendArg::Cpu if device.is_some() => Err(turbopt::Error::Other("--device selects a GPU: add --backend gpu".into())),
-        BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
-        BackendArg::Gpu if threads.is_some() => Err(turbopt::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
-        BackendArg::Gpu => Ok(BackendChoice::gpu(device.unwrap_or(0))),
-        BackendArg::Auto if threads.is_some() => Err(turbopt::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
-        BackendArg::Auto => Ok(BackendChoice::Auto { device: device.unwrap_or(0) }),
+/// Where a solve runs: `--backend`, `--threads` and `--device` of `solve`, `evaluate` and `study`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct BackendFlags {
+    /// Where the solver runs (either scheme on either backend).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads for --backend cpu (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// CUDA device ordinal for --backend gpu (default 0).
+    #[arg(long)]
+    pub device: Option<usize>,
+}
+
+impl BackendFlags {
+    /// The evaluator's backend choice; a flag of the other backend is an error rather than
+    /// silently ignored.
+    pub(super) fn choice(&self) -> turbopt::Result<turbopt::eval::cfd::BackendChoice> {
+        use turbopt::eval::cfd::BackendChoice;
+        let BackendFlags { backend, threads, device } = *self;
+        match backend {
+            BackendArg::Cpu if device.is_some() => Err(turbopt::Error::Other("--device selects a GPU: add --backend gpu".into())),
+            BackendArg::Cpu => Ok(BackendChoice::Cpu { threads }),
+            BackendArg::Gpu if threads.is_some() => Err(turbopt::Error::Other("--threads sets CPU threads: it does not apply to --backend gpu".into())),
+            BackendArg::Gpu => Ok(BackendChoice::gpu(device.unwrap_or(0))),
+            BackendArg::Auto if threads.is_some() => Err(turbopt::Error::Other("--threads sets CPU threads: --backend auto chooses them".into())),
+            BackendArg::Auto => Ok(BackendChoice::Auto { device: device.unwrap_or(0) }),
+        }
     }
 }
 
@@ -348,15 +358,8 @@ pub struct SolveArgs {
     pub density: turbopt::mesh::Density,
     #[arg(long, value_enum, default_value = "implicit")]
     pub scheme: SchemeArg,
-    /// Where the solver runs.
-    #[arg(long, value_enum, default_value = "cpu")]
-    pub backend: BackendArg,
-    /// CPU threads for --backend cpu (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// CUDA device ordinal for --backend gpu (default 0).
-    #[arg(long)]
-    pub device: Option<usize>,
+    #[command(flatten)]
+    pub run_on: BackendFlags,
     /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations.
     #[arg(long)]
     pub config: Option<std::path::PathBuf>,
@@ -439,15 +442,8 @@ pub struct StudyArgs {
     /// Iteration budget per design (the shipped campaigns' 1000 by default).
     #[arg(long, default_value_t = 1000)]
     pub max_iterations: usize,
-    /// Where the solver runs.
-    #[arg(long, value_enum, default_value = "cpu")]
-    pub backend: BackendArg,
-    /// CPU threads for --backend cpu (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// CUDA device ordinal for --backend gpu (default 0).
-    #[arg(long)]
-    pub device: Option<usize>,
+    #[command(flatten)]
+    pub run_on: BackendFlags,
     /// Output directory (study.csv, study.md, study.json).
     #[arg(long, default_value = "out/study")]
     pub out: std::path::PathBuf,

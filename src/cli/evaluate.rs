@@ -13,7 +13,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
         density: args.density,
         max_iterations: args.max_iterations,
         accept_orders: None,
-        backend: super::args::backend_choice(args.backend, args.threads, args.device)?,
+        backend: args.run_on.choice()?,
         scheme: match args.scheme {
             SchemeArg::Explicit => SchemeChoice::Explicit,
             SchemeArg::Implicit => SchemeChoice::Implicit,

@@ -63,7 +63,7 @@ pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
         SchemeArg::Implicit => turbopt::cascade::SchemeChoice::Implicit,
         SchemeArg::Auto => turbopt::cascade::SchemeChoice::Auto,
     };
-    let backend = super::args::backend_choice(args.backend, args.threads, args.device)?;
+    let backend = args.run_on.choice()?;
     let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
     settings.config = match &args.config {
         Some(path) => {

@@ -61,7 +61,7 @@ pub fn run(args: &StudyArgs) -> Result<()> {
         config.density = args.density;
         config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient, Objective::ExitAngle, Objective::MassFlow];
         config.solver.max_iterations = args.max_iterations;
-        config.solver.backend = super::args::backend_choice(args.backend, args.threads, args.device)?;
+        config.solver.backend = args.run_on.choice()?;
         let evaluator = CfdEvaluator::new(config)?;
         evaluator.check_backend()?;
         solve_designs(&evaluator, &designs, &on_record)
