@@ -12,7 +12,7 @@
 //! that matches the cells across the seams (`respace_lines`), and ratio limiters along the
 //! rows and the lines (`limit_row_growth`, `limit_line_growth`).
 
-use super::distribution::{add, clamp_spacing_ratio, dist, dot, graded_distribution, hermite, limit_spacing_ratio, scale, sub, unit, Polyline, SpacingAt, P2};
+use super::distribution::{add, clamp_spacing_ratio, cross, dist, dot, graded_distribution, hermite, limit_spacing_ratio, scale, sub, unit, Polyline, SpacingAt, P2};
 use crate::error::Error;
 
 /// Node array of one block under construction: `(ni+1) x (nj+1)` nodes, i fastest.
@@ -34,6 +34,11 @@ impl Grid {
     #[inline]
     pub fn set(&mut self, i: usize, j: usize, v: P2) {
         self.p[i + (self.ni + 1) * j] = v;
+    }
+    /// Signed area of cell (i, j) (positive for counter-clockwise i x j).
+    pub fn cell_area(&self, i: usize, j: usize) -> f64 {
+        let (a, b, c, d) = (self.at(i, j), self.at(i + 1, j), self.at(i + 1, j + 1), self.at(i, j + 1));
+        0.5 * cross(sub(c, a), sub(d, b))
     }
 }
 
@@ -250,7 +255,7 @@ pub fn untangle(g: &mut Grid, free: &[(usize, usize)]) {
     let cells_of = |i: usize, j: usize| [(i - 1, j - 1), (i, j - 1), (i - 1, j), (i, j)];
     let targets: Vec<f64> = free
         .iter()
-        .map(|&(i, j)| UNTANGLE_TARGET * cells_of(i, j).iter().map(|&(a, b)| signed_area(g, a, b).abs()).sum::<f64>() / 4.0)
+        .map(|&(i, j)| UNTANGLE_TARGET * cells_of(i, j).iter().map(|&(a, b)| g.cell_area(a, b).abs()).sum::<f64>() / 4.0)
         .collect();
     for _ in 0..UNTANGLE_SWEEPS {
         let mut moved = false;
@@ -265,7 +270,7 @@ pub fn untangle(g: &mut Grid, free: &[(usize, usize)]) {
 
 /// One Gauss-Newton step of [`untangle`] for node (i, j); whether it moved.
 fn untangle_node(g: &mut Grid, i: usize, j: usize, cells: &[(usize, usize); 4], target: f64) -> bool {
-    let cost = |g: &Grid| cells.iter().map(|&(a, b)| (target - signed_area(g, a, b)).max(0.0).powi(2)).sum::<f64>();
+    let cost = |g: &Grid| cells.iter().map(|&(a, b)| (target - g.cell_area(a, b)).max(0.0).powi(2)).sum::<f64>();
     let before = cost(g);
     if before == 0.0 {
         return false;
@@ -273,7 +278,7 @@ fn untangle_node(g: &mut Grid, i: usize, j: usize, cells: &[(usize, usize); 4], 
     // Normal equations of the active cells: area_c + grad_c . d = target.
     let (mut m, mut r) = ([[0.0; 2]; 2], [0.0; 2]);
     for &(a, b) in cells {
-        let area = signed_area(g, a, b);
+        let area = g.cell_area(a, b);
         if area < target {
             let grad = area_gradient(g, a, b, i, j);
             for p in 0..2 {
@@ -304,11 +309,6 @@ fn untangle_node(g: &mut Grid, i: usize, j: usize, cells: &[(usize, usize); 4], 
     false
 }
 
-/// Signed area of cell (a, b) (positive for counter-clockwise i x j).
-fn signed_area(g: &Grid, a: usize, b: usize) -> f64 {
-    let (p, q, r, s) = (g.at(a, b), g.at(a + 1, b), g.at(a + 1, b + 1), g.at(a, b + 1));
-    0.5 * ((r[0] - p[0]) * (s[1] - q[1]) - (r[1] - p[1]) * (s[0] - q[0]))
-}
 
 /// Gradient of the signed area of cell (a, b) with respect to its node (i, j).
 fn area_gradient(g: &Grid, a: usize, b: usize, i: usize, j: usize) -> P2 {
@@ -342,13 +342,13 @@ mod tests {
     #[test]
     fn untangling_unfolds_every_cell_and_leaves_the_boundary_alone() {
         let mut g = folded_grid();
-        let folded = |g: &Grid| (0..4).flat_map(|j| (0..4).map(move |i| (i, j))).filter(|&(i, j)| signed_area(g, i, j) <= 0.0).count();
+        let folded = |g: &Grid| (0..4).flat_map(|j| (0..4).map(move |i| (i, j))).filter(|&(i, j)| g.cell_area(i, j) <= 0.0).count();
         assert_eq!(folded(&g), 1);
         let boundary: Vec<P2> = (0..=4).map(|i| g.at(i, 0)).collect();
         let free: Vec<(usize, usize)> = (1..4).flat_map(|j| (1..4).map(move |i| (i, j))).collect();
         untangle(&mut g, &free);
         assert_eq!(folded(&g), 0);
-        let smallest = (0..4).flat_map(|j| (0..4).map(move |i| (i, j))).map(|(i, j)| signed_area(&g, i, j)).fold(f64::INFINITY, f64::min);
+        let smallest = (0..4).flat_map(|j| (0..4).map(move |i| (i, j))).map(|(i, j)| g.cell_area(i, j)).fold(f64::INFINITY, f64::min);
         assert!(smallest > 0.01 * 0.1, "smallest cell area {smallest}");
         assert_eq!(boundary, (0..=4).map(|i| g.at(i, 0)).collect::<Vec<_>>());
     }
@@ -373,7 +373,7 @@ mod tests {
                     let mut p = h.at(i, j);
                     p[c] += 1e-6;
                     h.set(i, j, p);
-                    let fd = (signed_area(&h, a, b) - signed_area(&g, a, b)) / 1e-6;
+                    let fd = (h.cell_area(a, b) - g.cell_area(a, b)) / 1e-6;
                     assert!((fd - grad[c]).abs() < 1e-8, "cell ({a}, {b}) node ({i}, {j}) component {c}: {fd} vs {}", grad[c]);
                 }
             }

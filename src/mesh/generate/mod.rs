@@ -770,13 +770,7 @@ fn untangle_folds(cg: &mut Grid) {
 
 /// The cells of non-positive area in `g`.
 fn folded_cells(g: &Grid) -> Vec<(usize, usize)> {
-    (0..g.nj).flat_map(|j| (0..g.ni).map(move |i| (i, j))).filter(|&(i, j)| !(cell_area(g, i, j) > 0.0)).collect()
-}
-
-/// Signed area of cell (i, j) of a node grid (positive for counter-clockwise i x j).
-fn cell_area(g: &Grid, i: usize, j: usize) -> f64 {
-    let (a, b, c, d) = (g.at(i, j), g.at(i + 1, j), g.at(i + 1, j + 1), g.at(i, j + 1));
-    0.5 * distribution::cross(sub(c, a), sub(d, b))
+    (0..g.nj).flat_map(|j| (0..g.ni).map(move |i| (i, j))).filter(|&(i, j)| !(g.cell_area(i, j) > 0.0)).collect()
 }
 
 /// Lines on either side of a folded cell that keep their smoothed nodes (doubled while folds
@@ -789,7 +783,7 @@ fn folded_lines(g: &Grid, spread: usize) -> Vec<usize> {
     let mut lines = std::collections::BTreeSet::new();
     for j in 0..g.nj / 2 {
         for i in 0..g.ni {
-            if !(cell_area(g, i, j) > 0.0) {
+            if !(g.cell_area(i, j) > 0.0) {
                 lines.extend(i.saturating_sub(spread)..=(i + 1 + spread).min(g.ni));
             }
         }
@@ -802,7 +796,7 @@ fn check_positive_areas(mesh: &Mesh) -> Result<(), Error> {
         let g = Grid { ni: blk.ni, nj: blk.nj, p: blk.x.iter().zip(&blk.y).map(|(&x, &y)| [x, y]).collect() };
         for j in 0..g.nj {
             for i in 0..g.ni {
-                let area = cell_area(&g, i, j);
+                let area = g.cell_area(i, j);
                 if !(area > 0.0) {
                     let at = g.p[i + (g.ni + 1) * j];
                     return Err(Error::Mesh(format!(
