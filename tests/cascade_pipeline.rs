@@ -71,7 +71,7 @@ fn the_evaluator_meshes_what_the_commands_mesh() {
 /// shorter than asked, or a zero figure does not.
 #[test]
 fn steady_figures_need_the_whole_window_within_the_tolerance() {
-    let test = FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 3.0, periodic: None };
+    let test = FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 3.0, periodic: None, budget_extension: 0 };
     let looks = |values: &[f64]| -> VecDeque<(usize, Vec<f64>)> { values.iter().enumerate().map(|(k, v)| (100 + 10 * k, vec![*v, 74.0])).collect() };
     assert!(test.is_steady(&looks(&[1.0, 1.00005, 0.99995, 1.0, 1.00001, 1.0])));
     assert!(!test.is_steady(&looks(&[1.0, 1.0, 1.0, 1.0, 1.0])), "40 iterations of a 50-iteration window");
@@ -129,6 +129,26 @@ fn a_diverging_design_lists_every_attempt() {
     assert_eq!(remedies, [vec![], vec![Remedy::GentleCfl], vec![Remedy::GentleCfl, Remedy::FirstOrderStart]]);
     assert!(e.diagnostics.attempts.iter().all(|a| a.result.contains("diverged")), "{:?}", e.diagnostics.attempts);
     println!("{:#?}", e.diagnostics.attempts);
+}
+
+/// At its budget a solve runs on for the extension only when it is near an answer (here: the
+/// figures test's residual floor set to 0 orders, reached at once; a floor of 30 orders is
+/// not), and stops at the budget plus the extension.
+#[test]
+fn the_budget_extends_only_for_a_solve_near_an_answer() {
+    let iterations = |min_orders: f64, budget_extension: usize| {
+        let mut c = EvaluatorConfig::for_blade("blades/ls89.ron");
+        c.warm_start = false;
+        c.solver.max_iterations = 30;
+        c.solver.figures = Some(FigureConvergence { tolerance: 1e-12, min_orders, periodic: None, budget_extension, ..FigureConvergence::default() });
+        let ev = CfdEvaluator::new(c).unwrap();
+        let e = ev.evaluate(&ev.space().baseline.clone());
+        assert!(matches!(e.status, Status::NotConverged(_)), "{:?}", e.status);
+        e.diagnostics.iterations
+    };
+    assert_eq!(iterations(0.0, 20), 50, "near an answer: budget plus extension");
+    assert_eq!(iterations(30.0, 20), 30, "far from one: the budget");
+    assert_eq!(iterations(0.0, 0), 30, "no extension");
 }
 
 /// Settings errors are caught before anything runs.

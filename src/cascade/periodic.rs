@@ -137,6 +137,12 @@ impl PeriodicAverage {
         self.windows().last().unwrap_or(self.window)
     }
 
+    /// Whether the residual has dropped `min_orders` and is on a plateau over the last
+    /// `window` iterations of `log_residual` (oldest first): step 1 of the rule.
+    pub fn on_plateau(&self, log_residual: &[f64], orders: f64) -> bool {
+        orders >= self.min_orders && log_residual.len() >= self.window && is_plateau(&log_residual[log_residual.len() - self.window..], self.plateau_orders)
+    }
+
     /// The rule over the last `window` iterations.
     fn answer_over(&self, window: usize, point: &str, now: usize, log_residual: &[f64], looks: &[Look]) -> Option<PeriodicAnswer> {
         if log_residual.len() < window {
@@ -318,6 +324,17 @@ mod tests {
         let short = PeriodicAverage { longest_window: rule.window, ..rule };
         assert!(short.answer("P", 2000, recent, 4.0, &kept).is_none(), "the means over 400 iterations of a 530-iteration cycle differ");
         assert_eq!(rule.windows().collect::<Vec<_>>(), vec![400, 800, 1600]);
+    }
+
+    #[test]
+    fn a_plateau_is_seen_over_the_window_past_the_orders_floor() {
+        let rule = PeriodicAverage::default();
+        let (log_residual, _) = limit_cycle(37.0, 0.02, 0.0, 1000);
+        assert!(rule.on_plateau(&log_residual, 4.0));
+        assert!(!rule.on_plateau(&log_residual, 1.5), "too few orders dropped");
+        assert!(!rule.on_plateau(&log_residual[..300], 4.0), "less history than the window");
+        let falling: Vec<f64> = (0..1000).map(|k| -0.01 * k as f64).collect();
+        assert!(!rule.on_plateau(&falling, 4.0));
     }
 
     #[test]

@@ -177,9 +177,16 @@ fn attempt<B: ImplicitBackend>(
             Err(e) => return failed(e, spent),
         }
     }
-    let config = SolverConfig { residual_reference: reference, ..plan.config.clone() };
+    // The solver gets the budget extension on top of the budget; the watch stops it at the
+    // budget unless it is near an answer there.
+    let budget = plan.config.max_iterations;
+    let extension = run.settings.figures.map_or(0, |f| f.budget_extension);
+    let config = SolverConfig { residual_reference: reference, max_iterations: budget + extension, ..plan.config.clone() };
     let max_iterations = config.max_iterations;
     let mut watch = FigureWatch::new(run.prepared, run.op, run.settings.figures, run.extras, reference, progress);
+    if extension > 0 {
+        watch = watch.with_budget(budget);
+    }
     let (outcome, implicit) = match crate::solver::solve_case(backend, &run.prepared.mesh, case(run, config), initial, &mut watch) {
         Ok(solved) => solved,
         Err(e) => return failed(e, spent),
@@ -191,7 +198,7 @@ fn attempt<B: ImplicitBackend>(
         (Stop::SteadyFigures, None)
     } else if let Some(answer) = watch.periodic.take() {
         (Stop::Periodic, Some(answer))
-    } else if outcome.iterations >= max_iterations {
+    } else if watch.budget_reached || outcome.iterations >= max_iterations {
         (Stop::Budget, None)
     } else {
         (Stop::Interrupted, None)
