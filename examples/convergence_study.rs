@@ -38,7 +38,7 @@ const VARIABLES: [&str; 4] = ["exit_metal_angle_deg", "camber_4", "camber_5", "t
 
 /// Iterations between looks, and the reference stop: every figure within 1e-6 over 100 iterations.
 const LOOK: usize = 10;
-const REFERENCE: FigureConvergence = FigureConvergence { tolerance: 1e-6, window: 100, interval: LOOK, min_orders: 3.0, periodic: None };
+const REFERENCE: FigureConvergence = FigureConvergence { tolerance: 1e-6, window: 100, interval: LOOK, min_orders: 3.0, periodic: None, budget_extension: 0 };
 
 /// One look: iteration, orders dropped, headline figures.
 struct Look {
