@@ -16,6 +16,9 @@
 #define SA_CT4 0.5
 #define SA_CN1 16.0
 #define SA_R_LIMIT 10.0
+#define BCM_CHI1 0.002
+#define BCM_CHI2 50.0
+#define BCM_RE_V_PER_RE_THETA 2.193
 
 struct SaSource { double production, destruction, cb2_term, total, d_total_d_nu_tilde; };
 
@@ -37,12 +40,36 @@ __device__ __forceinline__ double sa_diffusion_flux(double rho, double nu, doubl
     return coefficient * (grad_nu_tilde[0] * nx + grad_nu_tilde[1] * ny) * area;
 }
 
-// fv2 = 1 - chi/(1 + chi fv1) and d fv2/d chi (fv2_and_derivative).
-__device__ __forceinline__ void fv2_and_derivative(double chi, double& fv2, double& dfv2) {
+// fv1 and d fv1/d chi (fv1_and_derivative).
+__device__ __forceinline__ void fv1_and_derivative(double chi, double& fv1, double& dfv1) {
     double c3 = SA_CV1 * SA_CV1 * SA_CV1;
     double chi3 = chi * chi * chi;
-    double fv1 = chi3 / (chi3 + c3);
-    double dfv1 = 3.0 * chi * chi * c3 / ((chi3 + c3) * (chi3 + c3));
+    fv1 = chi3 / (chi3 + c3);
+    dfv1 = 3.0 * chi * chi * c3 / ((chi3 + c3) * (chi3 + c3));
+}
+
+// SA-BCM intermittency gamma_BC and d gamma/d nu~ (bcm_intermittency); onset = Re_theta_c.
+__device__ __forceinline__ void bcm_intermittency(double nu, double nu_tilde, double vorticity, double wall_distance, double onset,
+                                                  double& gamma, double& d_gamma) {
+    double re_theta = wall_distance * wall_distance * vorticity / nu / BCM_RE_V_PER_RE_THETA;
+    double term1 = sqrt(fmax(re_theta - onset, 0.0) / (BCM_CHI1 * onset));
+    double chi = nu_tilde / nu;
+    double term2 = 0.0, d_term2 = 0.0;
+    if (chi > 0.0) {
+        double f, df;
+        fv1_and_derivative(chi, f, df);
+        term2 = sqrt(BCM_CHI2 * chi * f);
+        d_term2 = term2 > 0.0 ? BCM_CHI2 * (f + chi * df) / (2.0 * term2 * nu) : 0.0;
+    }
+    double e = exp(-(term1 + term2));
+    gamma = 1.0 - e;
+    d_gamma = e * d_term2;
+}
+
+// fv2 = 1 - chi/(1 + chi fv1) and d fv2/d chi (fv2_and_derivative).
+__device__ __forceinline__ void fv2_and_derivative(double chi, double& fv2, double& dfv2) {
+    double fv1, dfv1;
+    fv1_and_derivative(chi, fv1, dfv1);
     double denominator = 1.0 + chi * fv1;
     fv2 = 1.0 - chi / denominator;
     dfv2 = -(1.0 - chi * chi * dfv1) / (denominator * denominator);
@@ -69,8 +96,10 @@ __device__ __forceinline__ void modified_vorticity_and_derivative(double nu_tild
 }
 
 // Production and destruction per unit mass with their nu~-derivatives, nu~ >= 0
-// (positive_production_destruction): ft2 optional, r capped at 10.
+// (positive_production_destruction): ft2 optional, r capped at 10, SA-BCM's intermittency on
+// the production when bcm_onset > 0.
 __device__ void positive_production_destruction(double nu, double nu_tilde, double vorticity, double wall_distance, int with_ft2,
+                                                double bcm_onset,
                                                 double& production, double& d_production, double& destruction, double& d_destruction) {
     double chi = nu_tilde / nu;
     double ft2 = 0.0, dft2 = 0.0;
@@ -82,6 +111,12 @@ __device__ void positive_production_destruction(double nu, double nu_tilde, doub
     modified_vorticity_and_derivative(nu_tilde, nu, vorticity, wall_distance, s_tilde, ds_tilde);
     production = SA_CB1 * (1.0 - ft2) * s_tilde * nu_tilde;
     d_production = SA_CB1 * (-dft2 * s_tilde * nu_tilde + (1.0 - ft2) * (ds_tilde * nu_tilde + s_tilde));
+    if (bcm_onset > 0.0) {
+        double gamma, d_gamma;
+        bcm_intermittency(nu, nu_tilde, vorticity, wall_distance, bcm_onset, gamma, d_gamma);
+        d_production = gamma * d_production + d_gamma * production;
+        production *= gamma;
+    }
 
     double kd2 = SA_KAPPA * SA_KAPPA * wall_distance * wall_distance;
     // r = nu~/(S~ kappa^2 d^2), capped; S~ = 0 means the cap (largest destruction).
@@ -111,13 +146,13 @@ __device__ void positive_production_destruction(double nu, double nu_tilde, doub
 // SA source terms per unit volume of one cell (sa_source): the standard model for nu~ >= 0,
 // SA-neg (Allmaras et al. 2012) for nu~ < 0.
 __device__ SaSource sa_source(double rho, double nu, double nu_tilde, double vorticity, double wall_distance,
-                              const double* grad_nu_tilde, int with_ft2) {
+                              const double* grad_nu_tilde, int with_ft2, double bcm_onset) {
     double nu_tilde_gradient_sq = grad_nu_tilde[0] * grad_nu_tilde[0] + grad_nu_tilde[1] * grad_nu_tilde[1];
     double cb2_term = rho * SA_CB2 / SA_SIGMA * nu_tilde_gradient_sq;
     double d2 = wall_distance * wall_distance;
     double p, dp, d, dd;
     if (nu_tilde >= 0.0) {
-        positive_production_destruction(nu, nu_tilde, vorticity, wall_distance, with_ft2, p, dp, d, dd);
+        positive_production_destruction(nu, nu_tilde, vorticity, wall_distance, with_ft2, bcm_onset, p, dp, d, dd);
     } else {
         p = SA_CB1 * (1.0 - SA_CT3) * vorticity * nu_tilde;
         d = -SA_CW1 * nu_tilde * nu_tilde / d2;

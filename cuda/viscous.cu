@@ -174,7 +174,7 @@ extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ bl
 // by Green-Gauss over the cell, face values the means of the two adjacent cells, outward face
 // vectors -S(i), S(i+1), -S(j), S(j+1).
 __device__ SaSource sa_cell_source(const BlockEntry& e, int np, const double* cells, const double* si, const double* sj,
-                                   const double* volume, const double* wall_distance, int with_ft2, int c, int i, int j) {
+                                   const double* volume, const double* wall_distance, int with_ft2, double bcm_onset, int c, int i, int j) {
     int here = gcell(e, i, j);
     int neighbours[4] = {gcell(e, i - 1, j), gcell(e, i + 1, j), gcell(e, i, j - 1), gcell(e, i, j + 1)};
     int fw = gface_i(e, i, j), fe = gface_i(e, i + 1, j), fs = gface_j(e, i, j), fn = gface_j(e, i, j + 1);
@@ -192,13 +192,13 @@ __device__ SaSource sa_cell_source(const BlockEntry& e, int np, const double* ce
     }
     double vorticity = fabs(grad[1][0] - grad[0][1]);
     double rho = cells[CELL_RHO * np + here];
-    return sa_source(rho, cells[CELL_MU * np + here] / rho, cells[CELL_NU_TILDE * np + here], vorticity, wall_distance[c], grad[2], with_ft2);
+    return sa_source(rho, cells[CELL_MU * np + here] / rho, cells[CELL_NU_TILDE * np + here], vorticity, wall_distance[c], grad[2], with_ft2, bcm_onset);
 }
 
 // One thread per interior cell: r[v] += -(net viscous flux out of the cell) for the mean flow,
 // and with SA also for rho nu~ minus volume * SA source (block_residual's gather). Ghosts and,
 // when laminar, the SA variable are left as they are.
-extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks, Extent ext, int turbulent, int with_ft2,
+extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks, Extent ext, int turbulent, int with_ft2, double bcm_onset,
                                           const double* __restrict__ cells, const double* __restrict__ fi, const double* __restrict__ fj,
                                           const double* __restrict__ si, const double* __restrict__ sj,
                                           const double* __restrict__ volume, const double* __restrict__ wall_distance,
@@ -214,14 +214,14 @@ extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks,
     for (int v = 0; v < n_vars; ++v) {
         double net = fi[v * nfi + east] - fi[v * nfi + west] + fj[v * nfj + north] - fj[v * nfj + south];
         double value = -net;
-        if (v == NFLOW) value -= volume[c] * sa_cell_source(e, np, cells, si, sj, volume, wall_distance, with_ft2, c, i, j).total;
+        if (v == NFLOW) value -= volume[c] * sa_cell_source(e, np, cells, si, sj, volume, wall_distance, with_ft2, bcm_onset, c, i, j).total;
         r[v * np + g] += value;
     }
 }
 
 // Point-implicit SA factor per interior cell (turbulence_source_factor, sa_source_derivatives):
 // factor = 1/(1 + dt max(0, -dQ/d(rho nu~))) with dQ/d(rho nu~) = (dQ/d nu~)/rho.
-extern "C" __global__ void sa_source_factor(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2,
+extern "C" __global__ void sa_source_factor(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset,
                                             const double* __restrict__ cells, const double* __restrict__ si, const double* __restrict__ sj,
                                             const double* __restrict__ volume, const double* __restrict__ wall_distance,
                                             const double* __restrict__ dt, double* __restrict__ factor) {
@@ -229,14 +229,14 @@ extern "C" __global__ void sa_source_factor(const BlockEntry* __restrict__ block
     if (c >= ext.nint) return;
     int i, j;
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
-    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, c, i, j);
+    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, bcm_onset, c, i, j);
     double derivative = s.d_total_d_nu_tilde / cells[CELL_RHO * ext.np + gcell(e, i, j)];
     factor[c] = 1.0 / (1.0 + dt[c] * fmax(-derivative, 0.0));
 }
 
 // dQ/d(rho nu~) per interior cell, Q the SA source per unit volume (sa_source_derivatives): the
 // source part of the segregated SA Jacobian (jacobian.cu).
-extern "C" __global__ void sa_source_derivative(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2,
+extern "C" __global__ void sa_source_derivative(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset,
                                                 const double* __restrict__ cells, const double* __restrict__ si, const double* __restrict__ sj,
                                                 const double* __restrict__ volume, const double* __restrict__ wall_distance,
                                                 double* __restrict__ derivative) {
@@ -244,6 +244,6 @@ extern "C" __global__ void sa_source_derivative(const BlockEntry* __restrict__ b
     if (c >= ext.nint) return;
     int i, j;
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
-    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, c, i, j);
+    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, bcm_onset, c, i, j);
     derivative[c] = s.d_total_d_nu_tilde / cells[CELL_RHO * ext.np + gcell(e, i, j)];
 }

@@ -6,7 +6,7 @@ const NU: f64 = 1.5e-5;
 
 /// The 2012 paper's formulas written out once more, line by line, independently of the
 /// library's factoring (no shared helpers, no derivative bookkeeping).
-fn reference_source(rho: f64, nu: f64, nt: f64, omega: f64, d: f64, grad: [f64; 2], ft2_on: bool) -> f64 {
+fn reference_source(rho: f64, nu: f64, nt: f64, omega: f64, d: f64, grad: [f64; 2], ft2_on: bool, bcm_onset: Option<f64>) -> f64 {
     let (cb1, cb2, sigma, kappa, cw2, cw3, cv1, cv2, cv3, ct3, ct4): (
         f64,
         f64,
@@ -40,7 +40,17 @@ fn reference_source(rho: f64, nu: f64, nt: f64, omega: f64, d: f64, grad: [f64; 
     let g = r + cw2 * (r.powi(6) - r);
     let fw = g * ((1.0 + cw3.powi(6)) / (g.powi(6) + cw3.powi(6))).powf(1.0 / 6.0);
     let ft2 = if ft2_on { ct3 * (-ct4 * chi * chi).exp() } else { 0.0 };
-    let p = cb1 * (1.0 - ft2) * s_tilde * nt;
+    // SA-BCM (NASA TMR, 2020 revision): gamma_BC on the production.
+    let gamma = match bcm_onset {
+        Some(re_theta_c) => {
+            let re_theta = rho * d * d * omega / (rho * nu) / 2.193;
+            let term1 = (re_theta - re_theta_c).max(0.0) / (0.002 * re_theta_c);
+            let term2 = (nt * fv1 * 50.0 / nu).max(0.0);
+            1.0 - (-(term1.sqrt() + term2.sqrt())).exp()
+        }
+        None => 1.0,
+    };
+    let p = gamma * cb1 * (1.0 - ft2) * s_tilde * nt;
     let dest = (cw1 * fw - cb1 / (kappa * kappa) * ft2) * (nt / d).powi(2);
     rho * (p - dest + cb2_part)
 }
@@ -61,8 +71,11 @@ fn states() -> Vec<(f64, f64, f64)> {
     ]
 }
 
-fn options(with_ft2: bool) -> SaSourceOptions {
-    SaSourceOptions { with_ft2 }
+/// SA-noft2, SA with ft2, and SA-BCM at two onsets (Tu = 1 %: Re_theta_c 494, and 150, so
+/// that the states have Re_theta on both sides of it).
+fn variants() -> [SaSourceOptions; 4] {
+    let o = |with_ft2, bcm_onset| SaSourceOptions { with_ft2, bcm_onset };
+    [o(false, None), o(true, None), o(false, Some(494.0)), o(false, Some(150.0))]
 }
 
 #[test]
@@ -83,13 +96,13 @@ fn fv1_and_eddy_viscosity_limits() {
 #[test]
 fn source_matches_an_independent_evaluation() {
     let grad = [30.0 * NU / 1e-3, -5.0 * NU / 1e-3];
-    for with_ft2 in [false, true] {
+    for o in variants() {
         for (nt, omega, d) in states() {
-            let s = sa_source(1.1, NU, nt, omega, d, grad, options(with_ft2));
-            let reference = reference_source(1.1, NU, nt, omega, d, grad, with_ft2);
+            let s = sa_source(1.1, NU, nt, omega, d, grad, o);
+            let reference = reference_source(1.1, NU, nt, omega, d, grad, o.with_ft2, o.bcm_onset);
             assert!(
                 (s.total - reference).abs() <= 1e-12 * reference.abs().max(s.production.abs()),
-                "nu~ {nt:e}, Omega {omega}, d {d}, ft2 {with_ft2}: {} vs {reference}",
+                "nu~ {nt:e}, Omega {omega}, d {d}, {o:?}: {} vs {reference}",
                 s.total
             );
             assert!((s.production - s.destruction + s.cb2_term - s.total).abs() <= 1e-15 * s.total.abs().max(1e-300));
@@ -120,17 +133,17 @@ fn limited_s_tilde_branch_is_positive_and_continuous() {
 #[test]
 fn source_derivative_matches_finite_differences() {
     let grad = [0.0, 0.0];
-    for with_ft2 in [false, true] {
+    for o in variants() {
         for (nt, omega, d) in states() {
-            let s = sa_source(1.1, NU, nt, omega, d, grad, options(with_ft2));
+            let s = sa_source(1.1, NU, nt, omega, d, grad, o);
             let h = 1e-6 * nt.abs();
-            let plus = sa_source(1.1, NU, nt + h, omega, d, grad, options(with_ft2)).total;
-            let minus = sa_source(1.1, NU, nt - h, omega, d, grad, options(with_ft2)).total;
+            let plus = sa_source(1.1, NU, nt + h, omega, d, grad, o).total;
+            let minus = sa_source(1.1, NU, nt - h, omega, d, grad, o).total;
             let fd = (plus - minus) / (2.0 * h);
             let scale = fd.abs().max(s.production.abs() / nt.abs());
             assert!(
                 (s.d_total_d_nu_tilde - fd).abs() < 1e-6 * scale,
-                "nu~ {nt:e}, Omega {omega}, d {d}, ft2 {with_ft2}: {} vs FD {fd}",
+                "nu~ {nt:e}, Omega {omega}, d {d}, {o:?}: {} vs FD {fd}",
                 s.d_total_d_nu_tilde
             );
         }
@@ -140,12 +153,13 @@ fn source_derivative_matches_finite_differences() {
 #[test]
 fn sa_neg_is_continuous_at_zero() {
     let (omega, d, grad) = (2.0e3, 1e-3, [0.0, 0.0]);
-    for with_ft2 in [false, true] {
-        let at_zero = sa_source(1.0, NU, 0.0, omega, d, grad, options(with_ft2));
+    for o in variants() {
+        let with_ft2 = o.with_ft2;
+        let at_zero = sa_source(1.0, NU, 0.0, omega, d, grad, o);
         assert_eq!(at_zero.total, 0.0);
         let eps = 1e-10 * NU;
-        let plus = sa_source(1.0, NU, eps, omega, d, grad, options(with_ft2)).total;
-        let minus = sa_source(1.0, NU, -eps, omega, d, grad, options(with_ft2)).total;
+        let plus = sa_source(1.0, NU, eps, omega, d, grad, o).total;
+        let minus = sa_source(1.0, NU, -eps, omega, d, grad, o).total;
         // Both sides are linear in nu~ near 0 with slope ~ cb1 (1 - ft2) Omega.
         let slope_scale = CB1 * omega;
         assert!(plus.abs() < 2.0 * slope_scale * eps && minus.abs() < 2.0 * slope_scale * eps);
@@ -185,4 +199,28 @@ fn diffusion_and_convection_fluxes() {
     // Solid-body rotation u = -w y, v = w x has vorticity 2 w; pure shear u = g y has g.
     assert_eq!(vorticity_magnitude([0.0, -3.0], [3.0, 0.0]), 6.0);
     assert_eq!(vorticity_magnitude([0.0, 40.0], [0.0, 0.0]), 40.0);
+}
+
+/// SA-BCM's intermittency: zero in a laminar layer below the onset (nu~ = 0, Re_theta <
+/// Re_theta_c), rising once Re_theta passes it, near 1 in a free stream with the usual inflow
+/// nu~ = 3 nu (Term 2 alone); the onset correlation at Tu = 1 % and 3 %.
+#[test]
+fn bcm_intermittency_switches_on_past_the_onset() {
+    let onset = bcm_onset_reynolds(0.01);
+    assert!((onset - 493.8).abs() < 0.1, "Re_theta_c at Tu 1 %: {onset}");
+    assert!(bcm_onset_reynolds(0.03) < onset, "more free-stream turbulence, earlier onset");
+    // Re_theta = d^2 Omega / nu / 2.193: pick Omega for Re_theta = 0.5 and 2 x the onset.
+    let d = 1e-3;
+    let omega_at = |re_theta: f64| re_theta * 2.193 * NU / (d * d);
+    let (below, _) = bcm_intermittency(NU, 0.0, omega_at(0.5 * onset), d, onset);
+    assert_eq!(below, 0.0);
+    let (above, _) = bcm_intermittency(NU, 0.0, omega_at(2.0 * onset), d, onset);
+    let term1 = (onset / (0.002 * onset)).sqrt();
+    assert!((above - (1.0 - (-term1).exp())).abs() < 1e-15, "{above}");
+    let (free_stream, d_gamma) = bcm_intermittency(NU, 3.0 * NU, 0.0, d, onset);
+    let term2 = (50.0 * 3.0 * fv1(3.0)).sqrt();
+    assert!((free_stream - (1.0 - (-term2).exp())).abs() < 1e-15 && free_stream > 0.95, "{free_stream}");
+    let h = 1e-6 * 3.0 * NU;
+    let fd = (bcm_intermittency(NU, 3.0 * NU + h, 0.0, d, onset).0 - bcm_intermittency(NU, 3.0 * NU - h, 0.0, d, onset).0) / (2.0 * h);
+    assert!((d_gamma - fd).abs() < 1e-6 * fd.abs(), "{d_gamma} vs FD {fd}");
 }

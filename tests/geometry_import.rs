@@ -17,7 +17,7 @@ fn profile(path: &str) -> Profile {
 }
 
 fn point(name: &str, alpha1_deg: f64) -> OperatingPoint {
-    OperatingPoint { name: name.into(), p01: 1.0e5, t01: 300.0, alpha1_deg, p2: 0.8e5, nu_tilde_ratio: 3.0 }
+    OperatingPoint { name: name.into(), p01: 1.0e5, t01: 300.0, alpha1_deg, p2: 0.8e5, nu_tilde_ratio: 3.0, turbulence_intensity: None }
 }
 
 fn settings(units: Units, pitch: f64) -> ImportSettings {

@@ -76,7 +76,7 @@ fn swept_ilu_reads_from_ron_with_its_sweep_count() {
 fn implicit_solver_refuses_what_it_cannot_do() {
     let mesh = gaussian_bump_channel(6, 2).unwrap();
     let backend = CpuBackend::new(Some(1)).unwrap();
-    let op = OperatingPoint { name: "t".into(), p01: 1.2e5, t01: 300.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0 };
+    let op = OperatingPoint { name: "t".into(), p01: 1.2e5, t01: 300.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0, turbulence_intensity: None };
     let case = |solver: SolverConfig| Case { gas: Gas::default(), operating_point: op.clone(), solver };
     let explicit = ImplicitSolver::new(&backend, &mesh, case(SolverConfig::default())).err().unwrap();
     assert!(explicit.to_string().contains("scheme"), "{explicit}");
@@ -86,4 +86,26 @@ fn implicit_solver_refuses_what_it_cannot_do() {
     let bad = SolverConfig { scheme: Scheme::Implicit(ImplicitConfig { stages: 0, ..ImplicitConfig::default() }), ..SolverConfig::default() };
     let bad = ImplicitSolver::new(&backend, &mesh, case(bad)).err().unwrap();
     assert!(bad.to_string().contains("stages"), "{bad}");
+}
+
+/// SA-BCM needs the free-stream turbulence intensity of its point (a fraction in (0, 1)) and
+/// SA-noft2 underneath; with it the onset reaches the source options.
+#[test]
+fn sa_bcm_needs_the_turbulence_intensity() {
+    let op = OperatingPoint { name: "t".into(), p01: 1.2e5, t01: 300.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0, turbulence_intensity: None };
+    let bcm = SolverConfig { model: FlowModel::SaBcm, ..SolverConfig::default() };
+    let case = |turbulence_intensity: Option<f64>, solver: &SolverConfig| Case { gas: Gas::default(), operating_point: OperatingPoint { turbulence_intensity, ..op.clone() }, solver: solver.clone() };
+    let missing = case(None, &bcm).validate().unwrap_err().to_string();
+    assert!(missing.contains("turbulence_intensity") && missing.contains("`t`"), "{missing}");
+    let percent = case(Some(3.0), &bcm).validate().unwrap_err().to_string();
+    assert!(percent.contains("fraction"), "{percent}");
+    let mut with_ft2 = bcm.clone();
+    with_ft2.sa.with_ft2 = true;
+    assert!(case(Some(0.01), &with_ft2).validate().unwrap_err().to_string().contains("noft2"));
+    let ok = case(Some(0.01), &bcm);
+    ok.validate().unwrap();
+    let onset = ok.sa_options().bcm_onset.expect("the onset of Tu = 1 %");
+    assert!((onset - turbopt::flow::sa::bcm_onset_reynolds(0.01)).abs() < 1e-12);
+    let sa = SolverConfig { model: FlowModel::SpalartAllmaras, ..SolverConfig::default() };
+    assert_eq!(case(Some(0.01), &sa).sa_options().bcm_onset, None, "fully turbulent SA ignores the intensity");
 }

@@ -225,6 +225,7 @@ fn ls89_mur47_exit_reynolds_number_is_about_one_million() {
         alpha1_deg: 0.0,
         p2: 82350.0,
         nu_tilde_ratio: 3.0,
+        turbulence_intensity: None,
     };
     let gas = Gas::default();
     let chord = 0.067647;
@@ -291,7 +292,7 @@ fn quality_points_at_the_worst_cells() {
 fn quality_yplus_estimate_for_an_operating_point() {
     let mesh = simple::tmr_flat_plate(FlatPlateGrid::N69x49).unwrap();
     let mut q = QualityReport::new(&mesh, &MeshMetrics::new(&mesh).unwrap()).unwrap();
-    let op = OperatingPoint { name: "MUR47".into(), p01: 159600.0, t01: 420.0, alpha1_deg: 0.0, p2: 82350.0, nu_tilde_ratio: 3.0 };
+    let op = OperatingPoint { name: "MUR47".into(), p01: 159600.0, t01: 420.0, alpha1_deg: 0.0, p2: 82350.0, nu_tilde_ratio: 3.0, turbulence_intensity: None };
     q.estimate_yplus(&op, &Gas::default(), 0.067647).unwrap();
     let expected = yplus::yplus_estimate(q.max_first_cell_height.unwrap(), &op, &Gas::default(), 0.067647).unwrap();
     assert_eq!(q.first_cell_yplus_estimate, Some(expected));

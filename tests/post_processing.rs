@@ -44,7 +44,7 @@ fn cut_of_a_uniform_flow_gives_exact_averages() {
     assert!((length - 0.5).abs() < 1e-12, "cut length {length}");
     let t0 = p / (rho * gas.gas_constant) + (u * u + v * v) / (2.0 * gas.cp());
     let p0 = p * (t0 / (p / (rho * gas.gas_constant))).powf(gas.gamma / (gas.gamma - 1.0));
-    let op = OperatingPoint { name: "t".into(), p01: p0, t01: t0, alpha1_deg: 0.0, p2: p, nu_tilde_ratio: 3.0 };
+    let op = OperatingPoint { name: "t".into(), p01: p0, t01: t0, alpha1_deg: 0.0, p2: p, nu_tilde_ratio: 3.0, turbulence_intensity: None };
     let perf = cascade_performance(&mesh, &sol, &gas, &op, 1e-9, 1.0 - 1e-9, 0.5);
     assert!((perf.mass_flow - rho * u * 0.5).abs() < 1e-9 * rho * u);
     assert!(perf.entropy_rise.abs() < 1e-14, "entropy rise {}", perf.entropy_rise);

@@ -98,7 +98,7 @@ fn spleen_c1_two_points_of_the_matrix() {
     let points = [("M090_RE70K", 9500.0, 5617.0, 0.90), ("M070_RE70K", 10779.0, 7771.0, 0.70)];
     let mut s = ImportSettings::new("SPLEEN-C1", Units::Metres, 0.03295);
     s.reference_chord = Some(0.052285);
-    s.operating_points = points.iter().map(|&(name, p01, p2, _)| OperatingPoint { name: name.into(), p01, t01: 300.0, alpha1_deg: 37.3, p2, nu_tilde_ratio: 3.0 }).collect();
+    s.operating_points = points.iter().map(|&(name, p01, p2, _)| OperatingPoint { name: name.into(), p01, t01: 300.0, alpha1_deg: 37.3, p2, nu_tilde_ratio: 3.0, turbulence_intensity: None }).collect();
     let blade = import("data/cascades/spleen_c1.csv", s);
     for density in densities() {
         for (op, &(_, _, _, m2is)) in blade.operating_points.iter().zip(&points) {
@@ -179,7 +179,7 @@ fn naca_operating_point(m: &Measured) -> OperatingPoint {
     }
     let b2 = t2.atan();
     let p2 = p01 - q1 * ((b1.cos() / b2.cos()).powi(2) + 0.03);
-    OperatingPoint { name: format!("B{}_S{}_A{:.1}", m.beta1, m.solidity, m.alpha), p01, t01, alpha1_deg: m.beta1, p2, nu_tilde_ratio: 3.0 }
+    OperatingPoint { name: format!("B{}_S{}_A{:.1}", m.beta1, m.solidity, m.alpha), p01, t01, alpha1_deg: m.beta1, p2, nu_tilde_ratio: 3.0, turbulence_intensity: None }
 }
 
 #[test]

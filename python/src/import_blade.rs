@@ -25,14 +25,14 @@ fn units(name: &str, chord: Option<f64>) -> PyResult<Units> {
 }
 
 /// One operating point from a dict: name, p01, t01, alpha1 (deg), and p2 or m2is; optional
-/// nu_tilde_ratio.
+/// nu_tilde_ratio and turbulence_intensity (a fraction).
 fn operating_point(d: &Bound<'_, PyDict>, gas: &Gas) -> PyResult<OperatingPoint> {
     let get = |key: &str| -> PyResult<Option<f64>> { d.get_item(key)?.map(|v| v.extract::<f64>()).transpose() };
     let name: String = d.get_item("name")?.ok_or_else(|| value_error("an operating point needs a \"name\""))?.extract()?;
     let need = |key: &str| -> PyResult<f64> { get(key)?.ok_or_else(|| value_error(format!("operating point {name:?}: {key} is missing"))) };
     let (p01, t01, alpha1_deg) = (need("p01")?, need("t01")?, need("alpha1")?);
     let p2 = exit_pressure(p01, get("p2")?, get("m2is")?, gas.gamma).map_err(|why| value_error(format!("operating point {name:?}: {why}")))?;
-    Ok(OperatingPoint { name, p01, t01, alpha1_deg, p2, nu_tilde_ratio: get("nu_tilde_ratio")?.unwrap_or(DEFAULT_NU_TILDE_RATIO) })
+    Ok(OperatingPoint { name, p01, t01, alpha1_deg, p2, nu_tilde_ratio: get("nu_tilde_ratio")?.unwrap_or(DEFAULT_NU_TILDE_RATIO), turbulence_intensity: get("turbulence_intensity")? })
 }
 
 /// Imports the blade in `coordinates` (one file with the whole profile, or a list of two files

@@ -52,9 +52,10 @@ fn scheme(name: &str) -> PyResult<SchemeChoice> {
 fn model(name: &str) -> PyResult<FlowModel> {
     match name {
         "sa" => Ok(FlowModel::SpalartAllmaras),
+        "sa_bcm" => Ok(FlowModel::SaBcm),
         "laminar" => Ok(FlowModel::Laminar),
         "euler" => Ok(FlowModel::Euler),
-        other => Err(value_error(format!("model {other:?}: expected \"sa\", \"laminar\" or \"euler\""))),
+        other => Err(value_error(format!("model {other:?}: expected \"sa\", \"sa_bcm\", \"laminar\" or \"euler\""))),
     }
 }
 

@@ -61,6 +61,10 @@ pub enum Physics {
     Laminar,
     /// Reynolds-averaged Navier-Stokes with the Spalart-Allmaras model (`flow::sa`).
     SpalartAllmaras,
+    /// SA-BCM: SA-noft2 with the Bas-Cakmakcioglu intermittency on its production
+    /// (`flow::sa::bcm_intermittency`), transition onset from the operating point's
+    /// `turbulence_intensity`.
+    SaBcm,
 }
 
 impl Physics {
@@ -68,7 +72,7 @@ impl Physics {
         !matches!(self, Physics::Euler)
     }
     pub fn is_turbulent(&self) -> bool {
-        matches!(self, Physics::SpalartAllmaras)
+        matches!(self, Physics::SpalartAllmaras | Physics::SaBcm)
     }
     /// Variables the time integration updates (4 mean-flow, plus rho nu_tilde with SA).
     pub fn n_marched(&self) -> usize {

@@ -71,7 +71,8 @@ pub struct ImportArgs {
     #[arg(long)]
     pub chord: Option<f64>,
     /// Operating point: NAME:p01=PA,t01=K,alpha1=DEG,p2=PA (or m2is=M instead of p2)
-    /// [,nu_tilde_ratio=R]; at least one, repeatable.
+    /// [,nu_tilde_ratio=R][,turbulence_intensity=TU] (TU a fraction, for --model sa-bcm); at
+    /// least one, repeatable.
     #[arg(long = "point", value_name = "NAME:p01=..,t01=..,alpha1=..,p2=..")]
     pub points: Vec<String>,
     /// Blade name (default: the file's stem).
@@ -321,6 +322,21 @@ pub enum ModelArg {
     Laminar,
     /// Spalart-Allmaras RANS.
     Sa,
+    /// SA-BCM: Spalart-Allmaras (noft2) with Bas-Cakmakcioglu transition, onset from the
+    /// operating point's turbulence_intensity.
+    SaBcm,
+}
+
+impl ModelArg {
+    pub(super) fn model(self) -> turbopt::solver::FlowModel {
+        use turbopt::solver::FlowModel;
+        match self {
+            ModelArg::Euler => FlowModel::Euler,
+            ModelArg::Laminar => FlowModel::Laminar,
+            ModelArg::Sa => FlowModel::SpalartAllmaras,
+            ModelArg::SaBcm => FlowModel::SaBcm,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,6 +382,10 @@ pub struct SolveArgs {
     /// Flow model (overrides --config's).
     #[arg(long, value_enum)]
     pub model: Option<ModelArg>,
+    /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %), the transition onset of
+    /// `--model sa-bcm` (overrides the operating point's `turbulence_intensity`).
+    #[arg(long)]
+    pub turbulence_intensity: Option<f64>,
     /// CFL number (implicit: the target of the CFL ramp).
     #[arg(long)]
     pub cfl: Option<f64>,

@@ -5,7 +5,6 @@
 use super::args::{EvaluateArgs, ModelArg, SchemeArg};
 use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig, FigureSettings, SchemeChoice, FIGURES};
 use turbopt::eval::{Evaluator, Status};
-use turbopt::solver::FlowModel;
 use turbopt::{Error, Result};
 
 pub fn run(args: &EvaluateArgs) -> Result<()> {
@@ -19,11 +18,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
             SchemeArg::Implicit => SchemeChoice::Implicit,
             SchemeArg::Auto => SchemeChoice::Auto,
         },
-        model: args.model.map(|m| match m {
-            ModelArg::Euler => FlowModel::Euler,
-            ModelArg::Laminar => FlowModel::Laminar,
-            ModelArg::Sa => FlowModel::SpalartAllmaras,
-        }),
+        model: args.model.map(ModelArg::model),
     };
     let evaluator = CfdEvaluator::new(EvaluatorConfig::for_figures(&args.blade, args.case.as_deref(), &settings))?;
     if let Some(choice) = evaluator.auto_choice() {

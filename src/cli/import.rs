@@ -79,7 +79,8 @@ fn settings(args: &ImportArgs) -> Result<ImportSettings> {
     Ok(settings)
 }
 
-/// `NAME:p01=..,t01=..,alpha1=..,p2=..` (or `m2is=..` for p2) with an optional `nu_tilde_ratio`.
+/// `NAME:p01=..,t01=..,alpha1=..,p2=..` (or `m2is=..` for p2) with an optional `nu_tilde_ratio`
+/// and `turbulence_intensity` (a fraction, for `model: sa_bcm`).
 fn parse_point(spec: &str, gas: &Gas) -> Result<OperatingPoint> {
     let bad = |why: String| Error::Invalid(format!("--point {spec:?}: {why} (expected NAME:p01=PA,t01=K,alpha1=DEG,p2=PA or m2is=MACH)"));
     let (name, values) = spec.split_once(':').ok_or_else(|| bad("no NAME: before the values".into()))?;
@@ -90,7 +91,7 @@ fn parse_point(spec: &str, gas: &Gas) -> Result<OperatingPoint> {
     for item in values.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item.split_once('=').ok_or_else(|| bad(format!("{item:?} is not key=value")))?;
         let value: f64 = value.trim().parse().map_err(|_| bad(format!("{:?} is not a number", value.trim())))?;
-        if !matches!(key.trim(), "p01" | "t01" | "alpha1" | "p2" | "m2is" | "nu_tilde_ratio") {
+        if !matches!(key.trim(), "p01" | "t01" | "alpha1" | "p2" | "m2is" | "nu_tilde_ratio" | "turbulence_intensity") {
             return Err(bad(format!("unknown key {:?}", key.trim())));
         }
         get.insert(key.trim().to_string(), value);
@@ -99,7 +100,7 @@ fn parse_point(spec: &str, gas: &Gas) -> Result<OperatingPoint> {
     let (p01, t01, alpha1_deg) = (need("p01")?, need("t01")?, need("alpha1")?);
     let p2 = exit_pressure(p01, get.get("p2").copied(), get.get("m2is").copied(), gas.gamma).map_err(bad)?;
     let nu_tilde_ratio = get.get("nu_tilde_ratio").copied().unwrap_or(DEFAULT_NU_TILDE_RATIO);
-    Ok(OperatingPoint { name: name.trim().to_string(), p01, t01, alpha1_deg, p2, nu_tilde_ratio })
+    Ok(OperatingPoint { name: name.trim().to_string(), p01, t01, alpha1_deg, p2, nu_tilde_ratio, turbulence_intensity: get.get("turbulence_intensity").copied() })
 }
 
 /// The command line as typed, quoted where a shell would need it.

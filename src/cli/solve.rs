@@ -27,7 +27,10 @@ use std::time::Instant;
 pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
-    let op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
+    let mut op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
+    if args.turbulence_intensity.is_some() {
+        op.turbulence_intensity = args.turbulence_intensity;
+    }
     let mut settings = solver_settings(args)?;
     if let Some(choice) = turbopt::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
         println!("auto: {}", choice.reason);
@@ -92,16 +95,12 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<P
 
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
-    use super::args::{FactorsArg, GramSchmidtArg, ModelArg, PrecondArg, SchemeArg};
+    use super::args::{FactorsArg, GramSchmidtArg, PrecondArg, SchemeArg};
     use turbopt::solver::krylov::GramSchmidt;
     use turbopt::backend::implicit::{FactorPrecision, PreconditionerKind};
-    use turbopt::solver::{FlowModel, ImplicitConfig, Scheme};
+    use turbopt::solver::{ImplicitConfig, Scheme};
     if let Some(m) = args.model {
-        config.model = match m {
-            ModelArg::Euler => FlowModel::Euler,
-            ModelArg::Laminar => FlowModel::Laminar,
-            ModelArg::Sa => FlowModel::SpalartAllmaras,
-        };
+        config.model = m.model();
     }
     if args.scheme == SchemeArg::Implicit && matches!(config.scheme, Scheme::Explicit) {
         config.scheme = Scheme::Implicit(ImplicitConfig::default());

@@ -17,6 +17,10 @@ pub struct OperatingPoint {
     /// Inlet turbulence: nu_tilde / nu (Spalart-Allmaras), 3-5 for fully turbulent runs.
     #[serde(default = "default_nu_tilde_ratio")]
     pub nu_tilde_ratio: f64,
+    /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %): the transition onset of
+    /// `model: sa_bcm` (`flow::sa::bcm_onset_reynolds`); the fully turbulent models ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turbulence_intensity: Option<f64>,
 }
 
 /// Inlet nu_tilde / nu when a point does not give it.

@@ -5,6 +5,9 @@
 //! negative-nu_tilde extension "SA-neg" of the same paper for nu_tilde < 0. The laminar
 //! suppression term ft2 is optional ([`SaSourceOptions::with_ft2`]): `false` is "SA-noft2" (NASA
 //! TMR naming), the usual choice for fully turbulent runs; `true` is the full standard model.
+//! SA-BCM ([`SaSourceOptions::bcm_onset`]) multiplies SA-noft2's production by the algebraic
+//! intermittency of Bas and Cakmakcioglu ([`bcm_intermittency`]): laminar-turbulent transition
+//! without a second equation.
 //!
 //! Compressible conservative form solved for rho nu_tilde (NASA TMR "SA", compressible form):
 //!
@@ -50,11 +53,64 @@ pub const CN1: f64 = 16.0;
 pub const R_LIMIT: f64 = 10.0;
 
 /// Options of the SA source term.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct SaSourceOptions {
     /// Include the laminar suppression term ft2 = ct3 exp(-ct4 chi^2) (standard SA) or not
     /// (SA-noft2).
     pub with_ft2: bool,
+    /// SA-BCM transition ([`bcm_intermittency`]): the onset momentum-thickness Reynolds number
+    /// Re_theta_c of the free-stream turbulence ([`bcm_onset_reynolds`]); `None`: fully
+    /// turbulent. Set by the solver from the operating point for `model: sa_bcm`.
+    #[serde(default)]
+    pub bcm_onset: Option<f64>,
+}
+
+/// chi_1 = 0.002 of SA-BCM (Term 1's scale).
+pub const BCM_CHI1: f64 = 0.002;
+/// chi_2 = 50 of SA-BCM (Term 2's scale, the 2020 revision that replaced SA-BC's).
+pub const BCM_CHI2: f64 = 50.0;
+/// Re_v / Re_theta = 2.193: the vorticity Reynolds number's largest value across a Blasius
+/// layer against its momentum-thickness Reynolds number.
+pub const BCM_RE_V_PER_RE_THETA: f64 = 2.193;
+
+/// Onset momentum-thickness Reynolds number of SA-BCM, Menter's correlation
+/// Re_theta_c = 803.73 (Tu + 0.6067)^-1.027, `turbulence_intensity` as a fraction (0.01 = 1 %).
+pub fn bcm_onset_reynolds(turbulence_intensity: f64) -> f64 {
+    803.73 * (100.0 * turbulence_intensity + 0.6067).powf(-1.027)
+}
+
+/// The intermittency gamma_BC of SA-BCM (Cakmakcioglu, Bas & Kaynak 2018, its 2020 revision, as
+/// on NASA's Turbulence Modeling Resource) and its derivative with respect to nu~:
+///
+/// `gamma = 1 - exp(-sqrt(Term1) - sqrt(Term2))`,
+/// `Term1 = max(Re_theta - Re_theta_c, 0) / (chi_1 Re_theta_c)`, `Re_theta = Re_v / 2.193`,
+/// `Re_v = d^2 Omega / nu`, `Term2 = max(chi_2 nu_t / nu, 0)`, `nu_t = nu~ fv1`.
+///
+/// Inside a laminar layer nu~ stays near zero, so Term2 does too, and gamma is small until the
+/// local Re_theta passes the onset value; in the free stream Term2 alone makes gamma ~ 1.
+pub fn bcm_intermittency(nu: f64, nu_tilde: f64, vorticity: f64, wall_distance: f64, onset: f64) -> (f64, f64) {
+    let re_theta = wall_distance * wall_distance * vorticity / nu / BCM_RE_V_PER_RE_THETA;
+    let term1 = ((re_theta - onset).max(0.0) / (BCM_CHI1 * onset)).sqrt();
+    let chi = nu_tilde / nu;
+    let (term2, d_term2) = if chi > 0.0 {
+        let (f, df) = fv1_and_derivative(chi);
+        let t = (BCM_CHI2 * chi * f).sqrt();
+        // d sqrt(chi_2 chi fv1)/d nu~; t ~ chi^2 as chi -> 0, so the quotient stays finite.
+        let dt = if t > 0.0 { BCM_CHI2 * (f + chi * df) / (2.0 * t * nu) } else { 0.0 };
+        (t, dt)
+    } else {
+        (0.0, 0.0)
+    };
+    let e = (-(term1 + term2)).exp();
+    (1.0 - e, e * d_term2)
+}
+
+/// fv1 and d fv1/d chi.
+#[inline]
+fn fv1_and_derivative(chi: f64) -> (f64, f64) {
+    let c3 = CV1 * CV1 * CV1;
+    let chi3 = chi * chi * chi;
+    (chi3 / (chi3 + c3), 3.0 * chi * chi * c3 / ((chi3 + c3) * (chi3 + c3)))
 }
 
 /// SA source per unit volume at one cell, and its derivative for point-implicit treatment.
@@ -189,10 +245,7 @@ pub fn sa_convective_flux(mass_flux: f64, nu_tilde_left: f64, nu_tilde_right: f6
 /// fv2 = 1 - chi/(1 + chi fv1) and its derivative d fv2/d chi.
 #[inline]
 fn fv2_and_derivative(chi: f64) -> (f64, f64) {
-    let c3 = CV1 * CV1 * CV1;
-    let chi3 = chi * chi * chi;
-    let fv1 = chi3 / (chi3 + c3);
-    let dfv1 = 3.0 * chi * chi * c3 / ((chi3 + c3) * (chi3 + c3));
+    let (fv1, dfv1) = fv1_and_derivative(chi);
     let denominator = 1.0 + chi * fv1;
     let fv2 = 1.0 - chi / denominator;
     let dfv2 = -(1.0 - chi * chi * dfv1) / (denominator * denominator);
@@ -237,8 +290,14 @@ fn positive_production_destruction(
         (0.0, 0.0)
     };
     let (s_tilde, ds_tilde) = modified_vorticity_and_derivative(nu_tilde, nu, vorticity, wall_distance);
-    let production = CB1 * (1.0 - ft2) * s_tilde * nu_tilde;
-    let d_production = CB1 * (-dft2 * s_tilde * nu_tilde + (1.0 - ft2) * (ds_tilde * nu_tilde + s_tilde));
+    let mut production = CB1 * (1.0 - ft2) * s_tilde * nu_tilde;
+    let mut d_production = CB1 * (-dft2 * s_tilde * nu_tilde + (1.0 - ft2) * (ds_tilde * nu_tilde + s_tilde));
+    if let Some(onset) = options.bcm_onset {
+        // SA-BCM: the production of SA-noft2 times gamma_BC (destruction unchanged).
+        let (gamma, d_gamma) = bcm_intermittency(nu, nu_tilde, vorticity, wall_distance, onset);
+        d_production = gamma * d_production + d_gamma * production;
+        production *= gamma;
+    }
 
     let kd2 = KAPPA * KAPPA * wall_distance * wall_distance;
     // r = nu~/(S~ kappa^2 d^2), capped at 10; S~ = 0 (zero vorticity with fv2 < 0) means the

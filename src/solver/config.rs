@@ -172,6 +172,16 @@ pub struct Case {
 }
 
 impl Case {
+    /// The SA source options the backends get: the solver's, with SA-BCM's onset Reynolds
+    /// number from the operating point's turbulence intensity for `model: sa_bcm`.
+    pub fn sa_options(&self) -> SaSourceOptions {
+        let bcm_onset = match (self.solver.model, self.operating_point.turbulence_intensity) {
+            (FlowModel::SaBcm, Some(tu)) => Some(crate::flow::sa::bcm_onset_reynolds(tu)),
+            _ => None,
+        };
+        SaSourceOptions { bcm_onset, ..self.solver.sa }
+    }
+
     /// What the inlet and outlet impose: P0, T0 and direction at the inlet (with the inlet
     /// nu~ = ratio * nu at the inlet total conditions for SA), p2 at the outlet; no-slip walls
     /// for viscous models.
@@ -239,6 +249,16 @@ impl Case {
         positive("limiter_k", s.limiter_k)?;
         if s.model.is_turbulent() && !(op.nu_tilde_ratio.is_finite() && op.nu_tilde_ratio >= 0.0) {
             return Err(Error::Other(format!("invalid case: nu_tilde_ratio = {} must be finite and >= 0", op.nu_tilde_ratio)));
+        }
+        if s.model == FlowModel::SaBcm {
+            match op.turbulence_intensity {
+                Some(tu) if tu.is_finite() && tu > 0.0 && tu < 1.0 => {}
+                Some(tu) => return Err(Error::Other(format!("invalid case: turbulence_intensity = {tu} of point `{}` must lie in (0, 1) (a fraction: 0.01 is 1 %)", op.name))),
+                None => return Err(Error::Other(format!("invalid case: model sa_bcm needs the free-stream turbulence_intensity of point `{}` (a fraction, e.g. 0.01 for 1 %)", op.name))),
+            }
+            if s.sa.with_ft2 {
+                return Err(Error::Other("invalid case: SA-BCM is built on SA-noft2; sa.with_ft2 must be false".into()));
+            }
         }
         let alphas = s.rk.coefficients();
         if alphas.is_empty() || alphas.iter().any(|a| !(a.is_finite() && *a > 0.0)) || alphas.last() != Some(&1.0) {

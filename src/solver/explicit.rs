@@ -193,7 +193,7 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
         let nvar = if l == 0 { config.model.n_marched() } else { config.model.n_marched().min(NFLOW) };
         let turbulent = l == 0 && config.model.is_turbulent();
         if turbulent {
-            backend.turbulence_source_factor(&level.geometry, &self.case.gas, &config.sa, &level.w, &level.dt, &mut level.sa_factor);
+            backend.turbulence_source_factor(&level.geometry, &self.case.gas, &self.case.sa_options(), &level.w, &level.dt, &mut level.sa_factor);
         }
         // Variable smoothing coefficients are frozen over the stages, like the time step.
         if let (Some(eps), Some(v)) = (level.smoothing_eps.as_mut(), config.smoothing.and_then(|sm| sm.variable)) {
@@ -278,7 +278,7 @@ fn residual<B: Backend>(backend: &B, case: &Case, level: &mut Level<B>) {
 /// R(W): convective plus viscous (and SA) residual (thesis eq. 4.1).
 fn physical_residual<B: Backend>(backend: &B, case: &Case, geometry: &B::Geometry, scheme: &ConvectiveScheme, w: &B::Field, r: &mut B::Field) {
     backend.convective_residual(geometry, &case.gas, scheme, w, r);
-    backend.viscous_residual(geometry, &case.gas, case.solver.model, &case.solver.sa, w, r);
+    backend.viscous_residual(geometry, &case.gas, case.solver.model, &case.sa_options(), w, r);
 }
 
 /// The last update is not seen by a residual norm; a non-finite or non-physical state must

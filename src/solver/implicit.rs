@@ -148,7 +148,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let solver = &self.case.solver;
         let cfg = &self.config;
         let alphas = cfg.coefficients();
-        let options = JacobianOptions { convective: cfg.jacobian, entropy_fix: solver.entropy_fix, physics: solver.model, sa: solver.sa };
+        let options = JacobianOptions { convective: cfg.jacobian, entropy_fix: solver.entropy_fix, physics: solver.model, sa: self.case.sa_options() };
 
         let mut w = backend.upload_state(g, initial)?;
         let mut w0 = backend.new_field(g);
@@ -305,7 +305,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
     fn residual(&self, w: &B::Field, r: &mut B::Field) {
         let (gas, solver) = (&self.case.gas, &self.case.solver);
         self.backend.convective_residual(&self.geometry, gas, &self.scheme, w, r);
-        self.backend.viscous_residual(&self.geometry, gas, solver.model, &solver.sa, w, r);
+        self.backend.viscous_residual(&self.geometry, gas, solver.model, &self.case.sa_options(), w, r);
         if let Some(forcing) = &self.forcing {
             self.backend.axpy_field(1.0, forcing, r);
         }

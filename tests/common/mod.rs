@@ -74,6 +74,7 @@ pub fn operating_point_of(gas: &Gas, q: [f64; 4]) -> OperatingPoint {
         alpha1_deg: q[2].atan2(q[1]).to_degrees(),
         p2: q[3],
         nu_tilde_ratio: 3.0,
+        turbulence_intensity: None,
     }
 }
 

@@ -16,11 +16,13 @@ fn relative_vec(a: &[f64], b: &[f64]) -> f64 {
     common::max_relative_difference(a, b)
 }
 
+/// The options of `physics`; SA-BCM at the onset of Tu = 1 % (Re_theta_c 494).
 fn options(convective: ConvectiveJacobian, physics: Physics) -> JacobianOptions {
-    JacobianOptions { convective, entropy_fix: 0.1, physics, sa: SaSourceOptions::default() }
+    let bcm_onset = (physics == Physics::SaBcm).then_some(494.0);
+    JacobianOptions { convective, entropy_fix: 0.1, physics, sa: SaSourceOptions { bcm_onset, ..SaSourceOptions::default() } }
 }
 
-const PHYSICS: [Physics; 3] = [Physics::Euler, Physics::Laminar, Physics::SpalartAllmaras];
+const PHYSICS: [Physics; 4] = [Physics::Euler, Physics::Laminar, Physics::SpalartAllmaras, Physics::SaBcm];
 
 /// Both backends' matrices at the same state and time steps.
 fn assembled(p: &Pair, mesh: &Mesh, opt: &JacobianOptions, seed: u64) -> (turbopt::backend::cpu::CpuJacobian, turbopt::backend::gpu::GpuJacobian) {

@@ -72,14 +72,18 @@ fn random_start(g: &CpuGeometry, added: &CpuField, seed: u64) -> CpuField {
     start
 }
 
+const SA_NOFT2: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: None };
+const SA_FT2: SaSourceOptions = SaSourceOptions { with_ft2: true, bcm_onset: None };
+/// SA-BCM at the onset of Tu = 1 % (Re_theta_c 494).
+const SA_BCM: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: Some(494.0) };
+
 #[test]
 #[ignore = "needs a CUDA device"]
 fn viscous_residual_matches_cpu_on_random_states() {
     let gas = Gas::default();
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
-        for (seed, physics, with_ft2) in [(51, Physics::Laminar, false), (52, Physics::SpalartAllmaras, false), (53, Physics::SpalartAllmaras, true)] {
-            let sa = SaSourceOptions { with_ft2 };
+        for (seed, physics, sa) in [(51, Physics::Laminar, SA_NOFT2), (52, Physics::SpalartAllmaras, SA_NOFT2), (53, Physics::SpalartAllmaras, SA_FT2), (54, Physics::SaBcm, SA_BCM)] {
             let (wc, wg) = air_fields(&p, &mesh, &gas, seed);
             let mut added = p.cpu.new_field(&p.gc);
             p.cpu.viscous_residual(&p.gc, &gas, physics, &sa, &wc, &mut added);
@@ -88,8 +92,8 @@ fn viscous_residual_matches_cpu_on_random_states() {
             p.cpu.viscous_residual(&p.gc, &gas, physics, &sa, &wc, &mut rc);
             p.gpu.viscous_residual(&p.gg, &gas, physics, &sa, &wg, &mut rg);
             let diff = relative_difference(&rc, &p.host(&rg));
-            println!("{name}: {physics:?}, ft2 {with_ft2}: max relative difference {diff:.3e}");
-            assert!(diff <= PARITY, "{name} {physics:?} ft2 {with_ft2}: GPU viscous residual differs by {diff:e}");
+            println!("{name}: {physics:?}, {sa:?}: max relative difference {diff:.3e}");
+            assert!(diff <= PARITY, "{name} {physics:?} {sa:?}: GPU viscous residual differs by {diff:e}");
         }
     }
 }
@@ -100,8 +104,7 @@ fn turbulence_source_factor_matches_cpu_on_random_states() {
     let gas = Gas::default();
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
-        for (seed, with_ft2) in [(61, false), (62, true)] {
-            let sa = SaSourceOptions { with_ft2 };
+        for (seed, sa) in [(61, SA_NOFT2), (62, SA_FT2), (63, SA_BCM)] {
             let (wc, wg) = air_fields(&p, &mesh, &gas, seed);
             let dt = random_scalars(&p.gc, seed + 100, 1e-4, 1.0);
             let dtg = p.gpu.scalars_from_host(&dt).unwrap();
@@ -112,8 +115,8 @@ fn turbulence_source_factor_matches_cpu_on_random_states() {
             p.gpu.check().unwrap();
             let diff = relative_difference_scalars(&fc, &p.gpu.scalars_to_host(&p.gg, &fg).unwrap());
             let smallest = fc.blocks.iter().flatten().fold(1.0f64, |m, f| m.min(*f));
-            println!("{name}: ft2 {with_ft2}: smallest factor {smallest:.3e}, max relative difference {diff:.3e}");
-            assert!(diff <= PARITY, "{name} ft2 {with_ft2}: GPU SA source factor differs by {diff:e}");
+            println!("{name}: {sa:?}: smallest factor {smallest:.3e}, max relative difference {diff:.3e}");
+            assert!(diff <= PARITY, "{name} {sa:?}: GPU SA source factor differs by {diff:e}");
         }
     }
 }

@@ -44,13 +44,18 @@ fn cell_states(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &GasArgs, turbulent:
     Ok(())
 }
 
+/// SA-BCM's onset Re_theta_c as the kernels take it: 0 for fully turbulent SA.
+fn bcm_onset(sa: &SaSourceOptions) -> f64 {
+    sa.bcm_onset.unwrap_or(0.0)
+}
+
 /// Adds the viscous residual of `w` to `r` (thesis 4.2.2, eq. 4.14; with SA the diffusion and
 /// source of rho nu_tilde): interior cells only, the SA variable only when `turbulent`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbulent: bool, sa: &SaSourceOptions, w: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
     let gas = GasArgs::from(gas);
     let e = g.extent;
-    let (on, with_ft2) = (turbulent as i32, sa.with_ft2 as i32);
+    let (on, with_ft2, bcm_onset) = (turbulent as i32, sa.with_ft2 as i32, bcm_onset(sa));
     let mut work = g.workspace();
     let ws = &mut *work;
     let (cells, nodes, fi, fj) = (&mut ws.viscous_cells, &mut ws.node_values, &mut ws.flux_i, &mut ws.flux_j);
@@ -80,6 +85,7 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbul
             .arg(&e)
             .arg(&on)
             .arg(&with_ft2)
+            .arg(&bcm_onset)
             .arg(&*cells)
             .arg(&*fi)
             .arg(&*fj)
@@ -101,7 +107,7 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbul
 pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CudaSlice<f64>, dt: &CudaSlice<f64>, factor: &mut CudaSlice<f64>) -> Result<()> {
     let gas = GasArgs::from(gas);
     let e = g.extent;
-    let with_ft2 = sa.with_ft2 as i32;
+    let (with_ft2, bcm_onset) = (sa.with_ft2 as i32, bcm_onset(sa));
     let mut work = g.workspace();
     let cells = &mut work.viscous_cells;
     cell_states(k, cx, g, &gas, true, w, cells)?;
@@ -111,6 +117,7 @@ pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, g
             .arg(&g.blocks)
             .arg(&e)
             .arg(&with_ft2)
+            .arg(&bcm_onset)
             .arg(&*cells)
             .arg(&g.si)
             .arg(&g.sj)
@@ -129,7 +136,7 @@ pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, g
 /// (`sa_source_derivatives` of the CPU): the source part of the segregated SA Jacobian.
 pub(super) fn source_derivative(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CudaSlice<f64>, out: &mut CudaSlice<f64>) -> Result<()> {
     let gas = GasArgs::from(gas);
-    let with_ft2 = sa.with_ft2 as i32;
+    let (with_ft2, bcm_onset) = (sa.with_ft2 as i32, bcm_onset(sa));
     let mut work = g.workspace();
     let cells = &mut work.viscous_cells;
     cell_states(k, cx, g, &gas, true, w, cells)?;
@@ -139,6 +146,7 @@ pub(super) fn source_derivative(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Ga
             .arg(&g.blocks)
             .arg(&g.extent)
             .arg(&with_ft2)
+            .arg(&bcm_onset)
             .arg(&*cells)
             .arg(&g.si)
             .arg(&g.sj)

@@ -261,7 +261,7 @@ impl<'a, B: Backend> Workspace<'a, B> {
 
     fn call(&mut self, op: Operation) {
         let (b, case) = (self.backend, &self.problem.case);
-        let (gas, physics, sa) = (&case.gas, case.solver.model, &case.solver.sa);
+        let (gas, physics, sa) = (&case.gas, case.solver.model, &case.sa_options());
         let nvar = physics.n_marched();
         match op {
             Operation::CopyField => b.copy_field(&self.w, &mut self.w0),

@@ -78,7 +78,7 @@ impl TestProblem {
         let mesh = bump_channel(ni, nj)?;
         let coarse = coarsen(&mesh)?;
         let gas = Gas::default();
-        let operating_point = OperatingPoint { name: "bench".into(), p01: 1.6e5, t01: 420.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0 };
+        let operating_point = OperatingPoint { name: "bench".into(), p01: 1.6e5, t01: 420.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0, turbulence_intensity: None };
         let initial = channel_flow_state(&mesh, &gas, &operating_point);
         let solver = SolverConfig {
             model: FlowModel::SpalartAllmaras,
