@@ -386,6 +386,11 @@ pub struct SolveArgs {
     /// `--model sa-bcm` (overrides the operating point's `turbulence_intensity`).
     #[arg(long)]
     pub turbulence_intensity: Option<f64>,
+    /// Inlet nu~/nu (overrides the operating point's `nu_tilde_ratio`, usually 3). SA-BCM keeps a
+    /// boundary layer laminar only under a low free-stream nu~ (0.1; with 3 it is turbulent from
+    /// the leading edge, docs/transition.md).
+    #[arg(long)]
+    pub nu_tilde_ratio: Option<f64>,
     /// CFL number (implicit: the target of the CFL ramp).
     #[arg(long)]
     pub cfl: Option<f64>,

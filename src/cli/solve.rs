@@ -31,6 +31,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if args.turbulence_intensity.is_some() {
         op.turbulence_intensity = args.turbulence_intensity;
     }
+    if let Some(ratio) = args.nu_tilde_ratio {
+        op.nu_tilde_ratio = ratio;
+    }
     let mut settings = solver_settings(args)?;
     if let Some(choice) = turbopt::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
         println!("auto: {}", choice.reason);
