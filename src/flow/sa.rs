@@ -60,8 +60,9 @@ pub struct SaSourceOptions {
     pub with_ft2: bool,
     /// SA-BCM transition ([`bcm_intermittency`]): the onset momentum-thickness Reynolds number
     /// Re_theta_c of the free-stream turbulence ([`bcm_onset_reynolds`]); `None`: fully
-    /// turbulent. Set by the solver from the operating point for `model: sa_bcm`.
-    #[serde(default)]
+    /// turbulent. Derived by the solver from the operating point for `model: sa_bcm`
+    /// (`Case::sa_options`), never read from a settings file.
+    #[serde(skip)]
     pub bcm_onset: Option<f64>,
 }
 
