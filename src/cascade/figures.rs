@@ -113,9 +113,9 @@ pub struct FigureWatch<'a> {
     pub steady_at: Option<usize>,
     /// The periodic rule's answer, when it stopped the solve.
     pub periodic: Option<PeriodicAnswer>,
-    /// The solve's budget, when the solver was given more for the periodic rule's
-    /// [`PeriodicAverage::budget_extension`]: the watch stops the solve there unless the
-    /// residual is on a plateau.
+    /// The solve's budget, when the solver was given more for the
+    /// [`FigureConvergence::budget_extension`]: the watch stops the solve there unless it is
+    /// near an answer.
     budget: Option<usize>,
     /// The watch stopped the solve at its budget.
     pub budget_reached: bool,
@@ -150,10 +150,14 @@ impl<'a> FigureWatch<'a> {
             return true;
         }
         let Some(rule) = test.periodic else { return false };
+        rule.on_plateau(&self.log_residual(rule.window), orders)
+    }
+
+    /// log10 of the density residual of the last `iterations` iterations (oldest first).
+    fn log_residual(&self, iterations: usize) -> Vec<f64> {
         let records = &self.history.records;
-        let from = records.len().saturating_sub(rule.window);
-        let log_residual: Vec<f64> = records[from..].iter().map(|r| r.residuals[0].max(f64::MIN_POSITIVE).log10()).collect();
-        rule.on_plateau(&log_residual, orders)
+        let from = records.len().saturating_sub(iterations);
+        records[from..].iter().map(|r| r.residuals[0].max(f64::MIN_POSITIVE).log10()).collect()
     }
 
     fn watched(&self, figures: &PointFigures) -> Vec<f64> {
@@ -201,9 +205,7 @@ impl Observer for FigureWatch<'_> {
         while self.looks.front().is_some_and(|l| iteration - l.iteration >= rule.history_needed()) {
             self.looks.pop_front();
         }
-        let records = &self.history.records;
-        let from = records.len().saturating_sub(rule.history_needed());
-        let log_residual: Vec<f64> = records[from..].iter().map(|r| r.residuals[0].max(f64::MIN_POSITIVE).log10()).collect();
+        let log_residual = self.log_residual(rule.history_needed());
         self.looks.make_contiguous();
         match rule.answer(&self.op.name, iteration, &log_residual, orders, self.looks.as_slices().0) {
             Some(answer) => {
