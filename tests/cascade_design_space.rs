@@ -97,14 +97,32 @@ fn three_t106c_designs_at_low_reynolds_number_are_answered_periodic_or_converged
     }
 }
 
+/// What the ignored studies read from the environment: STUDY_BLADE, STUDY_CASE, STUDY_DESIGNS
+/// and BACKEND (cpu or gpu), each with a default.
+struct StudyEnv {
+    blade: String,
+    case: String,
+    designs: usize,
+    backend: BackendChoice,
+}
+
+impl StudyEnv {
+    fn read(blade: &str, case: &str, designs: usize) -> StudyEnv {
+        let var = |k: &str| std::env::var(k).ok();
+        StudyEnv {
+            blade: var("STUDY_BLADE").unwrap_or_else(|| blade.to_string()),
+            case: var("STUDY_CASE").unwrap_or_else(|| case.to_string()),
+            designs: var("STUDY_DESIGNS").map_or(designs, |n| n.parse().expect("STUDY_DESIGNS: a number of designs")),
+            backend: if var("BACKEND").as_deref() == Some("gpu") { BackendChoice::gpu(0) } else { BackendChoice::Cpu { threads: None } },
+        }
+    }
+}
+
 #[test]
 #[ignore = "long validation: the design-space study (STUDY_BLADE, STUDY_CASE, STUDY_DESIGNS, MESH_ONLY=1, BACKEND=gpu)"]
 fn design_space_study() {
-    let var = |k: &str, default: &str| std::env::var(k).unwrap_or_else(|_| default.to_string());
-    let (blade, case) = (var("STUDY_BLADE", "blades/ls89.ron"), var("STUDY_CASE", "MUR47"));
-    let designs: usize = var("STUDY_DESIGNS", "500").parse().unwrap();
-    let mesh_only = var("MESH_ONLY", "0") == "1";
-    let backend = if var("BACKEND", "cpu") == "gpu" { BackendChoice::gpu(0) } else { BackendChoice::Cpu { threads: None } };
+    let StudyEnv { blade, case, designs, backend } = StudyEnv::read("blades/ls89.ron", "MUR47", 500);
+    let mesh_only = std::env::var("MESH_ONLY").is_ok_and(|v| v == "1");
     let t = std::time::Instant::now();
     let records = study(&blade, &case, designs, mesh_only, backend);
     check_answers(&format!("{blade} at {case}"), &records, t.elapsed().as_secs_f64(), 0.99);
@@ -122,10 +140,7 @@ const LONG_WINDOW: usize = 4000;
 #[test]
 #[ignore = "long validation: the periodic rule against long averages (STUDY_BLADE, STUDY_CASE, STUDY_DESIGNS, BACKEND=gpu)"]
 fn periodic_rule_error_against_long_averages() {
-    let var = |k: &str, default: &str| std::env::var(k).unwrap_or_else(|_| default.to_string());
-    let (blade, case) = (var("STUDY_BLADE", "blades/t106c.ron"), var("STUDY_CASE", "M065_RE80K"));
-    let designs: usize = var("STUDY_DESIGNS", "40").parse().unwrap();
-    let backend = if var("BACKEND", "cpu") == "gpu" { BackendChoice::gpu(0) } else { BackendChoice::Cpu { threads: None } };
+    let StudyEnv { blade, case, designs, backend } = StudyEnv::read("blades/t106c.ron", "M065_RE80K", 40);
     let file = load_blade_file(&blade).unwrap();
     let drawn = draw_designs(&file.design_space().unwrap(), designs, SEED);
     let records = solve(&blade, &case, &drawn, backend.clone(), |_| {});
