@@ -103,3 +103,12 @@ fn restart_continues_the_history_and_a_wrong_mesh_is_refused() {
     assert!(stderr.contains("does not fit the mesh"), "{stderr}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `turbopt evaluate --turbulence-intensity` takes a fraction: 3 (meant as 3 %) is refused
+/// before any mesh is made, naming the flag's value.
+#[test]
+fn evaluate_refuses_a_turbulence_intensity_outside_zero_to_one() {
+    let out = turbopt().args(["evaluate", "blades/ls89.ron", "--model", "sa-bcm", "--turbulence-intensity", "3"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("turbulence_intensity = 3 must lie in (0, 1)"), "{stderr}");
+}

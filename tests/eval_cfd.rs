@@ -378,3 +378,25 @@ fn the_stop_signal_interrupts_evaluations_and_clears() {
     assert!(e.status.is_ok(), "solved once the stop is cleared: {:?}", e.status);
     assert!(e.diagnostics.iterations > 0);
 }
+
+/// `free_stream` sets the turbulence intensity and inflow nu~/nu over every point the evaluator
+/// solves (how a campaign runs `model: sa_bcm` on a blade file whose points carry no
+/// intensity); an intensity outside (0, 1) is refused with the field's name.
+#[test]
+fn free_stream_turbulence_applies_to_every_point() {
+    let text = r#"(
+        blade: "blades/ls89.ron",
+        operating_points: ["MUR47", "TC2_OP1"],
+        solver: (config: (model: sa_bcm)),
+        free_stream: (turbulence_intensity: Some(0.01), nu_tilde_ratio: Some(0.1)),
+        objectives: [EntropyRise],
+    )"#;
+    let config = EvaluatorConfig::from_ron_str(text, Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let ev = CfdEvaluator::new(config).unwrap();
+    for op in ev.operating_points() {
+        assert_eq!((op.turbulence_intensity, op.nu_tilde_ratio), (Some(0.01), 0.1), "{}", op.name);
+    }
+    let bad = text.replace("Some(0.01)", "Some(3.0)");
+    let err = EvaluatorConfig::from_ron_str(&bad, Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_err();
+    assert!(err.contains("free_stream") && err.contains("turbulence_intensity = 3"), "{err}");
+}

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use turbopt::cascade::{default_rans_config, solve_blade, write_solve_files, BladeChoice, BladeSolve, SchemeChoice, SolverSettings};
 use turbopt::eval::cfd::BackendChoice;
-use turbopt::flow::case::OperatingPoint;
+use turbopt::flow::case::{FreeStreamTurbulence, OperatingPoint};
 use turbopt::geometry::{load_blade_file, BladeFile};
 use turbopt::mesh::Density;
 use turbopt::post::read_measured_mis;
@@ -62,9 +62,10 @@ fn model(name: &str) -> PyResult<FlowModel> {
 /// Solves `blade` (a blade file) at `case` (default: the file's first operating point) on the
 /// `density` mesh, as `turbopt solve` does: RANS-SA, the implicit scheme, until the figures are
 /// steady. `design` solves a design vector of the blade's parameterization instead of its own
-/// profile. The solve releases the interpreter and stops on Ctrl-C (KeyboardInterrupt).
+/// profile. `turbulence_intensity` (a fraction, what `model="sa_bcm"` needs) and
+/// `nu_tilde_ratio` (inflow nu~/nu) override the operating point's. The solve releases the interpreter and stops on Ctrl-C (KeyboardInterrupt).
 #[pyfunction]
-#[pyo3(signature = (blade, *, case=None, density="coarse", scheme="implicit", backend="cpu", design=None, threads=None, device=None, max_iterations=None, model=None))]
+#[pyo3(signature = (blade, *, case=None, density="coarse", scheme="implicit", backend="cpu", design=None, threads=None, device=None, max_iterations=None, model=None, turbulence_intensity=None, nu_tilde_ratio=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -78,10 +79,15 @@ pub fn solve(
     device: Option<usize>,
     max_iterations: Option<usize>,
     model: Option<&str>,
+    turbulence_intensity: Option<f64>,
+    nu_tilde_ratio: Option<f64>,
 ) -> PyResult<SolveResult> {
     let path = path_like(blade).ok_or_else(|| pyo3::exceptions::PyTypeError::new_err("blade must be the path of a blade file"))?;
     let file = load_blade_file(&path).py_err()?;
-    let op = operating_point(&file, case)?;
+    let mut op = operating_point(&file, case)?;
+    let free_stream = FreeStreamTurbulence { turbulence_intensity, nu_tilde_ratio };
+    free_stream.validate().map_err(value_error)?;
+    free_stream.apply_to(&mut op);
     let density = self::density(density)?;
     let scheme = self::scheme(scheme)?;
     let backend = backend_choice(Some(backend), device, None, threads, &BackendChoice::default())?.unwrap_or_default();

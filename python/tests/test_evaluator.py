@@ -106,6 +106,8 @@ def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
         ({"model": "k-omega"}, ValueError, "model"),
         ({"design": [1.0, 2.0]}, ValueError, "design space"),
         ({"max_iterations": 0}, ValueError, "max_iterations"),
+        ({"model": "sa_bcm", "turbulence_intensity": 3.0}, ValueError, "turbulence_intensity"),
+        ({"nu_tilde_ratio": -1.0}, ValueError, "nu_tilde_ratio"),
     ],
 )
 def test_solve_rejects_bad_input_naming_it(kwargs, error, words):

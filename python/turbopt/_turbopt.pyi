@@ -148,6 +148,8 @@ def solve(
     device: Optional[int] = None,
     max_iterations: Optional[int] = None,
     model: Optional[str] = None,
+    turbulence_intensity: Optional[float] = None,
+    nu_tilde_ratio: Optional[float] = None,
 ) -> SolveResult: ...
 
 def import_blade(

@@ -224,6 +224,8 @@ pub struct EvaluateArgs {
     pub scheme: SchemeArg,
     #[arg(long, value_enum)]
     pub model: Option<ModelArg>,
+    #[command(flatten)]
+    pub free_stream: FreeStreamFlags,
     #[arg(long)]
     pub max_iterations: Option<usize>,
     #[command(flatten)]
@@ -231,6 +233,29 @@ pub struct EvaluateArgs {
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Free-stream turbulence over the operating point's own (`solve`, `evaluate`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct FreeStreamFlags {
+    /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %), the transition onset of
+    /// `--model sa-bcm` (overrides the operating point's `turbulence_intensity`).
+    #[arg(long)]
+    pub turbulence_intensity: Option<f64>,
+    /// Inlet nu~/nu (overrides the operating point's `nu_tilde_ratio`, usually 3). SA-BCM keeps a
+    /// boundary layer laminar only under a low free-stream nu~ (0.1; with 3 it is turbulent from
+    /// the leading edge, docs/transition.md).
+    #[arg(long)]
+    pub nu_tilde_ratio: Option<f64>,
+}
+
+impl FreeStreamFlags {
+    /// The flags as settings, checked.
+    pub fn free_stream(&self) -> turbopt::Result<turbopt::flow::case::FreeStreamTurbulence> {
+        let f = turbopt::flow::case::FreeStreamTurbulence { turbulence_intensity: self.turbulence_intensity, nu_tilde_ratio: self.nu_tilde_ratio };
+        f.validate().map_err(turbopt::Error::Invalid)?;
+        Ok(f)
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -382,15 +407,8 @@ pub struct SolveArgs {
     /// Flow model (overrides --config's).
     #[arg(long, value_enum)]
     pub model: Option<ModelArg>,
-    /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %), the transition onset of
-    /// `--model sa-bcm` (overrides the operating point's `turbulence_intensity`).
-    #[arg(long)]
-    pub turbulence_intensity: Option<f64>,
-    /// Inlet nu~/nu (overrides the operating point's `nu_tilde_ratio`, usually 3). SA-BCM keeps a
-    /// boundary layer laminar only under a low free-stream nu~ (0.1; with 3 it is turbulent from
-    /// the leading edge, docs/transition.md).
-    #[arg(long)]
-    pub nu_tilde_ratio: Option<f64>,
+    #[command(flatten)]
+    pub free_stream: FreeStreamFlags,
     /// CFL number (implicit: the target of the CFL ramp).
     #[arg(long)]
     pub cfl: Option<f64>,

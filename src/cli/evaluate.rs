@@ -19,6 +19,7 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
             SchemeArg::Auto => SchemeChoice::Auto,
         },
         model: args.model.map(ModelArg::model),
+        free_stream: args.free_stream.free_stream()?,
     };
     let evaluator = CfdEvaluator::new(EvaluatorConfig::for_figures(&args.blade, args.case.as_deref(), &settings))?;
     if let Some(choice) = evaluator.auto_choice() {

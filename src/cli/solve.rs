@@ -28,12 +28,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
     let mut op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
-    if args.turbulence_intensity.is_some() {
-        op.turbulence_intensity = args.turbulence_intensity;
-    }
-    if let Some(ratio) = args.nu_tilde_ratio {
-        op.nu_tilde_ratio = ratio;
-    }
+    args.free_stream.free_stream()?.apply_to(&mut op);
     let mut settings = solver_settings(args)?;
     if let Some(choice) = turbopt::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
         println!("auto: {}", choice.reason);

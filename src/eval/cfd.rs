@@ -320,6 +320,13 @@ impl CfdEvaluator {
         } else {
             config.operating_points.iter().map(|n| blade.operating_point(n).cloned()).collect::<Result<Vec<_>>>()?
         };
+        let points = points
+            .into_iter()
+            .map(|mut op| {
+                config.free_stream.apply_to(&mut op);
+                op
+            })
+            .collect();
         let setup = CascadeSetup {
             mesh: config.mesh.clone(),
             exit_plane_axial_chords: config.exit_plane_axial_chords,

@@ -19,6 +19,7 @@
 pub use super::donors::WarmStartFrom;
 use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
+use crate::flow::case::FreeStreamTurbulence;
 use crate::mesh::Density;
 pub use crate::cascade::settings::{default_rans_config, BackendChoice, Devices, SchemeChoice, SolverSettings};
 pub use crate::mesh::passage::MeshSettings;
@@ -71,11 +72,13 @@ pub struct FigureSettings {
     pub scheme: SchemeChoice,
     /// Flow model (None: the evaluator's default, RANS-SA).
     pub model: Option<crate::solver::FlowModel>,
+    /// Free-stream turbulence over the blade file's point.
+    pub free_stream: FreeStreamTurbulence,
 }
 
 impl Default for FigureSettings {
     fn default() -> Self {
-        FigureSettings { density: Density::Coarse, max_iterations: None, accept_orders: None, backend: BackendChoice::default(), scheme: SchemeChoice::Implicit, model: None }
+        FigureSettings { density: Density::Coarse, max_iterations: None, accept_orders: None, backend: BackendChoice::default(), scheme: SchemeChoice::Implicit, model: None, free_stream: FreeStreamTurbulence::default() }
     }
 }
 
@@ -93,6 +96,10 @@ pub struct EvaluatorConfig {
     pub mesh: MeshSettings,
     #[serde(default)]
     pub solver: SolverSettings,
+    /// Free-stream turbulence set over every operating point (for example the turbulence
+    /// intensity `model: sa_bcm` needs where the blade file's points carry none).
+    #[serde(default)]
+    pub free_stream: FreeStreamTurbulence,
     pub objectives: Vec<Objective>,
     #[serde(default)]
     pub constraints: Vec<Constraint>,
@@ -127,6 +134,7 @@ impl EvaluatorConfig {
             density: Density::Coarse,
             mesh: MeshSettings::default(),
             solver: SolverSettings::default(),
+            free_stream: FreeStreamTurbulence::default(),
             objectives: vec![Objective::EntropyRise],
             constraints: vec![],
             warm_start: true,
@@ -153,6 +161,7 @@ impl EvaluatorConfig {
         if let Some(m) = settings.model {
             config.solver.config.model = m;
         }
+        config.free_stream = settings.free_stream;
         config
     }
 
@@ -195,6 +204,7 @@ impl EvaluatorConfig {
             c.validate().map_err(|e| e.to_string())?;
         }
         self.solver.validate()?;
+        self.free_stream.validate().map_err(|e| format!("free_stream: {e}"))?;
         if self.batch.workers == Some(0) {
             return Err("batch.workers must be at least 1".into());
         }

@@ -30,6 +30,45 @@ fn default_nu_tilde_ratio() -> f64 {
     DEFAULT_NU_TILDE_RATIO
 }
 
+/// Free-stream turbulence set over a blade file's operating points (command line, evaluator
+/// and campaign settings): the turbulence intensity `model: sa_bcm` needs and the inflow
+/// nu~/nu. A field left out keeps the point's own value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FreeStreamTurbulence {
+    /// Turbulence intensity u'/U as a fraction (0.01 = 1 %).
+    pub turbulence_intensity: Option<f64>,
+    /// Inflow nu~/nu.
+    pub nu_tilde_ratio: Option<f64>,
+}
+
+impl FreeStreamTurbulence {
+    /// Whether the values can be a free stream: an intensity in (0, 1), a finite ratio >= 0.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(tu) = self.turbulence_intensity {
+            if !(tu > 0.0 && tu < 1.0) {
+                return Err(format!("turbulence_intensity = {tu} must lie in (0, 1) (a fraction: 0.01 is 1 %)"));
+            }
+        }
+        if let Some(r) = self.nu_tilde_ratio {
+            if !(r.is_finite() && r >= 0.0) {
+                return Err(format!("nu_tilde_ratio = {r} must be finite and >= 0"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `op` with the values set here.
+    pub fn apply_to(&self, op: &mut OperatingPoint) {
+        if self.turbulence_intensity.is_some() {
+            op.turbulence_intensity = self.turbulence_intensity;
+        }
+        if let Some(r) = self.nu_tilde_ratio {
+            op.nu_tilde_ratio = r;
+        }
+    }
+}
+
 impl OperatingPoint {
     /// Exit isentropic Mach number from P01/p2 (thesis/DESIGN section 5 formula).
     pub fn exit_isentropic_mach(&self, gamma: f64) -> f64 {
