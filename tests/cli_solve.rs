@@ -44,8 +44,8 @@ fn sigterm_stops_the_solve_and_keeps_its_results() {
     assert!(!output.status.success(), "a stopped solve is not a success");
     assert!(stderr.contains("stopped by a signal"), "stderr: {stderr}");
     let json = stdout.lines().last().expect("a JSON line");
-    assert!(json.contains("\"converged\":false") && json.contains("entropy_rise"), "{json}");
-    for file in ["convergence.csv", "mis.csv", "solution.vtm"] {
+    assert!(json.contains("\"converged\":false") && json.contains("entropy_rise") && json.contains("boundary_layers"), "{json}");
+    for file in ["convergence.csv", "mis.csv", "cf.png", "solution.vtm"] {
         assert!(out.join(file).exists(), "{file} not written");
     }
     let _ = std::fs::remove_dir_all(&out);

@@ -4,7 +4,7 @@ use turbopt::flow::case::{isentropic_mach, OperatingPoint};
 use turbopt::flow::gas::Gas;
 use turbopt::flow::solution::{BlockSolution, Solution};
 use turbopt::mesh::{Block, BoundaryKind, Face, Mesh, Patch};
-use turbopt::post::{blade_surface, cascade_performance, mixed_out, pitchwise_cut, plane_averages, rms_against_measured, BladeSide, CutSample, MeasuredMis};
+use turbopt::post::{blade_surface, cascade_performance, mixed_out, pitchwise_cut, plane_averages, rms_against_measured, side_layers, BladeSide, CutSample, MeasuredMis};
 
 fn uniform(block: &Block, gas: &Gas, rho: f64, u: f64, v: f64, p: f64) -> BlockSolution {
     let n = block.n_cells();
@@ -91,7 +91,8 @@ fn blade_surface_splits_sides_and_matches_measured_points() {
     }
     let mesh = Mesh { blocks: vec![block], pitch: 0.0 };
     let p01 = 1.3e5;
-    let surface = blade_surface(&mesh, &Solution { blocks: vec![bs] }, gas.gamma, p01);
+    let op = OperatingPoint { name: "t".into(), p01, t01: 300.0, alpha1_deg: 0.0, p2: 1.0e5, nu_tilde_ratio: 3.0, turbulence_intensity: None };
+    let surface = blade_surface(&mesh, &Solution { blocks: vec![bs] }, &gas, &op, true);
     assert_eq!(surface.len(), 128);
     let ss: Vec<_> = surface.iter().filter(|p| p.side == BladeSide::Suction).collect();
     assert!(ss.iter().all(|p| p.y >= -0.05), "suction side is the upper arc");
@@ -148,4 +149,49 @@ fn mixing_two_streams_conserves_fluxes_and_loses_total_pressure() {
     let avg = plane_averages(&cut, &gas);
     assert!(m.total_pressure < avg.total_pressure, "mixed {} vs mass-averaged {}", m.total_pressure, avg.total_pressure);
     assert!(m.entropy > avg.entropy);
+}
+
+/// Skin friction and the layer's state on the ring: a wall-cell velocity U along +x that turns
+/// to -U behind x = 0.3 (reversed shear on both sides from there to the trailing edge), and an
+/// eddy viscosity that is turbulent (mu_t / mu ~ 50) over the rear half of the upper side only.
+/// Cf at the top is mu U / d / (P01 - p2) with d = 0.05, the wall cell's centre height.
+#[test]
+fn skin_friction_and_boundary_layer_state_on_a_ring() {
+    let gas = Gas::default();
+    let block = ring(256, 4);
+    let (rho, u, p) = (1.2, 20.0, 1.0e5);
+    let mut bs = uniform(&block, &gas, rho, u, 0.0, p);
+    let mu = gas.viscosity(p / (rho * gas.gas_constant));
+    for j in 0..block.nj {
+        for i in 0..block.ni {
+            let c = block.cell(i, j);
+            let n = [block.node(i, j), block.node(i + 1, j), block.node(i + 1, j + 1), block.node(i, j + 1)];
+            let (xc, yc) = (n.iter().map(|&k| block.x[k]).sum::<f64>() / 4.0, n.iter().map(|&k| block.y[k]).sum::<f64>() / 4.0);
+            if xc >= 0.3 {
+                bs.rho_u[c] = -rho * u;
+            }
+            // chi = 50: mu_t / mu = 50 fv1(50) ~ 50.
+            if xc > 0.0 && yc > 0.0 {
+                bs.nu_tilde[c] = 50.0 * mu / rho;
+            }
+        }
+    }
+    let mesh = Mesh { blocks: vec![block], pitch: 0.0 };
+    let op = OperatingPoint { name: "t".into(), p01: 1.3e5, t01: 300.0, alpha1_deg: 0.0, p2: p, nu_tilde_ratio: 3.0, turbulence_intensity: None };
+    let surface = blade_surface(&mesh, &Solution { blocks: vec![bs] }, &gas, &op, true);
+    let top = surface.iter().filter(|s| s.side == BladeSide::Suction).min_by(|a, b| a.x.abs().total_cmp(&b.x.abs())).unwrap();
+    let expected = mu * u / 0.05 / (op.p01 - op.p2);
+    assert!((top.cf / expected - 1.0).abs() < 0.01, "Cf at the top {} vs {expected}", top.cf);
+    let layers = side_layers(&surface);
+    for layer in &layers {
+        assert_eq!(layer.separations.len(), 1, "{layer:?}");
+        let (start, end) = layer.separations[0];
+        assert!((start - 1.3).abs() < 0.03 && end > 1.95, "{:?}: reversed shear from x_from_le {start} to {end}", layer.side);
+    }
+    let (ss, ps) = (&layers[0], &layers[1]);
+    assert!(ss.transition_x_from_le.is_some_and(|x| (x - 1.0).abs() < 0.03), "{ss:?}");
+    assert!((ss.laminar_fraction - 0.5).abs() < 0.02, "{ss:?}");
+    assert!(ps.transition_x_from_le.is_none() && ps.laminar_fraction == 1.0, "{ps:?}");
+    let inviscid = blade_surface(&mesh, &Solution { blocks: vec![uniform(&mesh.blocks[0], &gas, rho, u, 0.0, p)] }, &gas, &op, false);
+    assert!(inviscid.iter().all(|s| s.cf == 0.0), "an inviscid flow has no wall shear");
 }

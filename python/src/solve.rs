@@ -169,8 +169,9 @@ impl SolveResult {
     fn exit_isentropic_mach(&self) -> f64 {
         self.solved.solve.figures.performance.exit_isentropic_mach
     }
-    /// Blade-surface isentropic Mach number: a dict of arrays `side` (`"ss"` suction, `"ps"`
-    /// pressure), `x` and `y` [m], `x_over_axial_chord`, `p` [Pa] and `mis`.
+    /// Blade-surface distributions: a dict of arrays `side` (`"ss"` suction, `"ps"` pressure),
+    /// `x` and `y` [m], `x_over_axial_chord`, `p` [Pa], `mis`, `cf` (tau_w / (P01 - p2), negative
+    /// where separated) and `mut_over_mu` (the layer's largest eddy-viscosity ratio).
     #[getter]
     fn mis<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = &self.solved.solve.figures.surface;
@@ -184,6 +185,8 @@ impl SolveResult {
         d.set_item("x_over_axial_chord", PyArray1::from_vec(py, column(&|p| p.x_from_le / chord)))?;
         d.set_item("p", PyArray1::from_vec(py, column(&|p| p.p)))?;
         d.set_item("mis", PyArray1::from_vec(py, column(&|p| p.mis)))?;
+        d.set_item("cf", PyArray1::from_vec(py, column(&|p| p.cf)))?;
+        d.set_item("mut_over_mu", PyArray1::from_vec(py, column(&|p| p.eddy_viscosity_ratio)))?;
         Ok(d)
     }
     /// The convergence history: one row per iteration, columns iteration, wall time [s] and the

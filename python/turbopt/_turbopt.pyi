@@ -114,7 +114,8 @@ class SolveResult:
     def exit_isentropic_mach(self) -> float: ...
     @property
     def mis(self) -> Dict[str, npt.NDArray[Any]]:
-        """Arrays ``side`` ("ss"/"ps"), ``x``, ``y``, ``x_over_axial_chord``, ``p``, ``mis``."""
+        """Arrays ``side`` ("ss"/"ps"), ``x``, ``y``, ``x_over_axial_chord``, ``p``, ``mis``,
+        ``cf`` (wall shear over P01 - p2, negative where separated), ``mut_over_mu``."""
     @property
     def history(self) -> npt.NDArray[np.float64]:
         """Rows of iteration, wall time and the five RMS residuals."""

@@ -35,7 +35,7 @@ pub fn solve_blade(blade: &BladeFile, which: BladeChoice, op: &OperatingPoint, d
     }
     settings.validate().map_err(Error::Other)?;
     let backend = OpenBackend::open(&settings.backend)?;
-    let setup = CascadeSetup::new(blade, vec![op.clone()], density);
+    let setup = CascadeSetup::new(blade, vec![op.clone()], density).with_model(settings.config.model);
     let prepared = PreparedCascade::new(blade, which, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
     let run = PointRun { prepared: &prepared, op, settings, extras: &|_| Vec::new() };
     let solve = backend.run(SolveOnePoint { run: &run, progress }).map_err(failure_error)?;

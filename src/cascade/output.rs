@@ -12,7 +12,7 @@ use crate::flow::gas::Gas;
 use crate::flow::solution::Solution;
 use crate::mesh::vtk::write_vtk;
 use crate::mesh::Mesh;
-use crate::post::{plot_isentropic_mach, rms_against_measured, MeasuredMis, MisComparison, SurfacePoint};
+use crate::post::{plot_isentropic_mach, plot_skin_friction, rms_against_measured, MeasuredMis, MisComparison, SurfacePoint};
 use crate::report::plots::plot_semilog;
 use crate::solver::SolveOutcome;
 
@@ -74,18 +74,33 @@ pub fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
     plot_semilog(&dir.join("convergence.png"), "residual (RMS of R/V)", "iteration", &series)
 }
 
-/// `mis.csv` (the blade-surface isentropic Mach number, both sides) and `mis.png` (with the
-/// measured taps when given) in `dir`.
+/// `mis.csv` (along both sides of the blade: isentropic Mach number, skin friction tau_w /
+/// (P01 - p2) and the layer's largest mu_t / mu) and `mis.png` (with the measured taps when
+/// given) and, for a viscous flow, `cf.png` in `dir`.
 pub fn write_mis(dir: &Path, blade_name: &str, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, taps: Option<&[MeasuredMis]>) -> Result<()> {
     let path = dir.join("mis.csv");
-    let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis\n");
+    let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis,cf,mut_over_mu\n");
     for p in surface {
-        text += &format!("{},{:.5},{:.6},{:.5},{:.3},{:.6}\n", p.side.label(), p.x_from_le * 1e3, p.x_from_le / planes.axial_chord, p.y * 1e3, p.p, p.mis);
+        text += &format!(
+            "{},{:.5},{:.6},{:.5},{:.3},{:.6},{:.6e},{:.4}\n",
+            p.side.label(),
+            p.x_from_le * 1e3,
+            p.x_from_le / planes.axial_chord,
+            p.y * 1e3,
+            p.p,
+            p.mis,
+            p.cf,
+            p.eddy_viscosity_ratio
+        );
     }
     std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
     let title = match cmp {
         Some(c) => format!("{blade_name}: isentropic Mach number (RMS vs experiment {:.4})", c.rms),
         None => format!("{blade_name}: isentropic Mach number"),
     };
-    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps)
+    plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps)?;
+    if surface.iter().any(|p| p.cf != 0.0) {
+        plot_skin_friction(&dir.join("cf.png"), &format!("{blade_name}: skin friction"), planes.axial_chord, surface)?;
+    }
+    Ok(())
 }

@@ -12,6 +12,7 @@ use crate::geometry::BladeFile;
 use crate::mesh::generate::{check_meshable, mesh_passage, PassageLayout, PassageSpec, Unmeshable};
 use crate::mesh::passage::{passage_spec_for, trailing_edge_camber_angle_deg, MeshSettings};
 use crate::mesh::{Density, Mesh};
+use crate::solver::FlowModel;
 use crate::post::{blade_surface, cascade_performance, CascadePerformance, SurfacePoint};
 
 /// Why a blade did not get as far as a flow to solve, or a flow gave no figures.
@@ -46,12 +47,26 @@ pub struct CascadeSetup {
     pub mesh: MeshSettings,
     /// Exit measurement plane, in axial chords downstream of the leading edge.
     pub exit_plane_axial_chords: f64,
+    /// The flow model the passage is solved with: an inviscid flow has no wall shear to report.
+    pub model: FlowModel,
 }
 
 impl CascadeSetup {
-    /// The blade file's gas at `points`, default mesh settings, the LS89 exit plane.
+    /// The blade file's gas at `points`, default mesh settings, the LS89 exit plane, RANS-SA.
     pub fn new(file: &BladeFile, points: Vec<OperatingPoint>, density: Density) -> Self {
-        CascadeSetup { gas: file.gas, points, density, mesh: MeshSettings::default(), exit_plane_axial_chords: EXIT_PLANE_AXIAL_CHORDS }
+        CascadeSetup {
+            gas: file.gas,
+            points,
+            density,
+            mesh: MeshSettings::default(),
+            exit_plane_axial_chords: EXIT_PLANE_AXIAL_CHORDS,
+            model: FlowModel::SpalartAllmaras,
+        }
+    }
+
+    /// This setup for a solve with `model`.
+    pub fn with_model(self, model: FlowModel) -> Self {
+        CascadeSetup { model, ..self }
     }
 }
 
@@ -86,7 +101,7 @@ impl CheckedBlade {
     pub fn mesh(self, setup: &CascadeSetup) -> Result<PreparedCascade, CascadeError> {
         let mesh = mesh_passage(&self.layout).map_err(|e| CascadeError::Mesh(e.to_string()))?;
         let planes = Planes::new(&mesh, &self.section.outline, setup.exit_plane_axial_chords)?;
-        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, gas: setup.gas })
+        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, gas: setup.gas, viscous: setup.model.is_viscous() })
     }
 }
 
@@ -98,6 +113,8 @@ pub struct PreparedCascade {
     pub mesh: Mesh,
     pub planes: Planes,
     pub gas: Gas,
+    /// Whether the flow is viscous (the surface then carries skin friction).
+    pub viscous: bool,
 }
 
 /// The post-processed flow of one operating point.
@@ -117,7 +134,8 @@ impl PointFigures {
     }
 
     /// The mean of `all`, looks at one flow on one mesh (the same surface faces): every figure
-    /// and the surface pressure and Mis averaged point by point.
+    /// and the surface pressure, Mis, skin friction and eddy-viscosity ratio averaged point by
+    /// point.
     pub fn mean(all: &[&PointFigures]) -> PointFigures {
         let n = all.len() as f64;
         let performance: Vec<&CascadePerformance> = all.iter().map(|f| &f.performance).collect();
@@ -125,6 +143,8 @@ impl PointFigures {
         for (k, s) in surface.iter_mut().enumerate() {
             s.p = all.iter().map(|f| f.surface[k].p).sum::<f64>() / n;
             s.mis = all.iter().map(|f| f.surface[k].mis).sum::<f64>() / n;
+            s.cf = all.iter().map(|f| f.surface[k].cf).sum::<f64>() / n;
+            s.eddy_viscosity_ratio = all.iter().map(|f| f.surface[k].eddy_viscosity_ratio).sum::<f64>() / n;
         }
         PointFigures { performance: CascadePerformance::mean(&performance), surface }
     }
@@ -153,7 +173,7 @@ impl PreparedCascade {
     pub fn figures(&self, op: &OperatingPoint, solution: &Solution) -> Result<PointFigures, CascadeError> {
         let p = &self.planes;
         let performance = cascade_performance(&self.mesh, solution, &self.gas, op, p.x_inlet, p.x_outlet, p.x_exit_measurement);
-        let figures = PointFigures { performance, surface: blade_surface(&self.mesh, solution, self.gas.gamma, op.p01) };
+        let figures = PointFigures { performance, surface: blade_surface(&self.mesh, solution, &self.gas, op, self.viscous) };
         let headline = figures.headline();
         if headline.iter().any(|v| !v.is_finite()) {
             return Err(CascadeError::NonFiniteFigures { point: op.name.clone(), figures: headline });

@@ -17,8 +17,8 @@ use turbopt::cascade::{
 };
 use turbopt::flow::case::OperatingPoint;
 use turbopt::geometry::blade_file::{load_blade_file, BladeFile};
-use turbopt::post::{cascade_coefficients, read_measured_mis, CascadeCoefficients, CascadePerformance, MeasuredMis};
-use turbopt::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
+use turbopt::post::{cascade_coefficients, read_measured_mis, side_layers, BladeSide, CascadeCoefficients, CascadePerformance, MeasuredMis, SideLayer};
+use turbopt::solver::{read_restart, FlowModel, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
 use turbopt::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
@@ -38,7 +38,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     // The backend first: a GPU that cannot be opened ends the command before the mesh is made.
     let backend = OpenBackend::open(&settings.backend)?;
-    let prepared = prepare(args, &blade, &op)?;
+    let prepared = prepare(args, &blade, &op, settings.config.model)?;
     let ending = backend.run(SolveAndReport { args, blade: &blade, prepared: &prepared, op: &op, settings: &settings })?;
     match ending {
         Ending::Converged => Ok(()),
@@ -83,8 +83,8 @@ pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
 }
 
 /// The blade's passage mesh at `--density`, announced on stdout.
-fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint) -> Result<PreparedCascade> {
-    let setup = CascadeSetup::new(blade, vec![op.clone()], args.density);
+fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, model: FlowModel) -> Result<PreparedCascade> {
+    let setup = CascadeSetup::new(blade, vec![op.clone()], args.density).with_model(model);
     let prepared = PreparedCascade::new(blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
     let mesh = &prepared.mesh;
     println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
@@ -272,6 +272,12 @@ fn report(
     if let Some(c) = &comparison {
         println!("Mis vs measured: RMS {:.4} over {} taps (max |diff| {:.4})", c.rms, c.taps.len(), c.max_abs);
     }
+    let layers = side_layers(&solved.figures.surface);
+    if prepared.viscous {
+        for layer in &layers {
+            println!("{}", describe_layer(layer, planes.axial_chord));
+        }
+    }
     println!("wrote {}", args.out.display());
     if args.json {
         let mut v = serde_json::json!({
@@ -293,6 +299,7 @@ fn report(
             v["mis_rms"] = c.rms.into();
             v["mis_max_abs"] = c.max_abs.into();
         }
+        v["boundary_layers"] = serde_json::to_value(&layers).map_err(|e| Error::Other(e.to_string()))?;
         if let Some(o) = &solved.oscillation {
             v["oscillation"] = serde_json::to_value(o).map_err(|e| Error::Other(e.to_string()))?;
         }
@@ -302,6 +309,25 @@ fn report(
         println!("{v}");
     }
     Ok(())
+}
+
+/// One side's boundary layer in a line: where it turns turbulent and where it is separated, in
+/// axial chords from the leading edge.
+fn describe_layer(layer: &SideLayer, axial_chord: f64) -> String {
+    let side = match layer.side {
+        BladeSide::Suction => "suction side",
+        BladeSide::Pressure => "pressure side",
+    };
+    let state = match layer.transition_x_from_le {
+        Some(x) if layer.laminar_fraction > 0.0 => format!("laminar to x/c_ax {:.3} ({:.0} % of its length), turbulent after", x / axial_chord, 100.0 * layer.laminar_fraction),
+        Some(_) => "turbulent from the leading edge".to_string(),
+        None => "laminar to the trailing edge".to_string(),
+    };
+    let separated: Vec<String> = layer.separations.iter().map(|(a, b)| format!("{:.3}-{:.3}", a / axial_chord, b / axial_chord)).collect();
+    match separated.is_empty() {
+        true => format!("  {side}: {state}, attached"),
+        false => format!("  {side}: {state}, reversed wall shear at x/c_ax {}", separated.join(", ")),
+    }
 }
 
 fn print_performance(perf: &CascadePerformance, planes: &Planes) {

@@ -330,7 +330,7 @@ impl CfdEvaluator {
         let setup = CascadeSetup {
             mesh: config.mesh.clone(),
             exit_plane_axial_chords: config.exit_plane_axial_chords,
-            ..CascadeSetup::new(&blade, points, config.density)
+            ..CascadeSetup::new(&blade, points, config.density).with_model(config.solver.config.model)
         };
         let objectives = config.objectives.iter().map(resolve_objective).collect::<Result<Vec<_>>>()?;
         Ok(CfdEvaluator {

@@ -24,6 +24,43 @@ pub fn plot_isentropic_mach(
     root.present().map_err(|e| plot_err(path, e))
 }
 
+/// Skin friction along both sides of the blade against x / axial chord (suction side solid,
+/// pressure side lighter), with the zero line: reversed wall shear shows below it.
+pub fn plot_skin_friction(path: &Path, title: &str, axial_chord: f64, surface: &[SurfacePoint]) -> Result<()> {
+    ensure_fonts();
+    let root = BitMapBackend::new(path, (1000, 700)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let finite = || surface.iter().map(|p| p.cf).filter(|v| v.is_finite());
+    let (lo, hi) = (finite().fold(0.0_f64, f64::min), finite().fold(0.0_f64, f64::max));
+    let pad = 0.05 * (hi - lo).max(1e-6);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 26))
+        .margin(15)
+        .x_label_area_size(50)
+        .y_label_area_size(80)
+        .build_cartesian_2d(-0.02..1.05, (lo - pad)..(hi + pad))
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("x / axial chord")
+        .y_desc("skin friction tau_w / (P01 - p2)")
+        .y_label_formatter(&|v| format!("{v:.1e}"))
+        .label_style(("sans-serif", 18))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    chart.draw_series(LineSeries::new(vec![(-0.02, 0.0), (1.05, 0.0)], BLACK.mix(0.5))).map_err(|e| plot_err(path, e))?;
+    for (side, colour, label) in [(BladeSide::Suction, BLUE, "suction side"), (BladeSide::Pressure, RED, "pressure side")] {
+        let line: Vec<(f64, f64)> = surface.iter().filter(|p| p.side == side).map(|p| (p.x_from_le / axial_chord, p.cf)).collect();
+        chart
+            .draw_series(LineSeries::new(line, colour.stroke_width(2)))
+            .map_err(|e| plot_err(path, e))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    draw_legend(&mut chart, path, SeriesLabelPosition::UpperRight, 18)?;
+    root.present().map_err(|e| plot_err(path, e))
+}
+
 /// [`plot_isentropic_mach`] into a part of a picture (`path`: the picture's file, for errors).
 pub fn draw_isentropic_mach(
     root: &DrawingArea<BitMapBackend<'_>, Shift>,

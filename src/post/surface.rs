@@ -1,8 +1,11 @@
 //! Blade-surface distributions: wall pressure and isentropic Mach number
-//! Mis = sqrt(2/(gamma-1) ((P01/p)^((gamma-1)/gamma) - 1)) (docs/architecture.md, "figures").
+//! Mis = sqrt(2/(gamma-1) ((P01/p)^((gamma-1)/gamma) - 1)) (docs/architecture.md, "figures"),
+//! skin friction and the boundary layer's state (laminar or turbulent, attached or separated).
 
-use crate::flow::case::isentropic_mach;
-use crate::flow::solution::Solution;
+use crate::flow::case::{isentropic_mach, OperatingPoint};
+use crate::flow::gas::Gas;
+use crate::flow::sa::fv1;
+use crate::flow::solution::{BlockSolution, Solution};
 use crate::mesh::{BoundaryKind, Face, Mesh};
 use serde::Serialize;
 
@@ -35,26 +38,91 @@ pub struct SurfacePoint {
     /// Wall static pressure \[Pa\] (from the wall-adjacent cell: dp/dn = 0 at the wall).
     pub p: f64,
     pub mis: f64,
+    /// Skin friction tau_w / (P01 - p2), tau_w = mu u_t / d from the wall cell (u_t along the
+    /// side from the leading edge to the trailing edge: negative where the layer is separated;
+    /// 0 for an inviscid flow).
+    pub cf: f64,
+    /// Largest eddy-viscosity ratio mu_t / mu over the wall block's cells along the wall
+    /// normal (at most [`LAYER_CELLS`]): below 1 in a laminar layer, 10 and more in a
+    /// turbulent one (0 for laminar and inviscid runs).
+    pub eddy_viscosity_ratio: f64,
 }
 
-/// Wall faces in the order they appear along the wall patches: (face centre, pressure).
-fn wall_faces(mesh: &Mesh, sol: &Solution, gamma: f64) -> Vec<([f64; 2], f64)> {
+/// Cells along the wall normal searched for the layer's largest eddy-viscosity ratio: the
+/// O-grid's layers (16 to 32 on the shipped meshes) hold the inner part of the boundary layer,
+/// where a turbulent layer's mu_t / mu exceeds 1 (kappa y+ at y+ ~ 10).
+pub const LAYER_CELLS: usize = 32;
+
+/// mu_t / mu above which a wall face's boundary layer counts as turbulent (the free stream of a
+/// fully turbulent run, nu~ = 3 nu, has 0.21).
+pub const TURBULENT_EDDY_VISCOSITY_RATIO: f64 = 1.0;
+
+/// What one wall face sees: centre, pressure, wall shear along the face (from node 0 to node 1)
+/// and the layer's largest eddy-viscosity ratio.
+#[derive(Clone, Copy, Debug)]
+struct WallFace {
+    centre: [f64; 2],
+    along: [f64; 2],
+    p: f64,
+    shear: f64,
+    eddy_viscosity_ratio: f64,
+}
+
+/// Wall faces in the order they appear along the wall patches.
+fn wall_faces(mesh: &Mesh, sol: &Solution, gas: &Gas, viscous: bool) -> Vec<WallFace> {
     let mut out = Vec::new();
     for (b, block) in mesh.blocks.iter().enumerate() {
         for patch in block.patches.iter().filter(|p| p.kind == BoundaryKind::Wall) {
             for k in patch.start..patch.end {
-                let (n0, n1, cell) = match patch.face {
-                    Face::JMin => (block.node(k, 0), block.node(k + 1, 0), block.cell(k, 0)),
-                    Face::JMax => (block.node(k, block.nj), block.node(k + 1, block.nj), block.cell(k, block.nj - 1)),
-                    Face::IMin => (block.node(0, k), block.node(0, k + 1), block.cell(0, k)),
-                    Face::IMax => (block.node(block.ni, k), block.node(block.ni, k + 1), block.cell(block.ni - 1, k)),
+                // The wall face's nodes and the cells along its normal, wall cell first.
+                let (n0, n1, normal_line): (usize, usize, Vec<usize>) = match patch.face {
+                    Face::JMin => (block.node(k, 0), block.node(k + 1, 0), (0..block.nj).map(|j| block.cell(k, j)).collect()),
+                    Face::JMax => (block.node(k, block.nj), block.node(k + 1, block.nj), (0..block.nj).rev().map(|j| block.cell(k, j)).collect()),
+                    Face::IMin => (block.node(0, k), block.node(0, k + 1), (0..block.ni).map(|i| block.cell(i, k)).collect()),
+                    Face::IMax => (block.node(block.ni, k), block.node(block.ni, k + 1), (0..block.ni).rev().map(|i| block.cell(i, k)).collect()),
                 };
-                let centre = [0.5 * (block.x[n0] + block.x[n1]), 0.5 * (block.y[n0] + block.y[n1])];
-                out.push((centre, sol.blocks[b].pressure(cell, gamma)));
+                let (a, e) = ([block.x[n0], block.y[n0]], [block.x[n1], block.y[n1]]);
+                let centre = [0.5 * (a[0] + e[0]), 0.5 * (a[1] + e[1])];
+                let length = (e[0] - a[0]).hypot(e[1] - a[1]);
+                let along = [(e[0] - a[0]) / length, (e[1] - a[1]) / length];
+                let s = &sol.blocks[b];
+                let wall_cell = normal_line[0];
+                let d = distance_to_line(cell_centre(block, wall_cell), a, along);
+                let (u, v) = (s.rho_u[wall_cell] / s.rho[wall_cell], s.rho_v[wall_cell] / s.rho[wall_cell]);
+                // An inviscid wall cell slips: no shear to report.
+                let shear = if viscous { viscosity(s, wall_cell, gas) * (u * along[0] + v * along[1]) / d } else { 0.0 };
+                let eddy_viscosity_ratio = normal_line.iter().take(LAYER_CELLS).map(|&c| eddy_viscosity_ratio(s, c, gas)).fold(0.0, f64::max);
+                out.push(WallFace { centre, along, p: s.pressure(wall_cell, gas.gamma), shear, eddy_viscosity_ratio });
             }
         }
     }
     out
+}
+
+fn cell_centre(block: &crate::mesh::Block, cell: usize) -> [f64; 2] {
+    let (i, j) = (cell % block.ni, cell / block.ni);
+    let nodes = [block.node(i, j), block.node(i + 1, j), block.node(i + 1, j + 1), block.node(i, j + 1)];
+    [nodes.iter().map(|&n| block.x[n]).sum::<f64>() / 4.0, nodes.iter().map(|&n| block.y[n]).sum::<f64>() / 4.0]
+}
+
+/// Distance of `p` from the line through `a` along the unit vector `t`.
+fn distance_to_line(p: [f64; 2], a: [f64; 2], t: [f64; 2]) -> f64 {
+    ((p[0] - a[0]) * t[1] - (p[1] - a[1]) * t[0]).abs()
+}
+
+fn viscosity(s: &BlockSolution, c: usize, gas: &Gas) -> f64 {
+    gas.viscosity(s.pressure(c, gas.gamma) / (s.rho[c] * gas.gas_constant))
+}
+
+/// mu_t / mu = chi fv1(chi), chi = rho nu~ / mu (Spalart-Allmaras).
+fn eddy_viscosity_ratio(s: &BlockSolution, c: usize, gas: &Gas) -> f64 {
+    match s.nu_tilde.get(c) {
+        Some(&nu_tilde) if nu_tilde > 0.0 => {
+            let chi = s.rho[c] * nu_tilde / viscosity(s, c, gas);
+            chi * fv1(chi)
+        }
+        _ => 0.0,
+    }
 }
 
 /// Isentropic Mach number on every blade wall face, split into suction and pressure side.
@@ -64,16 +132,17 @@ fn wall_faces(mesh: &Mesh, sol: &Solution, gamma: f64) -> Vec<([f64; 2], f64)> {
 /// upper one at mid axial chord (the project's blades turn the flow towards -y, so their convex
 /// side is the upper one). Assumes the wall patches list the wall faces as one closed loop, as
 /// the cascade mesher's O-block does.
-/// Points are returned ordered from the leading edge to the trailing edge on each side.
-pub fn blade_surface(mesh: &Mesh, sol: &Solution, gamma: f64, p01: f64) -> Vec<SurfacePoint> {
-    let faces = wall_faces(mesh, sol, gamma);
+/// Points are returned ordered from the leading edge to the trailing edge on each side. The
+/// skin friction is left at 0 for an inviscid flow (`viscous` false).
+pub fn blade_surface(mesh: &Mesh, sol: &Solution, gas: &Gas, op: &OperatingPoint, viscous: bool) -> Vec<SurfacePoint> {
+    let faces = wall_faces(mesh, sol, gas, viscous);
     let n = faces.len();
     if n < 4 {
         return Vec::new();
     }
-    let le = argmin_by(&faces, |f| f.0[0]);
-    let te = argmin_by(&faces, |f| -f.0[0]);
-    let x_le = faces[le].0[0];
+    let le = argmin_by(&faces, |f| f.centre[0]);
+    let te = argmin_by(&faces, |f| -f.centre[0]);
+    let x_le = faces[le].centre[0];
     // Walk forward from LE to TE (arc a) and from TE to LE (arc b, reversed afterwards).
     let arc_a: Vec<usize> = walk(le, te, n);
     // The LE and TE faces belong to arc a only; arc b holds the faces strictly between.
@@ -81,19 +150,92 @@ pub fn blade_surface(mesh: &Mesh, sol: &Solution, gamma: f64, p01: f64) -> Vec<S
     arc_b.reverse();
     arc_b.retain(|&k| k != le && k != te);
     // Compare the two arcs at mid axial chord: the suction side is the upper one there.
-    let x_mid = 0.5 * (faces[le].0[0] + faces[te].0[0]);
+    let x_mid = 0.5 * (faces[le].centre[0] + faces[te].centre[0]);
     let y_at_mid = |arc: &[usize]| {
         arc.iter()
-            .min_by(|&&p, &&q| (faces[p].0[0] - x_mid).abs().total_cmp(&(faces[q].0[0] - x_mid).abs()))
-            .map_or(f64::NAN, |&k| faces[k].0[1])
+            .min_by(|&&p, &&q| (faces[p].centre[0] - x_mid).abs().total_cmp(&(faces[q].centre[0] - x_mid).abs()))
+            .map_or(f64::NAN, |&k| faces[k].centre[1])
     };
     let a_is_suction = y_at_mid(&arc_a) > y_at_mid(&arc_b);
     let (ss, ps) = if a_is_suction { (arc_a, arc_b) } else { (arc_b, arc_a) };
-    let point = |k: usize, side| {
-        let ((c, p), mis) = (faces[k], isentropic_mach(p01, faces[k].1, gamma));
-        SurfacePoint { x: c[0], y: c[1], x_from_le: c[0] - x_le, side, p, mis }
+    let dynamic_pressure = op.p01 - op.p2;
+    // The shear counts positive along the walk from the leading edge to the trailing edge:
+    // the face's own direction when the walk goes from its node 0 to its node 1.
+    let side_points = |arc: &[usize], side| -> Vec<SurfacePoint> {
+        arc.iter()
+            .enumerate()
+            .map(|(m, &k)| {
+                let f = faces[k];
+                let (from, to) = if m + 1 < arc.len() { (k, arc[m + 1]) } else { (arc[m.saturating_sub(1)], k) };
+                let walk = [faces[to].centre[0] - faces[from].centre[0], faces[to].centre[1] - faces[from].centre[1]];
+                let sign = if walk[0] * f.along[0] + walk[1] * f.along[1] >= 0.0 { 1.0 } else { -1.0 };
+                SurfacePoint {
+                    x: f.centre[0],
+                    y: f.centre[1],
+                    x_from_le: f.centre[0] - x_le,
+                    side,
+                    p: f.p,
+                    mis: isentropic_mach(op.p01, f.p, gas.gamma),
+                    cf: sign * f.shear / dynamic_pressure,
+                    eddy_viscosity_ratio: f.eddy_viscosity_ratio,
+                }
+            })
+            .collect()
     };
-    ss.iter().map(|&k| point(k, BladeSide::Suction)).chain(ps.iter().map(|&k| point(k, BladeSide::Pressure))).collect()
+    let mut points = side_points(&ss, BladeSide::Suction);
+    points.extend(side_points(&ps, BladeSide::Pressure));
+    points
+}
+
+/// The boundary layer along one side of the blade, read off its [`SurfacePoint`]s.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideLayer {
+    pub side: BladeSide,
+    /// Axial distance from the leading edge of the first face whose layer is turbulent
+    /// (mu_t / mu above [`TURBULENT_EDDY_VISCOSITY_RATIO`]); None: laminar to the trailing edge.
+    pub transition_x_from_le: Option<f64>,
+    /// Share of the side's surface length, from the leading edge, before that face.
+    pub laminar_fraction: f64,
+    /// Stretches of reversed wall shear (cf < 0), as (start, end) axial distances from the
+    /// leading edge: separation bubbles, an open separation, the trailing-edge base. A stretch
+    /// that starts at the leading-edge face is the stagnation point's offset from it, not a
+    /// separation, and is left out.
+    pub separations: Vec<(f64, f64)>,
+}
+
+/// The boundary layer of each side of `surface` (as [`blade_surface`] orders it).
+pub fn side_layers(surface: &[SurfacePoint]) -> Vec<SideLayer> {
+    [BladeSide::Suction, BladeSide::Pressure].into_iter().map(|side| side_layer(surface, side)).collect()
+}
+
+fn side_layer(surface: &[SurfacePoint], side: BladeSide) -> SideLayer {
+    let points: Vec<&SurfacePoint> = surface.iter().filter(|p| p.side == side).collect();
+    let mut arc = vec![0.0; points.len()];
+    for k in 1..points.len() {
+        arc[k] = arc[k - 1] + (points[k].x - points[k - 1].x).hypot(points[k].y - points[k - 1].y);
+    }
+    let first_turbulent = points.iter().position(|p| p.eddy_viscosity_ratio > TURBULENT_EDDY_VISCOSITY_RATIO);
+    let length = arc.last().copied().unwrap_or(0.0);
+    let laminar_fraction = match first_turbulent {
+        Some(k) if length > 0.0 => arc[k] / length,
+        Some(_) => 0.0,
+        None => 1.0,
+    };
+    let mut separations = Vec::new();
+    let mut k = 0;
+    while k < points.len() {
+        if points[k].cf < 0.0 {
+            let start = k;
+            while k + 1 < points.len() && points[k + 1].cf < 0.0 {
+                k += 1;
+            }
+            if start > 0 {
+                separations.push((points[start].x_from_le, points[k].x_from_le));
+            }
+        }
+        k += 1;
+    }
+    SideLayer { side, transition_x_from_le: first_turbulent.map(|k| points[k].x_from_le), laminar_fraction, separations }
 }
 
 /// Indices from `from` to `to` inclusive, going forward round a loop of `n`.
