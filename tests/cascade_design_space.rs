@@ -81,6 +81,30 @@ fn ls89_designs_that_folded_a_cell_mesh() {
     assert!(records.iter().all(|r| r.outcome == Outcome::Meshed), "{records:?}");
 }
 
+/// LS89 design 26 (of 500 drawn) has a wavy wall whose curvature takes most of the cells round
+/// the blade: its flat rear suction side once got wall cells of 3.2 mean cells, and the C-block
+/// cells there were 78 times smaller than the O-grid cells they met (it diverged at MUR47 in
+/// every attempt). The wall-cell cap keeps its largest wall cell within twice the mean and that
+/// volume ratio below 45 (it converges now: docs/design-space-study.md).
+#[test]
+fn a_wavy_wall_keeps_its_flat_stretch_finely_meshed() {
+    use turbopt::cascade::{BladeChoice, PreparedCascade};
+    use turbopt::mesh::metrics::MeshMetrics;
+    use turbopt::mesh::quality::QualityReport;
+    let file = load_blade_file("blades/ls89.ron").unwrap();
+    let drawn = draw_designs(&file.design_space().unwrap(), 500, SEED);
+    let setup = CascadeSetup::new(&file, vec![file.operating_point("MUR47").unwrap().clone()], Density::Coarse);
+    let p = PreparedCascade::new(&file, BladeChoice::Design(&drawn[26]), &setup).unwrap();
+    let o = &p.mesh.blocks[0];
+    let wall: Vec<f64> = (0..o.ni).map(|i| (o.x[o.node(i + 1, 0)] - o.x[o.node(i, 0)]).hypot(o.y[o.node(i + 1, 0)] - o.y[o.node(i, 0)])).collect();
+    // The mean cell of the coarse preset: the perimeter over its 144 cells round the blade.
+    let mean = wall.iter().sum::<f64>() / 144.0;
+    let largest = wall.iter().copied().fold(0.0, f64::max);
+    assert!(largest < 2.0 * mean, "largest wall cell {largest:e} m, {:.2} mean cells", largest / mean);
+    let quality = QualityReport::new(&p.mesh, &MeshMetrics::new(&p.mesh).unwrap()).unwrap();
+    assert!(quality.max_volume_ratio < 45.0, "largest volume ratio {}", quality.max_volume_ratio);
+}
+
 /// The first three T106C designs at Re 80k: two of them shed vortices and are answered with
 /// their figures averaged over whole periods (4.5 minutes on 2 cores; the solved sample of the
 /// default suite, since 20 solved designs per blade take half an hour there).

@@ -195,6 +195,14 @@ const O_THICKNESS_OF_TE_RADIUS: f64 = 0.5;
 /// (docs/design-space-study.md).
 const CONCAVE_RADIUS_OF_THICKNESS: f64 = 1.0;
 
+/// Largest cell along the wall, as a multiple of the mean cell (perimeter / `n_around`): a wavy
+/// design whose curvature takes most of the cells otherwise leaves cells of 3-5 mean cells on
+/// the flat rear suction side, where the C block's lines then run almost along the wall (cells of
+/// skewness 1, 50-150 times smaller than the O-grid cells they meet); 9 of the 10 LS89 designs
+/// of the design-space study that diverged at MUR47 had more than 2 (docs/design-space-study.md).
+/// The shipped blades' meshes stay as they were (LS89 1.48, T106C 1.85 on the coarse mesh).
+const MAX_WALL_CELL_OF_MEAN: f64 = 2.0;
+
 /// Growth of the wake cut's first cell per unit distance from the trailing edge (a wake spreads
 /// roughly linearly).
 const WAKE_SPREAD: f64 = 0.01;
@@ -462,7 +470,9 @@ impl WallArcs {
                 hi = mid;
             }
         }
-        let (side, le, h_junction) = shares(hi);
+        // A wall that spends many cells on its curvature starves its flat stretches; their
+        // cells are capped, and the sides get more cells instead.
+        let (side, le, h_junction) = shares(hi.min(MAX_WALL_CELL_OF_MEAN * p / c.n_around as f64));
         WallArcs { s_rear, s_lower, s_upper, h_junction, n_side: ceil8(side), n_le: 16 * (le / 16.0).ceil().max(1.0) as usize, le_needed: le }
     }
 
