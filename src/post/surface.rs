@@ -4,7 +4,7 @@
 
 use crate::flow::case::{isentropic_mach, OperatingPoint};
 use crate::flow::gas::Gas;
-use crate::flow::sa::fv1;
+use crate::flow::sa::eddy_viscosity;
 use crate::flow::solution::{BlockSolution, Solution};
 use crate::mesh::{BoundaryKind, Face, Mesh};
 use serde::Serialize;
@@ -114,15 +114,10 @@ fn viscosity(s: &BlockSolution, c: usize, gas: &Gas) -> f64 {
     gas.viscosity(s.pressure(c, gas.gamma) / (s.rho[c] * gas.gas_constant))
 }
 
-/// mu_t / mu = chi fv1(chi), chi = rho nu~ / mu (Spalart-Allmaras).
+/// mu_t / mu of cell `c` (0 where the solution carries no nu~).
 fn eddy_viscosity_ratio(s: &BlockSolution, c: usize, gas: &Gas) -> f64 {
-    match s.nu_tilde.get(c) {
-        Some(&nu_tilde) if nu_tilde > 0.0 => {
-            let chi = s.rho[c] * nu_tilde / viscosity(s, c, gas);
-            chi * fv1(chi)
-        }
-        _ => 0.0,
-    }
+    let mu = viscosity(s, c, gas);
+    s.nu_tilde.get(c).map_or(0.0, |&nu_tilde| eddy_viscosity(s.rho[c], nu_tilde, mu / s.rho[c]) / mu)
 }
 
 /// Isentropic Mach number on every blade wall face, split into suction and pressure side.
