@@ -154,7 +154,8 @@ fn mixing_two_streams_conserves_fluxes_and_loses_total_pressure() {
 /// Skin friction and the layer's state on the ring: a wall-cell velocity U along +x that turns
 /// to -U behind x = 0.3 (reversed shear on both sides from there to the trailing edge), and an
 /// eddy viscosity that is turbulent (mu_t / mu ~ 50) over the rear half of the upper side only.
-/// Cf at the top is mu U / d / (P01 - p2) with d = 0.05, the wall cell's centre height.
+/// Cf at the top is mu U / d / (P01 - p2) with d the height of the wall cell's centroid (about
+/// 0.051), the solver's wall distance.
 #[test]
 fn skin_friction_and_boundary_layer_state_on_a_ring() {
     let gas = Gas::default();
@@ -180,7 +181,12 @@ fn skin_friction_and_boundary_layer_state_on_a_ring() {
     let op = OperatingPoint { name: "t".into(), p01: 1.3e5, t01: 300.0, alpha1_deg: 0.0, p2: p, nu_tilde_ratio: 3.0, turbulence_intensity: None };
     let surface = blade_surface(&mesh, &Solution { blocks: vec![bs] }, &gas, &op, true);
     let top = surface.iter().filter(|s| s.side == BladeSide::Suction).min_by(|a, b| a.x.abs().total_cmp(&b.x.abs())).unwrap();
-    let expected = mu * u / 0.05 / (op.p01 - op.p2);
+    // The wall cell's centroid above its face: an annular sector of half-angle alpha between
+    // radii 1 and 1.1 has its centroid at (2/3)(1.1^3 - 1)/(1.1^2 - 1) sin(alpha)/alpha, the
+    // face chord lies at cos(alpha).
+    let alpha = std::f64::consts::PI / 256.0;
+    let d = 2.0 / 3.0 * (1.1f64.powi(3) - 1.0) / (1.1f64.powi(2) - 1.0) * alpha.sin() / alpha - alpha.cos();
+    let expected = mu * u / d / (op.p01 - op.p2);
     assert!((top.cf / expected - 1.0).abs() < 0.01, "Cf at the top {} vs {expected}", top.cf);
     let layers = side_layers(&surface);
     for layer in &layers {

@@ -85,9 +85,7 @@ pub fn solve(
     let path = path_like(blade).ok_or_else(|| pyo3::exceptions::PyTypeError::new_err("blade must be the path of a blade file"))?;
     let file = load_blade_file(&path).py_err()?;
     let mut op = operating_point(&file, case)?;
-    let free_stream = FreeStreamTurbulence { turbulence_intensity, nu_tilde_ratio };
-    free_stream.validate().map_err(value_error)?;
-    free_stream.apply_to(&mut op);
+    FreeStreamTurbulence::new(turbulence_intensity, nu_tilde_ratio).map_err(value_error)?.apply_to(&mut op);
     let density = self::density(density)?;
     let scheme = self::scheme(scheme)?;
     let backend = backend_choice(Some(backend), device, None, threads, &BackendChoice::default())?.unwrap_or_default();

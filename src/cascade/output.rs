@@ -31,7 +31,7 @@ pub fn write_solve_files(
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     write_solution_vtk(&dir.join("solution.vtm"), &prepared.mesh, &outcome.solution, &prepared.gas)?;
     write_history(dir, outcome)?;
-    write_mis(dir, blade_name, &prepared.planes, surface, comparison.as_ref(), measured)?;
+    write_mis(dir, blade_name, &prepared.planes, surface, prepared.viscous, comparison.as_ref(), measured)?;
     Ok(comparison)
 }
 
@@ -77,7 +77,7 @@ pub fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
 /// `mis.csv` (along both sides of the blade: isentropic Mach number, skin friction tau_w /
 /// (P01 - p2) and the layer's largest mu_t / mu) and `mis.png` (with the measured taps when
 /// given) and, for a viscous flow, `cf.png` in `dir`.
-pub fn write_mis(dir: &Path, blade_name: &str, planes: &Planes, surface: &[SurfacePoint], cmp: Option<&MisComparison>, taps: Option<&[MeasuredMis]>) -> Result<()> {
+pub fn write_mis(dir: &Path, blade_name: &str, planes: &Planes, surface: &[SurfacePoint], viscous: bool, cmp: Option<&MisComparison>, taps: Option<&[MeasuredMis]>) -> Result<()> {
     let path = dir.join("mis.csv");
     let mut text = String::from("side,x_mm,x_over_axial_chord,y_mm,p_pa,mis,cf,mut_over_mu\n");
     for p in surface {
@@ -99,7 +99,7 @@ pub fn write_mis(dir: &Path, blade_name: &str, planes: &Planes, surface: &[Surfa
         None => format!("{blade_name}: isentropic Mach number"),
     };
     plot_isentropic_mach(&dir.join("mis.png"), &title, planes.axial_chord, &[("computed", surface)], taps)?;
-    if surface.iter().any(|p| p.cf != 0.0) {
+    if viscous {
         plot_skin_friction(&dir.join("cf.png"), &format!("{blade_name}: skin friction"), planes.axial_chord, surface)?;
     }
     Ok(())

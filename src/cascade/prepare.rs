@@ -140,11 +140,12 @@ impl PointFigures {
         let n = all.len() as f64;
         let performance: Vec<&CascadePerformance> = all.iter().map(|f| &f.performance).collect();
         let mut surface = all[0].surface.clone();
+        let mean_at = |k: usize, field: fn(&SurfacePoint) -> f64| all.iter().map(|f| field(&f.surface[k])).sum::<f64>() / n;
         for (k, s) in surface.iter_mut().enumerate() {
-            s.p = all.iter().map(|f| f.surface[k].p).sum::<f64>() / n;
-            s.mis = all.iter().map(|f| f.surface[k].mis).sum::<f64>() / n;
-            s.cf = all.iter().map(|f| f.surface[k].cf).sum::<f64>() / n;
-            s.eddy_viscosity_ratio = all.iter().map(|f| f.surface[k].eddy_viscosity_ratio).sum::<f64>() / n;
+            s.p = mean_at(k, |p| p.p);
+            s.mis = mean_at(k, |p| p.mis);
+            s.cf = mean_at(k, |p| p.cf);
+            s.eddy_viscosity_ratio = mean_at(k, |p| p.eddy_viscosity_ratio);
         }
         PointFigures { performance: CascadePerformance::mean(&performance), surface }
     }

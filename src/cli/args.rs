@@ -252,9 +252,7 @@ pub struct FreeStreamFlags {
 impl FreeStreamFlags {
     /// The flags as settings, checked.
     pub fn free_stream(&self) -> turbopt::Result<turbopt::flow::case::FreeStreamTurbulence> {
-        let f = turbopt::flow::case::FreeStreamTurbulence { turbulence_intensity: self.turbulence_intensity, nu_tilde_ratio: self.nu_tilde_ratio };
-        f.validate().map_err(turbopt::Error::Invalid)?;
-        Ok(f)
+        turbopt::flow::case::FreeStreamTurbulence::new(self.turbulence_intensity, self.nu_tilde_ratio).map_err(turbopt::Error::Invalid)
     }
 }
 

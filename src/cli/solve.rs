@@ -272,11 +272,10 @@ fn report(
     if let Some(c) = &comparison {
         println!("Mis vs measured: RMS {:.4} over {} taps (max |diff| {:.4})", c.rms, c.taps.len(), c.max_abs);
     }
-    let layers = side_layers(&solved.figures.surface);
-    if prepared.viscous {
-        for layer in &layers {
-            println!("{}", describe_layer(layer, planes.axial_chord));
-        }
+    // An inviscid flow has no boundary layer to describe.
+    let layers = prepared.viscous.then(|| side_layers(&solved.figures.surface));
+    for layer in layers.iter().flatten() {
+        println!("{}", describe_layer(layer, planes.axial_chord));
     }
     println!("wrote {}", args.out.display());
     if args.json {
@@ -299,7 +298,9 @@ fn report(
             v["mis_rms"] = c.rms.into();
             v["mis_max_abs"] = c.max_abs.into();
         }
-        v["boundary_layers"] = serde_json::to_value(&layers).map_err(|e| Error::Other(e.to_string()))?;
+        if let Some(layers) = &layers {
+            v["boundary_layers"] = serde_json::to_value(layers).map_err(|e| Error::Other(e.to_string()))?;
+        }
         if let Some(o) = &solved.oscillation {
             v["oscillation"] = serde_json::to_value(o).map_err(|e| Error::Other(e.to_string()))?;
         }

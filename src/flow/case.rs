@@ -43,6 +43,13 @@ pub struct FreeStreamTurbulence {
 }
 
 impl FreeStreamTurbulence {
+    /// The values, checked ([`FreeStreamTurbulence::validate`]).
+    pub fn new(turbulence_intensity: Option<f64>, nu_tilde_ratio: Option<f64>) -> Result<Self, String> {
+        let f = FreeStreamTurbulence { turbulence_intensity, nu_tilde_ratio };
+        f.validate()?;
+        Ok(f)
+    }
+
     /// Whether the values can be a free stream: an intensity in (0, 1), a finite ratio >= 0.
     pub fn validate(&self) -> Result<(), String> {
         if let Some(tu) = self.turbulence_intensity {

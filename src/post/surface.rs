@@ -6,7 +6,8 @@ use crate::flow::case::{isentropic_mach, OperatingPoint};
 use crate::flow::gas::Gas;
 use crate::flow::sa::eddy_viscosity;
 use crate::flow::solution::{BlockSolution, Solution};
-use crate::mesh::{BoundaryKind, Face, Mesh};
+use crate::mesh::metrics::{face_edge_nodes, point_segment_distance, quad_area_centroid};
+use crate::mesh::{Block, BoundaryKind, Face, Mesh};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -38,7 +39,8 @@ pub struct SurfacePoint {
     /// Wall static pressure \[Pa\] (from the wall-adjacent cell: dp/dn = 0 at the wall).
     pub p: f64,
     pub mis: f64,
-    /// Skin friction tau_w / (P01 - p2), tau_w = mu u_t / d from the wall cell (u_t along the
+    /// Skin friction tau_w / (P01 - p2), tau_w = mu u_t / d from the wall cell (d its
+    /// centroid's distance from the face, as the solver's wall gradient has it; u_t along the
     /// side from the leading edge to the trailing edge: negative where the layer is separated;
     /// 0 for an inviscid flow).
     pub cf: f64,
@@ -72,26 +74,33 @@ struct WallFace {
 fn wall_faces(mesh: &Mesh, sol: &Solution, gas: &Gas, viscous: bool) -> Vec<WallFace> {
     let mut out = Vec::new();
     for (b, block) in mesh.blocks.iter().enumerate() {
+        let s = &sol.blocks[b];
         for patch in block.patches.iter().filter(|p| p.kind == BoundaryKind::Wall) {
+            // The cell `m` layers in from the wall face `k`.
+            let (ni, nj) = (block.ni, block.nj);
+            let inward = |k: usize, m: usize| match patch.face {
+                Face::JMin => block.cell(k, m),
+                Face::JMax => block.cell(k, nj - 1 - m),
+                Face::IMin => block.cell(m, k),
+                Face::IMax => block.cell(ni - 1 - m, k),
+            };
+            let depth = if matches!(patch.face, Face::JMin | Face::JMax) { nj } else { ni };
             for k in patch.start..patch.end {
-                // The wall face's nodes and the cells along its normal, wall cell first.
-                let (n0, n1, normal_line): (usize, usize, Vec<usize>) = match patch.face {
-                    Face::JMin => (block.node(k, 0), block.node(k + 1, 0), (0..block.nj).map(|j| block.cell(k, j)).collect()),
-                    Face::JMax => (block.node(k, block.nj), block.node(k + 1, block.nj), (0..block.nj).rev().map(|j| block.cell(k, j)).collect()),
-                    Face::IMin => (block.node(0, k), block.node(0, k + 1), (0..block.ni).map(|i| block.cell(i, k)).collect()),
-                    Face::IMax => (block.node(block.ni, k), block.node(block.ni, k + 1), (0..block.ni).rev().map(|i| block.cell(i, k)).collect()),
-                };
-                let (a, e) = ([block.x[n0], block.y[n0]], [block.x[n1], block.y[n1]]);
+                let [a, e] = face_edge_nodes(block, patch.face, k).map(|(i, j)| block.node(i, j)).map(|n| [block.x[n], block.y[n]]);
                 let centre = [0.5 * (a[0] + e[0]), 0.5 * (a[1] + e[1])];
                 let length = (e[0] - a[0]).hypot(e[1] - a[1]);
                 let along = [(e[0] - a[0]) / length, (e[1] - a[1]) / length];
-                let s = &sol.blocks[b];
-                let wall_cell = normal_line[0];
-                let d = distance_to_line(cell_centre(block, wall_cell), a, along);
-                let (u, v) = (s.rho_u[wall_cell] / s.rho[wall_cell], s.rho_v[wall_cell] / s.rho[wall_cell]);
-                // An inviscid wall cell slips: no shear to report.
-                let shear = if viscous { viscosity(s, wall_cell, gas) * (u * along[0] + v * along[1]) / d } else { 0.0 };
-                let eddy_viscosity_ratio = normal_line.iter().take(LAYER_CELLS).map(|&c| eddy_viscosity_ratio(s, c, gas)).fold(0.0, f64::max);
+                let wall_cell = inward(k, 0);
+                // An inviscid wall cell slips: no shear to report. The wall distance is the
+                // solver's: from the cell centroid (`mesh::metrics`).
+                let shear = if viscous {
+                    let d = point_segment_distance(cell_centroid(block, wall_cell), &[a[0], a[1], e[0], e[1]]);
+                    let (u, v) = (s.rho_u[wall_cell] / s.rho[wall_cell], s.rho_v[wall_cell] / s.rho[wall_cell]);
+                    viscosity(s, wall_cell, gas) * (u * along[0] + v * along[1]) / d
+                } else {
+                    0.0
+                };
+                let eddy_viscosity_ratio = (0..depth.min(LAYER_CELLS)).map(|m| eddy_viscosity_ratio(s, inward(k, m), gas)).fold(0.0, f64::max);
                 out.push(WallFace { centre, along, p: s.pressure(wall_cell, gas.gamma), shear, eddy_viscosity_ratio });
             }
         }
@@ -99,15 +108,10 @@ fn wall_faces(mesh: &Mesh, sol: &Solution, gas: &Gas, viscous: bool) -> Vec<Wall
     out
 }
 
-fn cell_centre(block: &crate::mesh::Block, cell: usize) -> [f64; 2] {
+fn cell_centroid(block: &Block, cell: usize) -> [f64; 2] {
     let (i, j) = (cell % block.ni, cell / block.ni);
-    let nodes = [block.node(i, j), block.node(i + 1, j), block.node(i + 1, j + 1), block.node(i, j + 1)];
-    [nodes.iter().map(|&n| block.x[n]).sum::<f64>() / 4.0, nodes.iter().map(|&n| block.y[n]).sum::<f64>() / 4.0]
-}
-
-/// Distance of `p` from the line through `a` along the unit vector `t`.
-fn distance_to_line(p: [f64; 2], a: [f64; 2], t: [f64; 2]) -> f64 {
-    ((p[0] - a[0]) * t[1] - (p[1] - a[1]) * t[0]).abs()
+    let at = |i, j| [block.x[block.node(i, j)], block.y[block.node(i, j)]];
+    quad_area_centroid(at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)).1
 }
 
 fn viscosity(s: &BlockSolution, c: usize, gas: &Gas) -> f64 {
