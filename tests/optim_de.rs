@@ -49,7 +49,7 @@ fn rastrigin_10d_to_1e_3_on_most_seeds() {
 #[test]
 fn g06_constrained_optimum_by_feasibility_rules() {
     let e = AnalyticEvaluator::new(AnalyticProblem::G06).unwrap();
-    let opt = e.known_optimum();
+    let opt = e.known_optimum().expect("single-objective problem");
     let st = DeSettings::for_dimension(2, 20_000, 11);
     let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), DifferentialEvolution::new(st)).unwrap();
     println!("G06: f = {} at {:?} after {} evaluations", out.best.objective, out.best_design, out.evaluations);
@@ -63,7 +63,7 @@ fn g06_constrained_optimum_by_feasibility_rules() {
 #[test]
 fn gomez3_constrained_optimum_by_feasibility_rules() {
     let e = AnalyticEvaluator::new(AnalyticProblem::Gomez3).unwrap();
-    let opt = e.known_optimum();
+    let opt = e.known_optimum().expect("single-objective problem");
     let st = DeSettings::for_dimension(2, 5_000, 2);
     let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), DifferentialEvolution::new(st)).unwrap();
     println!("Gomez#3: f = {} at {:?}", out.best.objective, out.best_design);

@@ -166,7 +166,7 @@ fn constrained(problem: AnalyticProblem, budget: usize, seed: u64) -> (f64, Vec<
     let st = EgoSettings::for_dimension(2, budget, seed);
     let out = minimize(EvaluatorProblem::new(&e, Selection::default()).unwrap(), TwoLevel::new(st)).unwrap();
     assert!(out.best.is_feasible(), "no feasible design: {:?}", out.best);
-    let opt = e.known_optimum();
+    let opt = e.known_optimum().expect("single-objective problem");
     println!("{:?}: {} at {:?} (optimum {} at {:?}), {} evaluations", e.problem(), out.best.objective, out.best_design, opt.value, opt.design, out.evaluations);
     (out.best.objective, out.best_design, opt.value, opt.design)
 }

@@ -9,6 +9,17 @@
 //! - Gomez #3 (Gomez & Levy 1982, used for constrained EGO by Sasena 2002): the six-hump camel
 //!   back with a sinusoidal constraint and disconnected feasible islands, f* = -0.9711 at
 //!   x* = (0.1093, -0.6234).
+//!
+//! Multi-objective (fronts, every objective minimized), with the reference points their
+//! benchmarks use ([`AnalyticEvaluator::reference_point`]):
+//! - ZDT1, ZDT2, ZDT3 (Zitzler, Deb & Thiele 2000) on `[0, 1]^n`: convex, concave and
+//!   disconnected fronts at `g = 1`;
+//! - DTLZ2 (Deb, Thiele, Laumanns & Zitzler 2002) with `M` objectives: the positive orthant of
+//!   the unit sphere;
+//! - Branin-Currin (the two-objective problem of BoTorch's benchmarks: Branin rescaled to the
+//!   unit square against Currin's exponential function);
+//! - C2-DTLZ2 (Deb & Jain 2014): DTLZ2 with a constraint that keeps only parts of the sphere
+//!   (BoTorch's definition, r = 0.2).
 
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
@@ -25,6 +36,12 @@ pub enum AnalyticProblem {
     Hartmann6,
     G06,
     Gomez3,
+    Zdt1 { dim: usize },
+    Zdt2 { dim: usize },
+    Zdt3 { dim: usize },
+    Dtlz2 { dim: usize, objectives: usize },
+    BraninCurrin,
+    C2Dtlz2 { dim: usize, objectives: usize },
 }
 
 /// Known global optimum of an analytic problem.
@@ -58,6 +75,17 @@ impl AnalyticEvaluator {
             // G06 baseline: a feasible point (inside circle 2, outside circle 1).
             AnalyticProblem::G06 => (vec![13.0, 0.0], vec![100.0, 100.0], vec![15.05, 5.0]),
             AnalyticProblem::Gomez3 => (vec![-1.0, -1.0], vec![1.0, 1.0], vec![0.0, 0.0]),
+            AnalyticProblem::Zdt1 { dim } | AnalyticProblem::Zdt2 { dim } | AnalyticProblem::Zdt3 { dim } => {
+                check_dim("ZDT", *dim, 2)?;
+                unit_cube(*dim)
+            }
+            AnalyticProblem::Dtlz2 { dim, objectives } | AnalyticProblem::C2Dtlz2 { dim, objectives } => {
+                if *objectives < 2 || dim <= objectives {
+                    return Err(Error::Other(format!("DTLZ2 needs at least 2 objectives and more variables than objectives, got {dim} and {objectives}")));
+                }
+                unit_cube(*dim)
+            }
+            AnalyticProblem::BraninCurrin => unit_cube(2),
         };
         let names = (1..=lower.len()).map(|i| format!("x{i}")).collect();
         Ok(AnalyticEvaluator { problem, space: DesignSpace { names, lower, upper, baseline } })
@@ -85,11 +113,32 @@ impl AnalyticEvaluator {
         Ok(self)
     }
 
-    /// The global optimum from the literature (one of them when there are several), with the
-    /// digits as published (G06's carry more than an f64 holds).
-    #[allow(clippy::excessive_precision, clippy::inconsistent_digit_grouping)]
-    pub fn known_optimum(&self) -> KnownOptimum {
+    /// Number of objectives: 1, or the front's dimension.
+    pub fn n_objectives(&self) -> usize {
         match &self.problem {
+            AnalyticProblem::Zdt1 { .. } | AnalyticProblem::Zdt2 { .. } | AnalyticProblem::Zdt3 { .. } | AnalyticProblem::BraninCurrin => 2,
+            AnalyticProblem::Dtlz2 { objectives, .. } | AnalyticProblem::C2Dtlz2 { objectives, .. } => *objectives,
+            _ => 1,
+        }
+    }
+
+    /// The hypervolume reference point the literature uses for a multi-objective problem
+    /// (ZDT: 1.1 each, as pymoo's examples; DTLZ2 and C2-DTLZ2: 1.1 each, Branin-Currin:
+    /// (18, 6), as BoTorch's); `None` for one objective.
+    pub fn reference_point(&self) -> Option<Vec<f64>> {
+        match &self.problem {
+            AnalyticProblem::BraninCurrin => Some(vec![18.0, 6.0]),
+            _ if self.n_objectives() >= 2 => Some(vec![1.1; self.n_objectives()]),
+            _ => None,
+        }
+    }
+
+    /// The global optimum from the literature (one of them when there are several), with the
+    /// digits as published (G06's carry more than an f64 holds); `None` for the multi-objective
+    /// problems, whose answer is a front.
+    #[allow(clippy::excessive_precision, clippy::inconsistent_digit_grouping)]
+    pub fn known_optimum(&self) -> Option<KnownOptimum> {
+        Some(match &self.problem {
             AnalyticProblem::Rosenbrock { dim } => KnownOptimum { value: 0.0, design: vec![1.0; *dim] },
             AnalyticProblem::Rastrigin { dim } => KnownOptimum { value: 0.0, design: vec![0.0; *dim] },
             AnalyticProblem::Branin => KnownOptimum { value: 0.397_887_357_729_739, design: vec![PI, 2.275] },
@@ -102,20 +151,36 @@ impl AnalyticEvaluator {
                 design: vec![14.095_000_000_000_000_64, 0.842_960_789_215_479_566_8],
             },
             AnalyticProblem::Gomez3 => KnownOptimum { value: -0.971_1, design: vec![0.109_3, -0.623_4] },
-        }
+            _ => return None,
+        })
     }
 
-    /// Objective value and constraint values (feasible when all `<= 0`) of one design.
-    fn objectives_and_constraints(&self, x: &[f64]) -> (f64, Vec<f64>) {
+    /// Objective values and constraint values (feasible when all `<= 0`) of one design.
+    fn objectives_and_constraints(&self, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let one = |(f, c): (f64, Vec<f64>)| (vec![f], c);
         match &self.problem {
-            AnalyticProblem::Rosenbrock { .. } => (rosenbrock(x), vec![]),
-            AnalyticProblem::Rastrigin { .. } => (rastrigin(x), vec![]),
-            AnalyticProblem::Branin => (branin(x[0], x[1]), vec![]),
-            AnalyticProblem::Hartmann6 => (hartmann6(x), vec![]),
-            AnalyticProblem::G06 => g06(x[0], x[1]),
-            AnalyticProblem::Gomez3 => gomez3(x[0], x[1]),
+            AnalyticProblem::Rosenbrock { .. } => (vec![rosenbrock(x)], vec![]),
+            AnalyticProblem::Rastrigin { .. } => (vec![rastrigin(x)], vec![]),
+            AnalyticProblem::Branin => (vec![branin(x[0], x[1])], vec![]),
+            AnalyticProblem::Hartmann6 => (vec![hartmann6(x)], vec![]),
+            AnalyticProblem::G06 => one(g06(x[0], x[1])),
+            AnalyticProblem::Gomez3 => one(gomez3(x[0], x[1])),
+            AnalyticProblem::Zdt1 { .. } => (zdt(x, |h| 1.0 - h.sqrt()), vec![]),
+            AnalyticProblem::Zdt2 { .. } => (zdt(x, |h| 1.0 - h * h), vec![]),
+            AnalyticProblem::Zdt3 { .. } => (zdt(x, |h| 1.0 - h.sqrt() - h * (10.0 * PI * x[0]).sin()), vec![]),
+            AnalyticProblem::Dtlz2 { objectives, .. } => (dtlz2(x, *objectives), vec![]),
+            AnalyticProblem::BraninCurrin => (branin_currin(x[0], x[1]), vec![]),
+            AnalyticProblem::C2Dtlz2 { objectives, .. } => {
+                let f = dtlz2(x, *objectives);
+                let c = c2_dtlz2_constraint(&f);
+                (f, vec![c])
+            }
         }
     }
+}
+
+fn unit_cube(dim: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    (vec![0.0; dim], vec![1.0; dim], vec![0.5; dim])
 }
 
 fn check_dim(name: &str, dim: usize, min: usize) -> Result<()> {
@@ -130,12 +195,15 @@ impl Evaluator for AnalyticEvaluator {
         &self.space
     }
     fn objective_names(&self) -> Vec<String> {
-        vec!["f".into()]
+        match self.n_objectives() {
+            1 => vec!["f".into()],
+            m => (1..=m).map(|k| format!("f{k}")).collect(),
+        }
     }
     fn constraint_names(&self) -> Vec<String> {
         match self.problem {
             AnalyticProblem::G06 => vec!["g1".into(), "g2".into()],
-            AnalyticProblem::Gomez3 => vec!["g1".into()],
+            AnalyticProblem::Gomez3 | AnalyticProblem::C2Dtlz2 { .. } => vec!["g1".into()],
             _ => vec![],
         }
     }
@@ -147,8 +215,8 @@ impl Evaluator for AnalyticEvaluator {
         if let Some(i) = design.iter().position(|v| !v.is_finite()) {
             return Evaluation::failed(Status::Failed(format!("design variable {i} is not finite")));
         }
-        let (f, constraints) = self.objectives_and_constraints(design);
-        Evaluation { objectives: vec![f], constraints, status: Status::Ok, diagnostics: Diagnostics::default() }
+        let (objectives, constraints) = self.objectives_and_constraints(design);
+        Evaluation { objectives, constraints, status: Status::Ok, diagnostics: Diagnostics::default() }
     }
 }
 
@@ -209,6 +277,47 @@ pub fn gomez3(x1: f64, x2: f64) -> (f64, Vec<f64>) {
     (f, vec![g])
 }
 
+/// The ZDT family: f1 = x1, g = 1 + 9 mean(x2..xn), f2 = g h(f1/g) with `h` the family
+/// member's shape (ZDT3's h carries its own sin(10 pi f1) term).
+fn zdt(x: &[f64], h: impl Fn(f64) -> f64) -> Vec<f64> {
+    let g = 1.0 + 9.0 * x[1..].iter().sum::<f64>() / (x.len() - 1) as f64;
+    vec![x[0], g * h(x[0] / g)]
+}
+
+/// DTLZ2 with `m` objectives: f_i = (1 + g) prod_{j < m-1-i} cos(x_j pi/2) [sin(x_{m-1-i} pi/2)
+/// for i > 0], g = sum over the last n - m + 1 variables of (x - 1/2)^2.
+pub fn dtlz2(x: &[f64], m: usize) -> Vec<f64> {
+    let g: f64 = x[m - 1..].iter().map(|v| (v - 0.5).powi(2)).sum();
+    (0..m)
+        .map(|i| {
+            let last = m - 1 - i;
+            let cosines: f64 = x[..last].iter().map(|v| (v * PI / 2.0).cos()).product();
+            let sine = if i > 0 { (x[last] * PI / 2.0).sin() } else { 1.0 };
+            (1.0 + g) * cosines * sine
+        })
+        .collect()
+}
+
+/// C2-DTLZ2's constraint on the objective vector `f` (feasible when <= 0), as BoTorch writes it
+/// with r = 0.2: min( min_i [(f_i - 1)^2 + sum_{j != i} (f_j^2 - r^2)], sum_j [(f_j - 1/sqrt(M))^2
+/// - r^2] ).
+pub fn c2_dtlz2_constraint(f: &[f64]) -> f64 {
+    const R: f64 = 0.2;
+    let m = f.len();
+    let caps = (0..m)
+        .map(|i| (f[i] - 1.0).powi(2) + (0..m).filter(|&j| j != i).map(|j| f[j] * f[j] - R * R).sum::<f64>())
+        .fold(f64::INFINITY, f64::min);
+    let centre: f64 = f.iter().map(|v| (v - 1.0 / (m as f64).sqrt()).powi(2) - R * R).sum();
+    caps.min(centre)
+}
+
+/// Branin-Currin on the unit square: Branin at (15 x1 - 5, 15 x2) and Currin's function.
+pub fn branin_currin(x1: f64, x2: f64) -> Vec<f64> {
+    let currin = (1.0 - (-1.0 / (2.0 * x2)).exp()) * (2300.0 * x1.powi(3) + 1900.0 * x1 * x1 + 2092.0 * x1 + 60.0)
+        / (100.0 * x1.powi(3) + 500.0 * x1 * x1 + 4.0 * x1 + 20.0);
+    vec![branin(15.0 * x1 - 5.0, 15.0 * x2), currin]
+}
+
 /// Branin whose "mesh generation" fails for x1 > 5: a test evaluator for optimizers, which must
 /// keep failed designs as infeasible and still reach the minima at (-pi, 12.275) and (pi, 2.275).
 #[cfg(test)]
@@ -247,7 +356,7 @@ mod tests {
 
     fn optimum_value(p: AnalyticProblem) -> (f64, Evaluation) {
         let e = AnalyticEvaluator::new(p).unwrap();
-        let opt = e.known_optimum();
+        let opt = e.known_optimum().expect("single-objective problem");
         (opt.value, e.evaluate(&opt.design))
     }
 
@@ -266,6 +375,37 @@ mod tests {
             // The constrained optima sit on the constraint boundary: allow round-off violation.
             assert!(ev.constraints.iter().all(|&c| c <= 1e-6), "{p:?}: {:?}", ev.constraints);
         }
+    }
+
+    #[test]
+    fn fronts_lie_where_the_literature_puts_them() {
+        let zdt = |p: AnalyticProblem, x1: f64| {
+            let e = AnalyticEvaluator::new(p).unwrap();
+            let mut x = vec![0.0; 10];
+            x[0] = x1;
+            e.evaluate(&x).objectives
+        };
+        assert_eq!(zdt(AnalyticProblem::Zdt1 { dim: 10 }, 0.25), vec![0.25, 0.5]);
+        assert_eq!(zdt(AnalyticProblem::Zdt2 { dim: 10 }, 0.5), vec![0.5, 0.75]);
+        let z3 = zdt(AnalyticProblem::Zdt3 { dim: 10 }, 0.25);
+        assert!((z3[1] - (0.5 - 0.25 * (2.5 * PI).sin())).abs() < 1e-15);
+        // DTLZ2 at g = 0 lies on the unit sphere.
+        let e = AnalyticEvaluator::new(AnalyticProblem::Dtlz2 { dim: 7, objectives: 3 }).unwrap();
+        let f = e.evaluate(&[0.3, 0.8, 0.5, 0.5, 0.5, 0.5, 0.5]).objectives;
+        assert!((f.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-14, "{f:?}");
+        // C2-DTLZ2 keeps the caps near the axes and the centre of the sphere, not between them.
+        let c2 = AnalyticEvaluator::new(AnalyticProblem::C2Dtlz2 { dim: 12, objectives: 2 }).unwrap();
+        let on_sphere = |t: f64| {
+            let mut x = vec![0.5; 12];
+            x[0] = t;
+            c2.evaluate(&x)
+        };
+        assert!(on_sphere(0.0).is_feasible() && on_sphere(0.5).is_feasible() && !on_sphere(0.25).is_feasible());
+        // Branin-Currin: Branin's minimum at (pi, 2.275) maps to ((pi + 5)/15, 2.275/15).
+        let bc = branin_currin((PI + 5.0) / 15.0, 2.275 / 15.0);
+        assert!((bc[0] - 0.397_887_357_729_739).abs() < 1e-9, "{bc:?}");
+        assert_eq!(AnalyticEvaluator::new(AnalyticProblem::BraninCurrin).unwrap().reference_point(), Some(vec![18.0, 6.0]));
+        assert!(AnalyticEvaluator::new(AnalyticProblem::Dtlz2 { dim: 2, objectives: 3 }).is_err());
     }
 
     #[test]

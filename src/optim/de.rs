@@ -74,6 +74,31 @@ pub enum BoundHandling {
     MidpointToBound,
     /// Mirror the excess back into the box (clamped if it overshoots the far side).
     Reflection,
+    /// Onto the violated bound: a design whose optimum lies on a bound reaches it exactly.
+    Clamp,
+}
+
+impl BoundHandling {
+    /// Component `v` of a mutant brought into `[lo, hi]`; `parent` is the parent's value.
+    pub fn apply(self, v: f64, parent: f64, lo: f64, hi: f64) -> f64 {
+        if (lo..=hi).contains(&v) {
+            return v;
+        }
+        match self {
+            BoundHandling::MidpointToBound => {
+                if v < lo {
+                    0.5 * (parent + lo)
+                } else {
+                    0.5 * (parent + hi)
+                }
+            }
+            BoundHandling::Reflection => {
+                let r = if v < lo { lo + (lo - v) } else { hi - (v - hi) };
+                r.clamp(lo, hi)
+            }
+            BoundHandling::Clamp => v.clamp(lo, hi),
+        }
+    }
 }
 
 /// The named DE variants: complete settings for a dimension and a budget.
@@ -330,23 +355,7 @@ impl DifferentialEvolution {
     }
 
     fn within_bounds(&self, v: f64, parent: f64, j: usize) -> f64 {
-        let (lo, hi) = (self.bounds().lower()[j], self.bounds().upper()[j]);
-        if (lo..=hi).contains(&v) {
-            return v;
-        }
-        match self.settings.bounds {
-            BoundHandling::MidpointToBound => {
-                if v < lo {
-                    0.5 * (parent + lo)
-                } else {
-                    0.5 * (parent + hi)
-                }
-            }
-            BoundHandling::Reflection => {
-                let r = if v < lo { lo + (lo - v) } else { hi - (v - hi) };
-                r.clamp(lo, hi)
-            }
-        }
+        self.settings.bounds.apply(v, parent, self.bounds().lower()[j], self.bounds().upper()[j])
     }
 
     /// Population indices best first by Deb's rules.
@@ -405,7 +414,7 @@ impl DifferentialEvolution {
 }
 
 /// base + F (a - b), plus F (toward - base) when `toward` is given (current-to-best/pbest).
-fn combine(base: &[f64], f: f64, a: &[f64], b: &[f64], toward: Option<&[f64]>) -> Vec<f64> {
+pub(super) fn combine(base: &[f64], f: f64, a: &[f64], b: &[f64], toward: Option<&[f64]>) -> Vec<f64> {
     (0..base.len())
         .map(|j| base[j] + f * (a[j] - b[j]) + toward.map_or(0.0, |t| f * (t[j] - base[j])))
         .collect()

@@ -26,15 +26,18 @@ pub mod acquisition;
 pub mod campaign;
 pub mod de;
 pub mod ego;
+pub mod front;
+pub mod gde3;
 pub mod kriging;
 pub mod lhs;
+pub mod pareto;
 pub mod prelude;
 pub mod problem;
 pub mod run;
 mod shade;
 pub mod transform;
 
-pub use problem::{Bounded, Bounds, BoundsError, EvaluatorProblem, FnProblem};
+pub use problem::{Bounded, Bounds, BoundsError, EvaluatorProblem, FnMultiProblem, FnProblem, Scoring};
 pub use run::{minimize, Outcome, Progress, Reports, RonCheckpoint};
 
 /// Errors of the optimizers' public entry points.
@@ -159,6 +162,35 @@ impl Selection {
             Err(reason) => return Scored::failed(reason),
         };
         Scored::constrained(objective, constraints)
+    }
+}
+
+/// Which objectives (at least two) and constraints of an [`Evaluation`] a multi-objective
+/// optimizer works on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FrontSelection {
+    /// Indices into `Evaluation::objectives`.
+    pub objectives: Vec<usize>,
+    /// Indices into `Evaluation::constraints`; `None` takes them all.
+    pub constraints: Option<Vec<usize>>,
+}
+
+impl FrontSelection {
+    /// Reduce an evaluation to the optimizer's view; non-finite values count as failures.
+    pub fn score(&self, e: &Evaluation) -> pareto::MultiScored {
+        let n = self.objectives.len();
+        if !e.status.is_ok() {
+            return pareto::MultiScored::failed(format!("{:?}", e.status), n);
+        }
+        let objectives: Option<Vec<f64>> = self.objectives.iter().map(|&i| e.objectives.get(i).copied()).collect();
+        let Some(objectives) = objectives else {
+            return pareto::MultiScored::failed(format!("objectives {:?} missing from evaluation", self.objectives), n);
+        };
+        let constraint_view = Selection { objective: 0, constraints: self.constraints.clone() };
+        match constraint_view.constraint_values(e) {
+            Ok(c) => pareto::MultiScored::constrained(objectives, c),
+            Err(reason) => pareto::MultiScored::failed(reason, n),
+        }
     }
 }
 

@@ -4,16 +4,20 @@
 //!
 //! - [`FnProblem`]: a plain closure `f(x) -> f64`, optionally with constraints `g(x) -> Vec<f64>`
 //!   (feasible when every `g_i <= 0`).
-//! - [`EvaluatorProblem`]: an [`Evaluator`] (the CFD path) seen through a [`Selection`]; a batch
-//!   of designs is one `evaluate_batch` call.
+//! - [`FnMultiProblem`]: a closure `f(x) -> Vec<f64>` of several objectives to minimize together
+//!   (the multi-objective optimizers), optionally with constraints.
+//! - [`EvaluatorProblem`]: an [`Evaluator`] (the CFD path) seen through a [`Selection`] (one
+//!   objective) or a [`FrontSelection`] (several); a batch of designs is one `evaluate_batch`
+//!   call.
 
 use argmin::core::{CostFunction, Error as ArgminError};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{Scored, Selection};
-use crate::eval::Evaluator;
+use super::pareto::MultiScored;
+use super::{FrontSelection, Scored, Selection};
+use crate::eval::{Evaluation, Evaluator};
 
 /// Why a pair of bound vectors is not a box.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -173,19 +177,111 @@ impl CostFunction for FnProblem {
     }
 }
 
-/// An [`Evaluator`] seen through a [`Selection`] as an argmin cost function, with the
-/// evaluator's design space as its bounds. `bulk_cost` is one `evaluate_batch` call, so a DE
-/// generation or a Kriging cycle is one batch.
-pub struct EvaluatorProblem<'a> {
+type ObjectivesFn = Box<dyn Fn(&[f64]) -> Vec<f64> + Send + Sync>;
+
+/// A closure of several objectives as a problem for the multi-objective optimizers:
+/// `FnMultiProblem::new(|x| vec![x[0], 1.0 - x[0].sqrt()], Bounds::cube(0.0, 1.0, 1)?)`.
+/// A non-finite value or a vector of the wrong length counts as a failed evaluation.
+pub struct FnMultiProblem {
+    objectives: ObjectivesFn,
+    n_objectives: usize,
+    constraints: Option<ConstraintsFn>,
+    bounds: Bounds,
+    parallel: bool,
+}
+
+impl FnMultiProblem {
+    /// `objectives` returns `n_objectives` values; at least two.
+    pub fn new(objectives: impl Fn(&[f64]) -> Vec<f64> + Send + Sync + 'static, n_objectives: usize, bounds: Bounds) -> Self {
+        FnMultiProblem { objectives: Box::new(objectives), n_objectives, constraints: None, bounds, parallel: false }
+    }
+    /// Constraints `g(x) <= 0`, all returned by one closure.
+    pub fn with_constraints(mut self, constraints: impl Fn(&[f64]) -> Vec<f64> + Send + Sync + 'static) -> Self {
+        self.constraints = Some(Box::new(constraints));
+        self
+    }
+    /// Evaluate the designs of one batch on all cores (rayon); off by default.
+    pub fn parallel(mut self, on: bool) -> Self {
+        self.parallel = on;
+        self
+    }
+    pub fn n_objectives(&self) -> usize {
+        self.n_objectives
+    }
+
+    fn score(&self, x: &[f64]) -> MultiScored {
+        let f = (self.objectives)(x);
+        if f.len() != self.n_objectives {
+            return MultiScored::failed(format!("{} objectives returned, {} declared", f.len(), self.n_objectives), self.n_objectives);
+        }
+        let g = self.constraints.as_ref().map_or_else(Vec::new, |c| c(x));
+        MultiScored::constrained(f, g)
+    }
+}
+
+impl Bounded for FnMultiProblem {
+    fn bounds(&self) -> &Bounds {
+        &self.bounds
+    }
+}
+
+impl CostFunction for FnMultiProblem {
+    type Param = Vec<f64>;
+    type Output = MultiScored;
+
+    fn cost(&self, x: &Vec<f64>) -> Result<MultiScored, ArgminError> {
+        Ok(self.score(x))
+    }
+
+    fn bulk_cost<P>(&self, params: &[P]) -> Result<Vec<MultiScored>, ArgminError>
+    where
+        P: std::borrow::Borrow<Vec<f64>> + argmin::core::SyncAlias,
+        MultiScored: argmin::core::SendAlias,
+        Self: argmin::core::SyncAlias,
+    {
+        Ok(if self.parallel {
+            let designs: Vec<Vec<f64>> = params.iter().map(|p| p.borrow().clone()).collect();
+            designs.par_iter().map(|x| self.score(x)).collect()
+        } else {
+            params.iter().map(|p| self.score(p.borrow())).collect()
+        })
+    }
+}
+
+/// How an optimizer reads an [`Evaluation`]: [`Selection`] for one objective, [`FrontSelection`]
+/// for several.
+pub trait Scoring: Send + Sync {
+    type Output: Send + Sync;
+    fn score(&self, e: &Evaluation) -> Self::Output;
+}
+
+impl Scoring for Selection {
+    type Output = Scored;
+    fn score(&self, e: &Evaluation) -> Scored {
+        Selection::score(self, e)
+    }
+}
+
+impl Scoring for FrontSelection {
+    type Output = MultiScored;
+    fn score(&self, e: &Evaluation) -> MultiScored {
+        FrontSelection::score(self, e)
+    }
+}
+
+/// An [`Evaluator`] seen through a [`Selection`] (or a [`FrontSelection`]) as an argmin cost
+/// function, with the evaluator's design space as its bounds. `bulk_cost` is one
+/// `evaluate_batch` call, so a DE generation or a Kriging cycle is one batch.
+pub struct EvaluatorProblem<'a, S: Scoring = Selection> {
     evaluator: &'a dyn Evaluator,
-    selection: Selection,
+    selection: S,
     bounds: Bounds,
     batches: AtomicUsize,
 }
 
-impl<'a> EvaluatorProblem<'a> {
+impl<'a, S: Scoring> EvaluatorProblem<'a, S> {
     /// Fails when the evaluator's design space is not a box.
-    pub fn new(evaluator: &'a dyn Evaluator, selection: Selection) -> Result<Self, BoundsError> {
+    pub fn new(evaluator: &'a dyn Evaluator, selection: S) -> Result<Self, BoundsError> {
         let space = evaluator.space();
         let bounds = Bounds::new(space.lower.clone(), space.upper.clone())?;
         Ok(EvaluatorProblem { evaluator, selection, bounds, batches: AtomicUsize::new(0) })
@@ -196,24 +292,24 @@ impl<'a> EvaluatorProblem<'a> {
     }
 }
 
-impl Bounded for EvaluatorProblem<'_> {
+impl<S: Scoring> Bounded for EvaluatorProblem<'_, S> {
     fn bounds(&self) -> &Bounds {
         &self.bounds
     }
 }
 
-impl CostFunction for EvaluatorProblem<'_> {
+impl<S: Scoring> CostFunction for EvaluatorProblem<'_, S> {
     type Param = Vec<f64>;
-    type Output = Scored;
+    type Output = S::Output;
 
-    fn cost(&self, param: &Vec<f64>) -> Result<Scored, ArgminError> {
+    fn cost(&self, param: &Vec<f64>) -> Result<S::Output, ArgminError> {
         Ok(self.selection.score(&self.evaluator.evaluate(param)))
     }
 
-    fn bulk_cost<P>(&self, params: &[P]) -> Result<Vec<Scored>, ArgminError>
+    fn bulk_cost<P>(&self, params: &[P]) -> Result<Vec<S::Output>, ArgminError>
     where
         P: std::borrow::Borrow<Vec<f64>> + argmin::core::SyncAlias,
-        Scored: argmin::core::SendAlias,
+        S::Output: argmin::core::SendAlias,
         Self: argmin::core::SyncAlias,
     {
         let designs: Vec<Vec<f64>> = params.iter().map(|p| p.borrow().clone()).collect();
