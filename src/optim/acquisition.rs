@@ -57,20 +57,7 @@ impl Bounded for Acquisition<'_> {
 impl Acquisition<'_> {
     /// Sum of ln P(g(x) <= 0) over the constraint models and the failure model.
     pub fn log_probability_of_feasibility(&self, x: &[f64]) -> f64 {
-        self.models
-            .constraints
-            .iter()
-            .chain(self.models.failure.as_ref())
-            .map(|m| {
-                let p = m.predict(x);
-                let s = p.std_dev();
-                if s <= 1e-12 * p.mean.abs().max(1e-300) {
-                    if p.mean <= 0.0 { 0.0 } else { -1e3 }
-                } else {
-                    ln_normal_cdf(-p.mean / s)
-                }
-            })
-            .sum()
+        ln_probability_of_feasibility(self.models.constraints.iter().chain(self.models.failure.as_ref()), x)
     }
 
     /// The criterion at `x` (smaller is better).
@@ -102,6 +89,23 @@ impl CostFunction for Acquisition<'_> {
     fn cost(&self, x: &Vec<f64>) -> Result<Scored, ArgminError> {
         Ok(self.value(x))
     }
+}
+
+/// Sum over `models` (constraints `g <= 0`, the failure indicator) of ln P(g(x) <= 0) under
+/// each model's prediction at `x` (Schonlau, Welch & Jones 1998); a model certain of a
+/// violation contributes -1000.
+pub fn ln_probability_of_feasibility<'m>(models: impl Iterator<Item = &'m Kriging>, x: &[f64]) -> f64 {
+    models
+        .map(|m| {
+            let p = m.predict(x);
+            let s = p.std_dev();
+            if s <= 1e-12 * p.mean.abs().max(1e-300) {
+                if p.mean <= 0.0 { 0.0 } else { -1e3 }
+            } else {
+                ln_normal_cdf(-p.mean / s)
+            }
+        })
+        .sum()
 }
 
 /// ln of the expected improvement below `f_min` of a normal prediction (mean `mu`, std `s`),

@@ -527,7 +527,8 @@ impl TwoLevel {
         let de = Executor::new(acquisition(region.clone()), DifferentialEvolution::new(st)).timer(false).run();
         let de = de.map_err(super::run::from_argmin)?;
         let start = de.solver().progress().best().map(|m| m.x.clone()).ok_or_else(|| OptimError::Run("empty search".into()))?;
-        Ok(compass_search(&acquisition(region), start))
+        let acq = acquisition(region);
+        Ok(compass_search(|x| acq.value(x), &acq.bounds, start))
     }
 
     fn too_close(&self, x: &[f64], pending: &[Vec<f64>]) -> bool {
@@ -558,10 +559,9 @@ impl TwoLevel {
 /// Compass search (Kolda, Lewis & Torczon 2003, "Optimization by direct search", SIAM Review):
 /// polls +-step along every coordinate of the unit cube, moves on improvement, halves the step
 /// otherwise; polishes the DE result to the criterion's local optimum.
-fn compass_search(acq: &Acquisition, start: Vec<f64>) -> Vec<f64> {
-    let b = acq.bounds.clone();
+pub(super) fn compass_search(value: impl Fn(&[f64]) -> Scored, b: &Bounds, start: Vec<f64>) -> Vec<f64> {
     let mut x = start;
-    let mut fx = acq.value(&x);
+    let mut fx = value(&x);
     let mut step = 0.05;
     let mut budget = 60 * b.dim();
     while step > 1e-6 && budget > 0 {
@@ -571,7 +571,7 @@ fn compass_search(acq: &Acquisition, start: Vec<f64>) -> Vec<f64> {
                 let mut y = x.clone();
                 y[k] = (y[k] + sign * step * b.width(k)).clamp(b.lower()[k], b.upper()[k]);
                 budget = budget.saturating_sub(1);
-                let fy = acq.value(&y);
+                let fy = value(&y);
                 if fy.deb_cmp(&fx).is_lt() {
                     (x, fx, moved) = (y, fy, true);
                     break;

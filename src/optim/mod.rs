@@ -29,6 +29,7 @@ pub mod ego;
 pub mod front;
 pub mod gde3;
 pub mod kriging;
+pub mod kriging_front;
 pub mod lhs;
 pub mod pareto;
 pub mod prelude;
