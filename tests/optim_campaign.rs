@@ -50,6 +50,8 @@ impl Evaluator for Slow {
 fn kill_test_config(kind: &str) -> CampaignConfig {
     let text = match kind {
         "de" => r#"(name: "kill-de", evaluator: Analytic(G06), optimizer: DifferentialEvolution(population: Some(20)), budget: 800, seed: 5)"#,
+        "gde3" => r#"(name: "kill-gde3", evaluator: Analytic(C2Dtlz2(dim: 6, objectives: 2)), objectives: Some(["f1", "f2"]), optimizer: Gde3(), budget: 600, seed: 5)"#,
+        "kriging-front" => r#"(name: "kill-kriging-front", evaluator: Analytic(BraninCurrin), objectives: Some(["f1", "f2"]), reference_point: Some([18.0, 6.0]), optimizer: KrigingFront(batch_size: Some(2)), budget: 30, seed: 5)"#,
         _ => r#"(name: "kill-ego", evaluator: Analytic(Gomez3), optimizer: TwoLevel(batch_size: Some(2)), budget: 40, seed: 5)"#,
     };
     CampaignConfig::from_ron_str(text, kind).unwrap()
@@ -112,6 +114,7 @@ fn kill_and_resume(kind: &str) {
     assert_eq!(resumed.evaluations, reference.evaluations);
     assert_eq!(resumed.best_design, reference.best_design);
     assert_eq!(resumed.best_objective.to_bits(), reference.best_objective.to_bits());
+    assert_eq!(resumed.front, reference.front);
     let designs = |d: &Path| read_log(&d.join("evaluations.jsonl")).unwrap().into_iter().map(|r| r.design).collect::<Vec<_>>();
     assert_eq!(designs(&dir), designs(&reference_dir));
     let _ = std::fs::remove_dir_all(&dir);
@@ -126,6 +129,62 @@ fn kill_9_and_resume_differential_evolution() {
 #[test]
 fn kill_9_and_resume_two_level() {
     kill_and_resume("ego");
+}
+
+#[test]
+fn kill_9_and_resume_gde3_front() {
+    kill_and_resume("gde3");
+}
+
+#[test]
+fn kill_9_and_resume_kriging_front() {
+    kill_and_resume("kriging-front");
+}
+
+/// The shipped analytic front campaigns run to their budgets and write the front's files; the
+/// fronts reach the hypervolume their problems allow within a few per cent.
+#[test]
+fn analytic_front_campaigns_run_and_draw_their_fronts() {
+    // (file, hypervolume of the exact front against the campaign's reference, fraction reached)
+    for (file, exact, fraction) in [("analytic_zdt1_gde3.ron", 1.21 - 1.0 / 3.0, 0.9), ("analytic_branin_currin_kriging.ron", 59.36, 0.97)] {
+        let config = CampaignConfig::from_ron_file(optimize_dir().join(file)).unwrap();
+        let dir = scratch(file);
+        let (summary, _) = run(&config, &dir, false, 0);
+        let front = summary.front.as_ref().unwrap_or_else(|| panic!("{file}: no front"));
+        println!("{file}: {} designs on the front, hypervolume {} of {exact}", front.members.len(), front.hypervolume);
+        assert_eq!(summary.evaluations, config.budget);
+        assert_eq!(Some(&front.reference_point), config.reference_point.as_ref());
+        assert!(front.hypervolume > fraction * exact && front.hypervolume <= exact * 1.0001, "{file}: {}", front.hypervolume);
+        assert!(front.history.windows(2).all(|w| w[1].1 >= w[0].1 && w[1].0 > w[0].0));
+        for f in ["front.csv", "front.png", "hypervolume.png", "summary.json"] {
+            assert!(std::fs::metadata(dir.join(f)).map(|m| m.len() > 100).unwrap_or(false), "{file}: {f}");
+        }
+        let csv = std::fs::read_to_string(dir.join("front.csv")).unwrap();
+        assert_eq!(csv.lines().count(), front.members.len() + 1);
+        assert!(csv.starts_with("index,f1,f2,x1,x2"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn front_campaigns_refuse_what_cannot_run() {
+    let e = build_evaluator(&turbopt::optim::campaign::CampaignEvaluator::Analytic(turbopt::eval::analytic::AnalyticProblem::Zdt1 { dim: 4 })).unwrap();
+    for (text, why) in [
+        (r#"objectives: Some(["f1", "f2"]), optimizer: DifferentialEvolution()"#, "needs a multi-objective optimizer"),
+        (r#"optimizer: Gde3()"#, "need objectives"),
+        (r#"objectives: Some(["f1"]), optimizer: Gde3()"#, "at least two objectives"),
+        (r#"objectives: Some(["f1", "drag"]), optimizer: KrigingFront()"#, "no objective named drag"),
+        (r#"objectives: Some(["f1", "f2"]), reference_point: Some([1.0]), optimizer: Gde3()"#, "needs 2 finite values"),
+        (r#"objective: Some("f1"), objectives: Some(["f1", "f2"]), optimizer: Gde3()"#, "not both"),
+        (r#"objectives: Some(["f1", "f2"]), optimizer: Gde3(population: Some(3))"#, "population 3"),
+    ] {
+        let c = CampaignConfig::from_ron_str(&format!(r#"(name: "x", evaluator: Analytic(Zdt1(dim: 4)), {text}, budget: 100, seed: 1)"#), why).unwrap();
+        let dir = scratch("bad-front");
+        let err = run_campaign(&c, e.as_ref(), &dir, false, &mut SilentObserver).unwrap_err().to_string();
+        assert!(err.contains(why), "{why}: {err}");
+        assert!(!dir.join("evaluations.jsonl").exists(), "{why}: evaluated before refusing");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]

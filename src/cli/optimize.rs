@@ -66,7 +66,8 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             summary
         }
     };
-    println!("wrote {} (evaluations.jsonl, checkpoint.json, summary.json, convergence.png, evaluations.png; overview.png, blades.png and mis.png for CFD campaigns)", out.display());
+    let front_files = if summary.front.is_some() { "; front.csv, front.png, hypervolume.png" } else { "" };
+    println!("wrote {} (evaluations.jsonl, checkpoint.json, summary.json, convergence.png, evaluations.png{front_files}; overview.png, blades.png and mis.png for CFD campaigns)", out.display());
     if args.json {
         let improvement_percent = summary.relative_improvement.map(|r| 100.0 * r);
         let v = serde_json::json!({
@@ -81,6 +82,7 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             "best_design": summary.best_design,
             "wall_s": summary.wall_s,
             "termination": summary.termination,
+            "front": summary.front,
         });
         println!("{v}");
     }
@@ -176,6 +178,10 @@ fn log_auto_choice(name: &str, out: &std::path::Path, choice: &turbopt::perf::au
 
 fn print_summary(s: &CampaignSummary) {
     println!("campaign {}: {} ({} evaluations, {} from an earlier run, {} failed, {:.1} s)", s.name, s.termination, s.evaluations, s.replayed, s.failed, s.wall_s);
+    if let Some(front) = &s.front {
+        print_front(front);
+        return;
+    }
     println!("  baseline objective {:.6e}{}", s.baseline_objective, if s.baseline_feasible { "" } else { " (infeasible)" });
     println!("  best objective     {:.6e}{}", s.best_objective, if s.best_feasible { "" } else { " (infeasible)" });
     if let Some(r) = s.relative_improvement {
@@ -183,6 +189,17 @@ fn print_summary(s: &CampaignSummary) {
     }
     for (name, value) in s.variables.iter().zip(&s.best_design) {
         println!("    {name:<24} {value:.6}");
+    }
+}
+
+/// A front campaign's result: the front's size, hypervolume and members.
+fn print_front(front: &turbopt::optim::campaign::FrontSummary) {
+    let reference: Vec<String> = front.reference_point.iter().map(|v| format!("{v:.6e}")).collect();
+    println!("  front              {} designs over {}", front.members.len(), front.objectives.join(", "));
+    println!("  hypervolume        {:.6e} against ({}); the baseline alone {:.6e}", front.hypervolume, reference.join(", "), front.baseline_hypervolume);
+    println!("    {:>6}  {}", "index", front.objectives.iter().map(|n| format!("{n:>16}")).collect::<Vec<_>>().join(" "));
+    for m in &front.members {
+        println!("    {:>6}  {}", m.index, m.objectives.iter().map(|v| format!("{v:>16.6e}")).collect::<Vec<_>>().join(" "));
     }
 }
 

@@ -39,7 +39,7 @@ pub use super::cfd_config::{
 use super::archive::{RecentDesigns, Archived};
 use super::dispatch::{panic_message, run_on_workers, WorkerOutcome};
 use super::donors::{nearest, ARCHIVE_SIZE};
-use super::objectives::{constraint_value, Objective, PointFlow, ResolvedObjective};
+use super::objectives::{constraint_value, Objective, PointChoice, PointFlow, ResolvedObjective};
 use super::{DesignSpace, Diagnostics, Evaluation, Evaluator, Status};
 use crate::backend::pool::DevicePool;
 use crate::backend::select::{unresolved_auto, BackendTask, OpenBackend};
@@ -99,6 +99,8 @@ pub struct CfdEvaluator {
     /// Gas, operating points, density, mesh settings and exit plane of every run.
     setup: CascadeSetup,
     objectives: Vec<ResolvedObjective>,
+    /// How each objective combines the operating points (aligned with `objectives`).
+    point_choices: Vec<PointChoice>,
     baseline: OnceLock<std::result::Result<Baseline, String>>,
     /// Held while the baseline is solved, so that it is solved once.
     baseline_solve: Mutex<()>,
@@ -333,12 +335,15 @@ impl CfdEvaluator {
             ..CascadeSetup::new(&blade, points, config.density).with_model(config.solver.config.model)
         };
         let objectives = config.objectives.iter().map(resolve_objective).collect::<Result<Vec<_>>>()?;
+        let point_names: Vec<String> = setup.points.iter().map(|p| p.name.clone()).collect();
+        let point_choices = config.objectives.iter().map(|o| o.points(&point_names)).collect::<Result<Vec<_>>>()?;
         Ok(CfdEvaluator {
             config,
             blade,
             space,
             setup,
             objectives,
+            point_choices,
             baseline: OnceLock::new(),
             baseline_solve: Mutex::new(()),
             interrupted_baseline: Err("the baseline solve was stopped at the caller's request".into()),
@@ -752,13 +757,15 @@ impl CfdEvaluator {
         self.objectives.iter().map(|o| o.value(&flow)).collect()
     }
 
-    /// Objectives (averaged over points), constraints (one per point) and the status.
+    /// Objectives (averaged over points, or at the points they name), constraints (one per
+    /// point) and the status.
     /// `reference_flows`: the baseline's mass flow per point (None while the baseline itself is
     /// solved: then its own mass flow is the reference).
     fn score(&self, solved: &SolvedDesign, reference_flows: Option<&[f64]>, start: Instant) -> Evaluation {
-        let n = solved.points.len() as f64;
         let per_point: Vec<Vec<f64>> = solved.points.iter().map(|p| self.objective_values(&p.figures)).collect();
-        let objectives = (0..self.objectives.len()).map(|k| per_point.iter().map(|v| v[k]).sum::<f64>() / n).collect();
+        let objectives = (0..self.objectives.len())
+            .map(|k| self.point_choices[k].combine(&per_point.iter().map(|v| v[k]).collect::<Vec<_>>()))
+            .collect();
         let mut constraints = Vec::new();
         for (k, p) in solved.points.iter().enumerate() {
             let flow = PointFlow { performance: &p.figures.performance, surface: &p.figures.surface };
@@ -841,9 +848,9 @@ fn with_wall_time(mut e: Evaluation, start: Instant) -> Evaluation {
 }
 
 fn resolve_objective(o: &Objective) -> Result<ResolvedObjective> {
-    match o {
+    match o.figure() {
         Objective::MisRms { target } => Ok(ResolvedObjective::MisRms { name: o.name(), target: read_measured_mis(target)? }),
-        other => Ok(ResolvedObjective::Plain(other.clone())),
+        _ => Ok(ResolvedObjective::Plain(o.clone())),
     }
 }
 

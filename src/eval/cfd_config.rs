@@ -189,7 +189,11 @@ impl EvaluatorConfig {
         };
         resolve(&mut self.blade);
         for o in &mut self.objectives {
-            if let Objective::MisRms { target } = o {
+            let figure = match o {
+                Objective::At(_, f) | Objective::WorstOf(_, f) => f.as_mut(),
+                other => other,
+            };
+            if let Objective::MisRms { target } = figure {
                 resolve(target);
             }
         }

@@ -3,8 +3,10 @@
 //!
 //! Conventions (the [`crate::eval::Evaluator`] seam): objectives are minimized; a constraint
 //! value `c` is feasible when `c <= 0`. Multi-point evaluations (LS89 optimization test cases
-//! 2 and 3) average each objective over the operating points and give every constraint once per
-//! point, in the order point 1 constraint 1, point 1 constraint 2, ..., point 2 constraint 1...
+//! 2 and 3) average each objective over the operating points, unless it names its points
+//! ([`Objective::At`]: the figure at one point; [`Objective::WorstOf`]: the largest over some),
+//! and give every constraint once per point, in the order point 1 constraint 1, point 1
+//! constraint 2, ..., point 2 constraint 1...
 //!
 //! Constraint values keep the unit of the quantity they bound (degrees for angles, a fraction
 //! for relative bands), so that `c` reads directly as "by how much the limit is missed".
@@ -39,6 +41,12 @@ pub enum Objective {
     /// distribution (a CSV in the format of `post::read_measured_mis`: side, x_mm or x, mis).
     /// A relative path is taken relative to the evaluator config file.
     MisRms { target: PathBuf },
+    /// The figure at one named operating point instead of the mean over all of them
+    /// (`At("MUR47", EntropyRise)`): a front between design and off-design figures.
+    At(String, Box<Objective>),
+    /// The largest value of the figure over the named operating points (all of them when the
+    /// list is empty): the worst case (`WorstOf(["TC3_OP2_M30", "TC3_OP2_P30"], EntropyRise)`).
+    WorstOf(Vec<String>, Box<Objective>),
 }
 
 /// A bound on a figure, checked at every operating point (`c <= 0` feasible).
@@ -70,6 +78,56 @@ impl Objective {
             Objective::NegativeMassFlow => "neg_mass_flow".into(),
             Objective::ExitIsentropicMach => "exit_isentropic_mach".into(),
             Objective::MisRms { target } => format!("mis_rms({})", target.display()),
+            Objective::At(point, figure) => format!("{}@{point}", figure.name()),
+            Objective::WorstOf(points, figure) if points.is_empty() => format!("max({})", figure.name()),
+            Objective::WorstOf(points, figure) => format!("max({}@{})", figure.name(), points.join(",")),
+        }
+    }
+
+    /// The figure itself, without the choice of points.
+    pub fn figure(&self) -> &Objective {
+        match self {
+            Objective::At(_, f) | Objective::WorstOf(_, f) => f.figure(),
+            other => other,
+        }
+    }
+
+    /// Which of `points` (the evaluator's operating points, by name) the objective reads, and
+    /// how it combines them; an unknown point or a nested choice of points is an error.
+    pub fn points(&self, points: &[String]) -> Result<PointChoice> {
+        let index = |name: &String| {
+            points.iter().position(|p| p == name).ok_or_else(|| Error::Other(format!("objective {}: no operating point {name} among {points:?}", self.name())))
+        };
+        let nested = |f: &Objective| matches!(f, Objective::At(..) | Objective::WorstOf(..));
+        match self {
+            Objective::At(_, f) | Objective::WorstOf(_, f) if nested(f) => Err(Error::Other(format!("objective {}: points chosen twice", self.name()))),
+            Objective::At(name, _) => Ok(PointChoice::At(index(name)?)),
+            Objective::WorstOf(names, _) if names.is_empty() => Ok(PointChoice::WorstOf((0..points.len()).collect())),
+            Objective::WorstOf(names, _) => Ok(PointChoice::WorstOf(names.iter().map(index).collect::<Result<_>>()?)),
+            _ => Ok(PointChoice::Mean),
+        }
+    }
+}
+
+/// How an objective combines the operating points' values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PointChoice {
+    /// The mean over all points.
+    Mean,
+    /// The value at one point (an index into the evaluator's points).
+    At(usize),
+    /// The largest value over these points.
+    WorstOf(Vec<usize>),
+}
+
+impl PointChoice {
+    /// The objective from its value at every point.
+    pub fn combine(&self, values: &[f64]) -> f64 {
+        match self {
+            PointChoice::Mean => values.iter().sum::<f64>() / values.len() as f64,
+            PointChoice::At(k) => values[*k],
+            // NaN propagates: a point without a figure gives no worst case.
+            PointChoice::WorstOf(ks) => ks.iter().map(|&k| values[k]).fold(f64::NEG_INFINITY, |a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }),
         }
     }
 }
@@ -129,7 +187,7 @@ impl ResolvedObjective {
     pub fn value(&self, flow: &PointFlow) -> f64 {
         let p = flow.performance;
         match self {
-            ResolvedObjective::Plain(o) => match o {
+            ResolvedObjective::Plain(o) => match o.figure() {
                 Objective::EntropyRise => p.entropy_rise,
                 Objective::LossCoefficient => p.loss_coefficient,
                 Objective::ExitAngle => p.exit_angle_deg,
@@ -137,8 +195,9 @@ impl ResolvedObjective {
                 Objective::MassFlow => p.mass_flow,
                 Objective::NegativeMassFlow => -p.mass_flow,
                 Objective::ExitIsentropicMach => p.exit_isentropic_mach,
-                // Resolved into the variant below when the evaluator is built.
-                Objective::MisRms { .. } => f64::NAN,
+                // Resolved into the variant below when the evaluator is built; the choice of
+                // points is the caller's (`PointChoice`).
+                Objective::MisRms { .. } | Objective::At(..) | Objective::WorstOf(..) => f64::NAN,
             },
             ResolvedObjective::MisRms { target, .. } => rms_against_measured(flow.surface, target).rms,
         }

@@ -12,8 +12,10 @@ use crate::eval::{DesignSpace, Evaluator};
 use crate::optim::acquisition::Infill;
 use crate::optim::de::{BoundHandling, DeSettings, ParameterControl, Strategy, Variant};
 use crate::optim::ego::EgoSettings;
+use crate::optim::gde3::Gde3Settings;
 use crate::optim::kriging::Correlation;
-use crate::optim::Selection;
+use crate::optim::kriging_front::KrigingFrontSettings;
+use crate::optim::{FrontSelection, Selection};
 
 /// Which evaluator a campaign runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,6 +61,32 @@ pub enum OptimizerConfig {
         #[serde(default)]
         correlation: Option<Correlation>,
     },
+    /// GDE3, multi-objective differential evolution (`optim::gde3`): a front over `objectives`.
+    Gde3 {
+        #[serde(default)]
+        population: Option<usize>,
+        #[serde(default)]
+        control: Option<ParameterControl>,
+        #[serde(default)]
+        bounds: Option<BoundHandling>,
+    },
+    /// Kriging-assisted multi-objective optimization by expected hypervolume improvement
+    /// (`optim::kriging_front`): a front over `objectives`.
+    KrigingFront {
+        #[serde(default)]
+        initial_samples: Option<usize>,
+        #[serde(default)]
+        batch_size: Option<usize>,
+        #[serde(default)]
+        correlation: Option<Correlation>,
+    },
+}
+
+impl OptimizerConfig {
+    /// Whether the optimizer finds a front over several objectives.
+    pub fn is_multi_objective(&self) -> bool {
+        matches!(self, OptimizerConfig::Gde3 { .. } | OptimizerConfig::KrigingFront { .. })
+    }
 }
 
 /// A campaign as written in its RON file.
@@ -75,6 +103,14 @@ pub struct CampaignConfig {
     /// Objective name; the evaluator's first objective when absent.
     #[serde(default)]
     pub objective: Option<String>,
+    /// Objective names of a front (two or more), for the multi-objective optimizers (`Gde3`,
+    /// `KrigingFront`), instead of `objective`.
+    #[serde(default)]
+    pub objectives: Option<Vec<String>>,
+    /// The front's hypervolume reference point, one value per objective of `objectives`; the
+    /// optimizer's widened nadir of its first batch when absent. Either way the summary states it.
+    #[serde(default)]
+    pub reference_point: Option<Vec<f64>>,
     /// Constraint names; all of the evaluator's constraints when absent.
     #[serde(default)]
     pub constraints: Option<Vec<String>>,
@@ -129,15 +165,19 @@ pub(super) fn effective_space(config: &CampaignConfig, space: &DesignSpace) -> R
     Ok(s)
 }
 
+/// The objectives and constraints the optimizer sees. A front campaign's [`Selection`] names its
+/// first objective: the log's `objective` column and the summary's best design by Deb's rules.
 pub(super) fn selection(config: &CampaignConfig, evaluator: &dyn Evaluator) -> Result<Selection> {
     let objectives = evaluator.objective_names();
-    let objective = match &config.objective {
-        None if objectives.is_empty() => return Err(Error::Other("the evaluator has no objective".into())),
-        None => 0,
-        Some(name) => objectives
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| Error::Other(format!("campaign {}: no objective named {name} (have {objectives:?})", config.name)))?,
+    let index = |name: &String| {
+        objectives.iter().position(|n| n == name).ok_or_else(|| Error::Other(format!("campaign {}: no objective named {name} (have {objectives:?})", config.name)))
+    };
+    let objective = match (&config.objective, &config.objectives) {
+        (Some(_), Some(_)) => return Err(Error::Other(format!("campaign {}: give objective or objectives, not both", config.name))),
+        _ if objectives.is_empty() => return Err(Error::Other("the evaluator has no objective".into())),
+        (Some(name), None) => index(name)?,
+        (None, Some(front)) => index(front.first().ok_or_else(|| Error::Other(format!("campaign {}: objectives is empty", config.name)))?)?,
+        (None, None) => 0,
     };
     let names = evaluator.constraint_names();
     let constraints = match &config.constraints {
@@ -156,11 +196,46 @@ pub(super) fn selection(config: &CampaignConfig, evaluator: &dyn Evaluator) -> R
     Ok(Selection { objective, constraints })
 }
 
+/// A front campaign's objectives and constraints; `None` for a single-objective campaign. A
+/// multi-objective optimizer needs two or more `objectives`, a single-objective one none.
+pub(super) fn front_selection(config: &CampaignConfig, evaluator: &dyn Evaluator) -> Result<Option<FrontSelection>> {
+    let single = selection(config, evaluator)?;
+    let err = |reason: String| Err(Error::Other(format!("campaign {}: {reason}", config.name)));
+    match (&config.objectives, config.optimizer.is_multi_objective()) {
+        (None, false) => {
+            if config.reference_point.is_some() {
+                return err("reference_point needs a front (objectives and Gde3 or KrigingFront)".into());
+            }
+            Ok(None)
+        }
+        (Some(_), false) => err("objectives (a front) needs a multi-objective optimizer: Gde3 or KrigingFront".into()),
+        (None, true) => err("Gde3 and KrigingFront need objectives: [two or more names]".into()),
+        (Some(front), true) => {
+            if front.len() < 2 {
+                return err(format!("a front needs at least two objectives, got {front:?}"));
+            }
+            let names = evaluator.objective_names();
+            let objectives = front
+                .iter()
+                .map(|n| names.iter().position(|m| m == n).ok_or_else(|| Error::Other(format!("campaign {}: no objective named {n} (have {names:?})", config.name))))
+                .collect::<Result<Vec<_>>>()?;
+            if let Some(r) = &config.reference_point {
+                if r.len() != front.len() || r.iter().any(|v| !v.is_finite()) {
+                    return err(format!("reference_point {r:?} needs {} finite values, one per objective", front.len()));
+                }
+            }
+            Ok(Some(FrontSelection { objectives, constraints: single.constraints }))
+        }
+    }
+}
+
 /// The campaign's optimizer with its settings for `dim` variables and the budget after the
 /// baseline, checked: a campaign whose settings cannot run fails before anything is evaluated.
 pub(super) enum ConfiguredOptimizer {
     DifferentialEvolution(DeSettings),
     TwoLevel(EgoSettings),
+    Gde3(Gde3Settings),
+    KrigingFront(KrigingFrontSettings),
 }
 
 pub(super) fn configure_optimizer(config: &CampaignConfig, dim: usize) -> Result<ConfiguredOptimizer> {
@@ -187,7 +262,28 @@ pub(super) fn configure_optimizer(config: &CampaignConfig, dim: usize) -> Result
             st.validate(dim)?;
             ConfiguredOptimizer::TwoLevel(st)
         }
+        OptimizerConfig::Gde3 { population, control, bounds } => {
+            let mut st = Gde3Settings::for_budget(budget, config.seed);
+            st.population = population.unwrap_or(st.population).min(budget);
+            st.control = control.unwrap_or(st.control);
+            st.bounds = bounds.unwrap_or(st.bounds);
+            st.reference = config.reference_point.clone();
+            st.validate(dim)?;
+            ConfiguredOptimizer::Gde3(st)
+        }
+        OptimizerConfig::KrigingFront { initial_samples, batch_size, correlation } => {
+            let mut st = KrigingFrontSettings::for_dimension(dim, budget, config.seed);
+            st.initial_samples = initial_samples.unwrap_or(st.initial_samples).min(budget);
+            st.batch_size = batch_size.unwrap_or(st.batch_size);
+            st.kriging.correlation = correlation.unwrap_or(st.kriging.correlation);
+            st.reference = config.reference_point.clone();
+            st.validate(dim)?;
+            ConfiguredOptimizer::KrigingFront(st)
+        }
     };
+    if config.target.is_some() && config.optimizer.is_multi_objective() {
+        return Err(crate::optim::OptimError::Settings { optimizer: "campaign", reason: "target is a single-objective stop rule; a front runs its budget".into() }.into());
+    }
     Ok(configured)
 }
 

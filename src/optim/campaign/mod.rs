@@ -8,7 +8,9 @@
 //!   order (several workers, GPUs or MPI ranks), so their lines may too: each carries its index;
 //! - `checkpoint.json`: progress (evaluations, best so far, elapsed time), rewritten atomically
 //!   (temporary file + rename) after every batch;
-//! - `summary.json`, `convergence.png`, `evaluations.png` at the end.
+//! - `summary.json`, `convergence.png`, `evaluations.png` at the end; a front campaign
+//!   (`objectives: [...]` with `Gde3` or `KrigingFront`) adds its front to the summary and
+//!   writes `front.csv`, `front.png` and `hypervolume.png` ([`front`]).
 //!
 //! Resume: the optimizers are deterministic for a given seed, so a resumed campaign simply
 //! re-runs the optimizer and answers every design found in the log from the log (bit-exact,
@@ -25,6 +27,7 @@
 
 pub mod cluster;
 pub mod config;
+pub mod front;
 pub mod log;
 pub mod plots;
 pub mod progress;
@@ -35,4 +38,5 @@ pub use plots::blade_pictures;
 pub use config::{build_evaluator, check_optimizer, BoundOverride, CampaignConfig, CampaignEvaluator, OptimizerConfig};
 pub use log::{read_log, Checkpoint, EvaluationRecord};
 pub use progress::{CampaignObserver, ProgressBarObserver, SilentObserver};
+pub use front::{FrontEntry, FrontSummary};
 pub use runner::{run_campaign, CampaignSummary};

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::config::{configure_optimizer, effective_space, selection, CampaignConfig, ConfiguredOptimizer};
+use super::config::{configure_optimizer, effective_space, front_selection, selection, CampaignConfig, ConfiguredOptimizer};
+use super::front::{front_of_log, plot_front, plot_hypervolume, write_front_csv, FrontSummary};
 use super::log::{json_f64, read_log, Checkpoint, EvaluationRecord, LogWriter, CHECKPOINT_FILE, CONFIG_FILE, LOG_FILE, SUMMARY_FILE};
 use super::progress::CampaignObserver;
 use super::recorder::{Recorder, RecorderState};
@@ -17,8 +18,11 @@ use crate::eval::{DesignSpace, Evaluator};
 use crate::files::write_atomic;
 use crate::optim::de::DifferentialEvolution;
 use crate::optim::ego::TwoLevel;
+use crate::optim::front::minimize_front;
+use crate::optim::gde3::Gde3;
+use crate::optim::kriging_front::KrigingFront;
 use crate::optim::problem::EvaluatorProblem;
-use crate::optim::Selection;
+use crate::optim::{FrontSelection, Selection};
 
 /// What a campaign ends with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,6 +49,9 @@ pub struct CampaignSummary {
     /// Wall time over all runs.
     pub wall_s: f64,
     pub termination: String,
+    /// A front campaign's front (the fields above then speak of its first objective).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front: Option<FrontSummary>,
 }
 
 /// Run (or resume) a campaign with `evaluator` (see [`build_evaluator`](super::build_evaluator) for the mapping from the
@@ -74,6 +81,7 @@ fn run_campaign_on(
 ) -> Result<CampaignSummary> {
     let space = effective_space(config, evaluator.space())?;
     let selection = selection(config, evaluator)?;
+    let front_view = front_selection(config, evaluator)?;
     if config.budget < 2 {
         return Err(Error::Other(format!("campaign {}: budget {} leaves nothing after the baseline", config.name, config.budget)));
     }
@@ -129,7 +137,7 @@ fn run_campaign_on(
     };
 
     recorder.evaluate_batch(std::slice::from_ref(&space.baseline));
-    let termination = run_optimizer(optimizer, &recorder, &selection)?;
+    let ran = run_optimizer(optimizer, &recorder, &selection, front_view.as_ref())?;
 
     let state = recorder.state.into_inner().unwrap_or_else(|p| p.into_inner());
     if state.interrupted {
@@ -147,31 +155,63 @@ fn run_campaign_on(
         return Err(e);
     }
     state.checkpoint(true)?;
-    let summary = summarize(config, &space, &state.records, replayed, state.elapsed(), termination)?;
+    let mut summary = summarize(config, &space, &state.records, replayed, state.elapsed(), ran.termination)?;
+    if let (Some(view), Some(reference)) = (&front_view, ran.reference) {
+        let names = config.objectives.clone().unwrap_or_default();
+        summary.front = Some(front_of_log(&state.records, view, names, reference));
+    }
     let json = serde_json::to_vec_pretty(&summary).map_err(|e| Error::Other(format!("JSON: {e}")))?;
     write_atomic(&out_dir.join(SUMMARY_FILE), &json)?;
-    // Two independent pictures, drawn side by side.
+    // Independent pictures, drawn side by side.
     let (convergence, evaluations) = rayon::join(
         || super::plots::convergence(&out_dir.join("convergence.png"), &config.name, &state.records),
         || super::plots::evaluations(&out_dir.join("evaluations.png"), &config.name, &state.records),
     );
     convergence?;
     evaluations?;
+    if let (Some(view), Some(front)) = (&front_view, &summary.front) {
+        write_front_csv(&out_dir.join("front.csv"), front, &space.names)?;
+        let (picture, history) = rayon::join(
+            || plot_front(&out_dir.join("front.png"), &config.name, &state.records, view, front),
+            || plot_hypervolume(&out_dir.join("hypervolume.png"), &config.name, state.records.len(), front),
+        );
+        picture?;
+        history?;
+    }
     state.observer.on_finish(&summary);
     Ok(summary)
 }
 
-/// Run the configured optimizer on the remaining budget; returns why it stopped.
-fn run_optimizer(optimizer: ConfiguredOptimizer, recorder: &Recorder, selection: &Selection) -> Result<String> {
+/// Why the optimizer stopped, and a front optimizer's hypervolume reference point.
+struct OptimizerRun {
+    termination: String,
+    reference: Option<Vec<f64>>,
+}
+
+/// Run the configured optimizer on the remaining budget.
+fn run_optimizer(optimizer: ConfiguredOptimizer, recorder: &Recorder, selection: &Selection, front: Option<&FrontSelection>) -> Result<OptimizerRun> {
+    let single = |termination: String| Ok(OptimizerRun { termination, reference: None });
+    let front_problem = || -> Result<EvaluatorProblem<'_, FrontSelection>> {
+        let view = front.cloned().ok_or_else(|| Error::Other("a multi-objective optimizer without objectives".into()))?;
+        Ok(EvaluatorProblem::new(recorder, view)?)
+    };
     match optimizer {
         ConfiguredOptimizer::DifferentialEvolution(st) => {
             let out = crate::optim::minimize(EvaluatorProblem::new(recorder, selection.clone())?, DifferentialEvolution::new(st))?;
-            Ok(out.termination)
+            single(out.termination)
         }
         ConfiguredOptimizer::TwoLevel(st) => {
             let out = crate::optim::minimize(EvaluatorProblem::new(recorder, selection.clone())?, TwoLevel::new(st))?;
             let reached = out.evaluations_to_target.is_some();
-            Ok(if reached { "target reached".into() } else { "evaluation budget spent".into() })
+            single(if reached { "target reached".into() } else { "evaluation budget spent".into() })
+        }
+        ConfiguredOptimizer::Gde3(st) => {
+            let out = minimize_front(front_problem()?, Gde3::new(st))?;
+            Ok(OptimizerRun { termination: out.termination, reference: Some(out.reference) })
+        }
+        ConfiguredOptimizer::KrigingFront(st) => {
+            let out = minimize_front(front_problem()?, KrigingFront::new(st))?;
+            Ok(OptimizerRun { termination: out.termination, reference: Some(out.reference) })
         }
     }
 }
@@ -202,6 +242,7 @@ fn summarize(
         failed: records.iter().filter(|r| r.failure.is_some()).count(),
         wall_s,
         termination,
+        front: None,
     })
 }
 
