@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Fronts against peers: turbopt's GDE3 against pymoo's NSGA-II, turbopt's Kriging front optimizer
+against BoTorch's qLogNEHVI, on ZDT1-3 (30 variables), DTLZ2 (12 variables, 3 objectives),
+Branin-Currin and C2-DTLZ2 (12 variables, constrained), seeds 1-10, hypervolume of the feasible
+non-dominated set over ALL evaluations of a run against the problems' usual reference points.
+
+Needs numpy, pymoo, and for the Kriging comparison torch and botorch
+(pip install numpy pymoo botorch). Run from the repository root:
+
+    python3 benchmarks/bench_fronts.py [--seeds 10] [--skip-botorch] [--csv benchmarks/results/fronts.csv]
+
+The turbopt side is the ignored test `front_benchmarks` in tests/optim_fronts.rs (no baseline
+design: every evaluation is the optimizer's), whose output lines this script reads.
+"""
+import argparse
+import math
+import os
+import platform
+import re
+import statistics
+import subprocess
+import time
+
+import numpy as np
+
+# (problem, variables, objectives, constrained, reference point, evolutionary budget)
+PROBLEMS = {
+    "ZDT1": (30, 2, False, [1.1, 1.1], 5000),
+    "ZDT2": (30, 2, False, [1.1, 1.1], 5000),
+    "ZDT3": (30, 2, False, [1.1, 1.1], 5000),
+    "DTLZ2": (12, 3, False, [1.1, 1.1, 1.1], 10000),
+    "BraninCurrin": (2, 2, False, [18.0, 6.0], 500),
+    "C2DTLZ2": (12, 2, True, [1.1, 1.1], 2000),
+}
+KRIGING_PROBLEMS = ["BraninCurrin", "C2DTLZ2"]
+KRIGING_BUDGET = 100
+KRIGING_BATCH = 2
+
+
+def branin(a, b):
+    return (b - 5.1 / (4 * np.pi ** 2) * a * a + 5 / np.pi * a - 6) ** 2 + 10 * (1 - 1 / (8 * np.pi)) * np.cos(a) + 10
+
+
+def evaluate(name, x):
+    """Objectives (n, m) and constraint values g <= 0 feasible (n,) or None; turbopt's definitions."""
+    n = x.shape[1]
+    if name.startswith("ZDT"):
+        g = 1 + 9 * x[:, 1:].sum(1) / (n - 1)
+        h = x[:, 0] / g
+        if name == "ZDT1":
+            f2 = g * (1 - np.sqrt(h))
+        elif name == "ZDT2":
+            f2 = g * (1 - h * h)
+        else:
+            f2 = g * (1 - np.sqrt(h) - h * np.sin(10 * np.pi * x[:, 0]))
+        return np.c_[x[:, 0], f2], None
+    if name in ("DTLZ2", "C2DTLZ2"):
+        m = PROBLEMS[name][1]
+        g = ((x[:, m - 1:] - 0.5) ** 2).sum(1)
+        fs = []
+        for i in range(m):
+            last = m - 1 - i
+            f = (1 + g) * np.prod(np.cos(x[:, :last] * np.pi / 2), axis=1)
+            if i > 0:
+                f = f * np.sin(x[:, last] * np.pi / 2)
+            fs.append(f)
+        F = np.stack(fs, 1)
+        if name == "DTLZ2":
+            return F, None
+        r = 0.2
+        caps = np.min([(F[:, i] - 1) ** 2 + sum(F[:, j] ** 2 - r * r for j in range(m) if j != i) for i in range(m)], axis=0)
+        centre = ((F - 1 / np.sqrt(m)) ** 2 - r * r).sum(1)
+        return F, np.minimum(caps, centre)
+    x0, x1 = x[:, 0], x[:, 1]
+    f1 = branin(15 * x0 - 5, 15 * x1)
+    with np.errstate(divide="ignore", over="ignore"):
+        f2 = (1 - np.exp(-1 / (2 * x1))) * (2300 * x0 ** 3 + 1900 * x0 ** 2 + 2092 * x0 + 60) / (100 * x0 ** 3 + 500 * x0 ** 2 + 4 * x0 + 20)
+    return np.c_[f1, f2], None
+
+
+def hypervolume(F, G, ref):
+    from pymoo.indicators.hv import HV
+    from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
+
+    F = np.asarray(F)
+    if G is not None:
+        F = F[np.asarray(G) <= 0]
+    F = F[np.all(F < np.asarray(ref), axis=1)]
+    if len(F) == 0:
+        return 0.0
+    nd = NonDominatedSorting().do(F, only_non_dominated_front=True)
+    return float(HV(ref_point=np.asarray(ref))(F[nd]))
+
+
+def pymoo_nsga2(name, seed, population):
+    from pymoo.algorithms.moo.nsga2 import NSGA2
+    from pymoo.core.problem import Problem
+    from pymoo.optimize import minimize
+
+    n, m, constrained, ref, budget = PROBLEMS[name]
+    seen = {"F": [], "G": []}
+
+    class P(Problem):
+        def __init__(self):
+            super().__init__(n_var=n, n_obj=m, n_ieq_constr=1 if constrained else 0, xl=0.0, xu=1.0)
+
+        def _evaluate(self, x, out, *args, **kwargs):
+            F, G = evaluate(name, x)
+            out["F"] = F
+            seen["F"].append(F)
+            if constrained:
+                out["G"] = G[:, None]
+                seen["G"].append(G)
+
+    minimize(P(), NSGA2(pop_size=population), ("n_eval", budget), seed=seed, verbose=False)
+    F = np.vstack(seen["F"])[:budget]
+    G = np.concatenate(seen["G"])[:budget] if constrained else None
+    return hypervolume(F, G, ref)
+
+
+def botorch_qlognehvi(name, seed):
+    import torch
+    import warnings
+    from botorch.acquisition.multi_objective.logei import qLogNoisyExpectedHypervolumeImprovement
+    from botorch.fit import fit_gpytorch_mll
+    from botorch.models import SingleTaskGP, ModelListGP
+    from botorch.models.transforms.outcome import Standardize
+    from botorch.optim import optimize_acqf
+    from botorch.sampling.normal import SobolQMCNormalSampler
+    from botorch.utils.sampling import draw_sobol_samples
+    from gpytorch.mlls.sum_marginal_log_likelihood import SumMarginalLogLikelihood
+
+    warnings.filterwarnings("ignore")
+    torch.manual_seed(seed)
+    n, m, constrained, ref, _ = PROBLEMS[name]
+    tkw = {"dtype": torch.double}
+    bounds = torch.stack([torch.zeros(n, **tkw), torch.ones(n, **tkw)])
+
+    def observe(x):
+        F, G = evaluate(name, x.numpy())
+        y = torch.tensor(-F, **tkw)  # BoTorch maximizes
+        c = torch.tensor(G, **tkw).unsqueeze(-1) if constrained else None
+        return y, c
+
+    x = draw_sobol_samples(bounds=bounds, n=2 * (n + 1), q=1, seed=seed).squeeze(1)
+    y, c = observe(x)
+    ref_point = -torch.tensor(ref, **tkw)
+    while len(x) < KRIGING_BUDGET:
+        outputs = torch.cat([y, c], -1) if constrained else y
+        models = [SingleTaskGP(x, outputs[:, i:i + 1], outcome_transform=Standardize(m=1)) for i in range(outputs.shape[-1])]
+        model = ModelListGP(*models)
+        fit_gpytorch_mll(SumMarginalLogLikelihood(model.likelihood, model))
+        acqf = qLogNoisyExpectedHypervolumeImprovement(
+            model=model,
+            ref_point=ref_point,
+            X_baseline=x,
+            prune_baseline=True,
+            sampler=SobolQMCNormalSampler(sample_shape=torch.Size([128])),
+            objective=None if not constrained else __import__("botorch").acquisition.multi_objective.objective.IdentityMCMultiOutputObjective(outcomes=list(range(m))),
+            constraints=[lambda Z: Z[..., -1]] if constrained else None,
+        )
+        q = min(KRIGING_BATCH, KRIGING_BUDGET - len(x))
+        candidates, _ = optimize_acqf(acqf, bounds=bounds, q=q, num_restarts=10, raw_samples=512, options={"batch_limit": 5, "maxiter": 200}, sequential=True)
+        yn, cn = observe(candidates.detach())
+        x = torch.cat([x, candidates.detach()])
+        y = torch.cat([y, yn])
+        if constrained:
+            c = torch.cat([c, cn])
+    return hypervolume(-y.numpy(), c.squeeze(-1).numpy() if constrained else None, ref)
+
+
+def turbopt_runs(seeds):
+    env = dict(os.environ, TURBOPT_FRONT_SEEDS=str(seeds))
+    cmd = ["cargo", "test", "--release", "--test", "optim_fronts", "--", "--ignored", "--nocapture", "front_benchmarks"]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    runs = {}
+    for m in re.finditer(r"FRONT problem=(\w+) optimizer=([\w-]+) seed=(\d+) evaluations=(\d+) hypervolume=(\S+) seconds=(\S+)", out):
+        runs.setdefault((m.group(1), m.group(2)), []).append((float(m.group(5)), float(m.group(6))))
+    return runs
+
+
+def describe(values):
+    return f"{statistics.median(values):.4f} [{min(values):.4f}, {max(values):.4f}]"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--skip-botorch", action="store_true")
+    ap.add_argument("--csv", default="benchmarks/results/fronts.csv")
+    args = ap.parse_args()
+    seeds = range(1, args.seeds + 1)
+    machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
+    ours = turbopt_runs(args.seeds)
+    rows = []
+    for name, (n, m, constrained, ref, budget) in PROBLEMS.items():
+        gde3 = [hv for hv, _ in ours[(name, "gde3")]]
+        own_population = min(100, max(8, round(math.sqrt(budget))))
+        nsga_default = [pymoo_nsga2(name, s, 100) for s in seeds]
+        nsga_same = [pymoo_nsga2(name, s, own_population) for s in seeds]
+        rows.append([name, "evolutionary", budget, len(gde3), "GDE3 (turbopt)", describe(gde3),
+                     f"NSGA-II (pymoo) pop 100: {describe(nsga_default)}; pop {own_population}: {describe(nsga_same)}", machine])
+        print(rows[-1], flush=True)
+    for name in KRIGING_PROBLEMS:
+        kr = ours[(name, "kriging-front")]
+        hv = [h for h, _ in kr]
+        secs = statistics.median([t for _, t in kr])
+        if args.skip_botorch:
+            peer = "not run"
+        else:
+            t = time.perf_counter()
+            bo = [botorch_qlognehvi(name, s) for s in seeds]
+            peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}): {describe(bo)}, {(time.perf_counter() - t) / len(bo):.0f} s a run"
+        rows.append([name, "Kriging", KRIGING_BUDGET, len(hv), f"Kriging front (turbopt, batch {KRIGING_BATCH})", f"{describe(hv)}, {secs:.0f} s a run", peer, machine])
+        print(rows[-1], flush=True)
+    import csv
+
+    with open(args.csv, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["problem", "kind", "budget", "seeds", "optimizer", "hypervolume", "peer", "machine"])
+        w.writerows(rows)
+    print(f"wrote {args.csv}")
+
+
+if __name__ == "__main__":
+    main()
