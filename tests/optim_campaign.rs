@@ -171,7 +171,6 @@ fn front_campaigns_refuse_what_cannot_run() {
     let e = build_evaluator(&turbopt::optim::campaign::CampaignEvaluator::Analytic(turbopt::eval::analytic::AnalyticProblem::Zdt1 { dim: 4 })).unwrap();
     for (text, why) in [
         (r#"objectives: Some(["f1", "f2"]), optimizer: DifferentialEvolution()"#, "needs a multi-objective optimizer"),
-        (r#"optimizer: Gde3()"#, "need objectives"),
         (r#"objectives: Some(["f1"]), optimizer: Gde3()"#, "at least two objectives"),
         (r#"objectives: Some(["f1", "drag"]), optimizer: KrigingFront()"#, "no objective named drag"),
         (r#"objectives: Some(["f1", "f2"]), reference_point: Some([1.0]), optimizer: Gde3()"#, "needs 2 finite values"),
@@ -185,6 +184,11 @@ fn front_campaigns_refuse_what_cannot_run() {
         assert!(!dir.join("evaluations.jsonl").exists(), "{why}: evaluated before refusing");
         let _ = std::fs::remove_dir_all(&dir);
     }
+    // Without objectives a front optimizer takes all of the evaluator's: Branin has one.
+    let c = CampaignConfig::from_ron_str(r#"(name: "one", evaluator: Analytic(Branin), optimizer: Gde3(), budget: 100, seed: 1)"#, "one").unwrap();
+    let e = build_evaluator(&c.evaluator).unwrap();
+    let err = run_campaign(&c, e.as_ref(), &scratch("one-objective"), false, &mut SilentObserver).unwrap_err().to_string();
+    assert!(err.contains("at least two objectives"), "{err}");
 }
 
 #[test]

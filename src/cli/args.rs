@@ -285,6 +285,14 @@ pub struct OptimizeArgs {
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
+    /// After the campaign (or on a finished one with --resume), score some of its designs on
+    /// this mesh density as well and report whether they keep their order in every objective:
+    /// front members spread along the front, or the baseline and the best design.
+    #[arg(long, value_enum)]
+    pub recheck: Option<turbopt::mesh::Density>,
+    /// How many front members --recheck scores.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..))]
+    pub recheck_members: u64,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -56,9 +56,16 @@ pub fn run(args: &OptimizeArgs) -> Result<()> {
             if let Err(e) = turbopt::optim::campaign::blade_pictures(&config, &cfd, &summary, &out) {
                 eprintln!("warning: the blade/Mis pictures could not be made: {e}");
             }
+            if let Some(density) = args.recheck {
+                drop(cfd);
+                recheck(&config, &summary, density, args.recheck_members as usize, &out)?;
+            }
             summary
         }
         _ => {
+            if args.recheck.is_some() {
+                return Err(Error::Other(format!("campaign {}: --recheck needs a CFD campaign (a mesh to refine)", config.name)));
+            }
             let evaluator = build_evaluator(&config.evaluator)?;
             announce();
             let summary = run_here_or_on_cluster(cluster.as_ref(), &config, evaluator.as_ref(), &out, args.resume, observer)?;
@@ -190,6 +197,28 @@ fn print_summary(s: &CampaignSummary) {
     for (name, value) in s.variables.iter().zip(&s.best_design) {
         println!("    {name:<24} {value:.6}");
     }
+}
+
+/// `--recheck`: some of the campaign's designs on another mesh, printed and kept in
+/// `recheck-<density>.json`.
+fn recheck(config: &CampaignConfig, summary: &CampaignSummary, density: turbopt::mesh::Density, members: usize, out: &std::path::Path) -> Result<()> {
+    let name = format!("{density:?}").to_lowercase();
+    println!("re-checking on the {name} mesh ...");
+    let r = turbopt::optim::campaign::recheck(config, summary, density, members)?;
+    println!("  {:<24} {}", "design", r.objectives.iter().map(|o| format!("{:>22}", format!("{o} campaign/{name}"))).collect::<Vec<_>>().join(" "));
+    for d in &r.designs {
+        let values: Vec<String> = d.campaign_mesh.iter().zip(&d.recheck_mesh).map(|(a, b)| format!("{a:>10.4e}/{b:<11.4e}")).collect();
+        let flag = if d.status != "ok" { format!("  ({})", d.status) } else if !d.feasible { "  (infeasible)".into() } else { String::new() };
+        println!("  {:<24} {}{flag}", d.label, values.join(" "));
+    }
+    for (o, kept) in r.objectives.iter().zip(&r.order_preserved) {
+        println!("  order in {o}: {}", if *kept { "preserved" } else { "NOT preserved" });
+    }
+    let path = out.join(format!("recheck-{name}.json"));
+    let text = serde_json::to_string_pretty(&r).map_err(|e| Error::Other(e.to_string()))?;
+    std::fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+    println!("wrote {}", path.display());
+    Ok(())
 }
 
 /// A front campaign's result: the front's size, hypervolume and members.

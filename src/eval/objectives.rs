@@ -219,3 +219,28 @@ pub fn constraint_value(c: &Constraint, flow: &PointFlow, baseline_mass_flow: Op
         Constraint::EntropyRiseAtMost(limit) => p.entropy_rise - limit,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objectives_at_named_points_and_the_worst_over_points() {
+        let points: Vec<String> = ["M30", "MUR47", "P30"].iter().map(|s| s.to_string()).collect();
+        let values = [3.0, 1.0, 2.0];
+        let at = Objective::At("MUR47".into(), Box::new(Objective::EntropyRise));
+        assert_eq!(at.name(), "entropy_rise@MUR47");
+        assert_eq!(at.points(&points).unwrap().combine(&values), 1.0);
+        let worst = Objective::WorstOf(vec!["MUR47".into(), "P30".into()], Box::new(Objective::EntropyRise));
+        assert_eq!(worst.name(), "max(entropy_rise@MUR47,P30)");
+        assert_eq!(worst.points(&points).unwrap().combine(&values), 2.0);
+        assert_eq!(Objective::WorstOf(vec![], Box::new(Objective::EntropyRise)).points(&points).unwrap().combine(&values), 3.0);
+        assert_eq!(Objective::EntropyRise.points(&points).unwrap().combine(&values), 2.0);
+        assert!(PointChoice::WorstOf(vec![0, 1]).combine(&[f64::NAN, 1.0]).is_nan());
+        let unknown = Objective::At("TC9".into(), Box::new(Objective::EntropyRise)).points(&points).unwrap_err().to_string();
+        assert!(unknown.contains("no operating point TC9"), "{unknown}");
+        let nested = Objective::At("MUR47".into(), Box::new(at.clone()));
+        assert!(nested.points(&points).unwrap_err().to_string().contains("points chosen twice"));
+        assert_eq!(nested.figure(), &Objective::EntropyRise);
+    }
+}

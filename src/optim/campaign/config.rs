@@ -104,7 +104,8 @@ pub struct CampaignConfig {
     #[serde(default)]
     pub objective: Option<String>,
     /// Objective names of a front (two or more), for the multi-objective optimizers (`Gde3`,
-    /// `KrigingFront`), instead of `objective`.
+    /// `KrigingFront`), instead of `objective`; those take all of the evaluator's objectives
+    /// when this is absent.
     #[serde(default)]
     pub objectives: Option<Vec<String>>,
     /// The front's hypervolume reference point, one value per objective of `objectives`; the
@@ -197,36 +198,37 @@ pub(super) fn selection(config: &CampaignConfig, evaluator: &dyn Evaluator) -> R
 }
 
 /// A front campaign's objectives and constraints; `None` for a single-objective campaign. A
-/// multi-objective optimizer needs two or more `objectives`, a single-objective one none.
+/// multi-objective optimizer works on the named `objectives` (two or more), or on all of the
+/// evaluator's when none are named; a single-objective one takes no `objectives`.
 pub(super) fn front_selection(config: &CampaignConfig, evaluator: &dyn Evaluator) -> Result<Option<FrontSelection>> {
     let single = selection(config, evaluator)?;
     let err = |reason: String| Err(Error::Other(format!("campaign {}: {reason}", config.name)));
-    match (&config.objectives, config.optimizer.is_multi_objective()) {
-        (None, false) => {
-            if config.reference_point.is_some() {
-                return err("reference_point needs a front (objectives and Gde3 or KrigingFront)".into());
-            }
-            Ok(None)
-        }
-        (Some(_), false) => err("objectives (a front) needs a multi-objective optimizer: Gde3 or KrigingFront".into()),
-        (None, true) => err("Gde3 and KrigingFront need objectives: [two or more names]".into()),
-        (Some(front), true) => {
-            if front.len() < 2 {
-                return err(format!("a front needs at least two objectives, got {front:?}"));
-            }
-            let names = evaluator.objective_names();
-            let objectives = front
-                .iter()
-                .map(|n| names.iter().position(|m| m == n).ok_or_else(|| Error::Other(format!("campaign {}: no objective named {n} (have {names:?})", config.name))))
-                .collect::<Result<Vec<_>>>()?;
-            if let Some(r) = &config.reference_point {
-                if r.len() != front.len() || r.iter().any(|v| !v.is_finite()) {
-                    return err(format!("reference_point {r:?} needs {} finite values, one per objective", front.len()));
-                }
-            }
-            Ok(Some(FrontSelection { objectives, constraints: single.constraints }))
+    let names = evaluator.objective_names();
+    let front: Vec<String> = match (&config.objectives, config.optimizer.is_multi_objective()) {
+        (None, false) if config.reference_point.is_some() => return err("reference_point needs a front (Gde3 or KrigingFront)".into()),
+        (None, false) => return Ok(None),
+        (Some(_), false) => return err("objectives (a front) needs a multi-objective optimizer: Gde3 or KrigingFront".into()),
+        (Some(front), true) => front.clone(),
+        (None, true) => names.clone(),
+    };
+    if front.len() < 2 {
+        return err(format!("a front needs at least two objectives, got {front:?}"));
+    }
+    let objectives = front
+        .iter()
+        .map(|n| names.iter().position(|m| m == n).ok_or_else(|| Error::Other(format!("campaign {}: no objective named {n} (have {names:?})", config.name))))
+        .collect::<Result<Vec<_>>>()?;
+    if let Some(r) = &config.reference_point {
+        if r.len() != front.len() || r.iter().any(|v| !v.is_finite()) {
+            return err(format!("reference_point {r:?} needs {} finite values, one per objective", front.len()));
         }
     }
+    Ok(Some(FrontSelection { objectives, constraints: single.constraints }))
+}
+
+/// The names of a front campaign's objectives (all of the evaluator's when it names none).
+pub fn front_objective_names(config: &CampaignConfig, evaluator: &dyn Evaluator) -> Vec<String> {
+    config.objectives.clone().unwrap_or_else(|| evaluator.objective_names())
 }
 
 /// The campaign's optimizer with its settings for `dim` variables and the budget after the

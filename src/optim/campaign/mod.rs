@@ -31,6 +31,7 @@ pub mod front;
 pub mod log;
 pub mod plots;
 pub mod progress;
+pub mod recheck;
 mod recorder;
 pub mod runner;
 
@@ -39,4 +40,5 @@ pub use config::{build_evaluator, check_optimizer, BoundOverride, CampaignConfig
 pub use log::{read_log, Checkpoint, EvaluationRecord};
 pub use progress::{CampaignObserver, ProgressBarObserver, SilentObserver};
 pub use front::{FrontEntry, FrontSummary};
+pub use recheck::{recheck, Recheck, RecheckedDesign};
 pub use runner::{run_campaign, CampaignSummary};

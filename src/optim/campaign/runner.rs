@@ -157,7 +157,7 @@ fn run_campaign_on(
     state.checkpoint(true)?;
     let mut summary = summarize(config, &space, &state.records, replayed, state.elapsed(), ran.termination)?;
     if let (Some(view), Some(reference)) = (&front_view, ran.reference) {
-        let names = config.objectives.clone().unwrap_or_default();
+        let names = super::config::front_objective_names(config, evaluator);
         summary.front = Some(front_of_log(&state.records, view, names, reference));
     }
     let json = serde_json::to_vec_pretty(&summary).map_err(|e| Error::Other(format!("JSON: {e}")))?;
