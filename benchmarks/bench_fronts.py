@@ -142,6 +142,7 @@ def botorch_qlognehvi(name, seed):
         c = torch.tensor(G, **tkw).unsqueeze(-1) if constrained else None
         return y, c
 
+    started = time.perf_counter()
     x = draw_sobol_samples(bounds=bounds, n=2 * (n + 1), q=1, seed=seed).squeeze(1)
     y, c = observe(x)
     ref_point = -torch.tensor(ref, **tkw)
@@ -162,6 +163,8 @@ def botorch_qlognehvi(name, seed):
         q = min(KRIGING_BATCH, KRIGING_BUDGET - len(x))
         candidates, _ = optimize_acqf(acqf, bounds=bounds, q=q, num_restarts=10, raw_samples=512, options={"batch_limit": 5, "maxiter": 200}, sequential=True)
         yn, cn = observe(candidates.detach())
+        if os.environ.get("BENCH_FRONTS_VERBOSE"):
+            print(f"  {name} seed {seed}: {len(x) + q} evaluations, {time.perf_counter() - started:.0f} s", flush=True)
         x = torch.cat([x, candidates.detach()])
         y = torch.cat([y, yn])
         if constrained:
@@ -187,6 +190,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--skip-botorch", action="store_true")
+    ap.add_argument("--botorch-seeds", type=int, default=None, help="seeds for BoTorch (default: --seeds); each run takes minutes on a laptop")
     ap.add_argument("--csv", default="benchmarks/results/fronts.csv")
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
@@ -209,8 +213,8 @@ def main():
             peer = "not run"
         else:
             t = time.perf_counter()
-            bo = [botorch_qlognehvi(name, s) for s in seeds]
-            peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}): {describe(bo)}, {(time.perf_counter() - t) / len(bo):.0f} s a run"
+            bo = [botorch_qlognehvi(name, s) for s in range(1, (args.botorch_seeds or args.seeds) + 1)]
+            peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, {len(bo)} seeds): {describe(bo)}, {(time.perf_counter() - t) / len(bo):.0f} s a run"
         rows.append([name, "Kriging", KRIGING_BUDGET, len(hv), f"Kriging front (turbopt, batch {KRIGING_BATCH})", f"{describe(hv)}, {secs:.0f} s a run", peer, machine])
         print(rows[-1], flush=True)
     import csv

@@ -17,7 +17,8 @@ use crate::optimize::StopsOnSignal;
 
 /// Runs the campaign file `path` into `out` (default `out/<campaign name>`), or resumes it there
 /// (`resume=True`); `backend`, `device`/`devices` and `threads` override its solver's backend.
-/// Returns the summary as a dict (best design and objective, improvement, evaluations, ...).
+/// Returns the summary as a dict (best design and objective, improvement, evaluations, ...;
+/// `front` for a front campaign: its members, hypervolume and reference point).
 #[pyfunction]
 #[pyo3(signature = (path, *, out=None, resume=false, backend=None, device=None, devices=None, threads=None, progress=false))]
 #[allow(clippy::too_many_arguments)]

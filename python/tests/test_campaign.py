@@ -64,3 +64,14 @@ def test_ctrl_c_stops_a_minimization_of_a_python_function():
     with pytest.raises(KeyboardInterrupt):
         turbopt.minimize(slow_sphere, [(-1, 1)] * 5, budget=10_000_000, seed=1)
     timer.join()
+
+
+def test_a_front_campaign_returns_its_front(tmp_path):
+    s = turbopt.run_campaign("optimize/analytic_zdt1_gde3.ron", out=tmp_path / "zdt1")
+    front = s["front"]
+    assert front["objectives"] == ["f1", "f2"] and front["reference_point"] == [1.1, 1.1]
+    # ZDT1's exact front has a hypervolume of 1.21 - 1/3 against (1.1, 1.1).
+    assert 0.8 < front["hypervolume"] <= 1.21 - 1 / 3
+    assert all(len(m["design"]) == 30 and len(m["objectives"]) == 2 for m in front["members"])
+    for f in ["front.csv", "front.png", "hypervolume.png"]:
+        assert (tmp_path / "zdt1" / f).exists()
