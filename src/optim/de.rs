@@ -264,12 +264,7 @@ impl DifferentialEvolution {
     fn initial_designs(&mut self) -> Vec<Vec<f64>> {
         let np = self.settings.population;
         let bounds = self.bounds().clone();
-        let mut designs: Vec<Vec<f64>> =
-            latin_hypercube(np, bounds.dim(), &mut self.rng).iter().map(|u| bounds.from_unit(u)).collect();
-        for (slot, given) in designs.iter_mut().zip(&self.settings.initial) {
-            *slot = bounds.clamp(given);
-        }
-        designs
+        bounds.initial_sample(&latin_hypercube(np, bounds.dim(), &mut self.rng), &self.settings.initial)
     }
 
     /// A random population index not in `exclude`.

@@ -656,13 +656,7 @@ where
         let bounds = bounds_of(problem)?;
         self.settings.validate(bounds.dim()).map_err(ArgminError::new)?;
         self.bounds = Some(bounds.clone());
-        let mut doe: Vec<Vec<f64>> = maximin_latin_hypercube(self.settings.initial_samples, bounds.dim(), 20, &mut self.rng)
-            .iter()
-            .map(|u| bounds.from_unit(u))
-            .collect();
-        for (slot, given) in doe.iter_mut().zip(&self.settings.initial) {
-            *slot = bounds.clamp(given);
-        }
+        let doe = bounds.initial_sample(&maximin_latin_hypercube(self.settings.initial_samples, bounds.dim(), 20, &mut self.rng), &self.settings.initial);
         let scores = problem.bulk_cost(&doe)?;
         self.record(doe, scores)?;
         Ok((self.publish(state), None))

@@ -130,12 +130,7 @@ impl Gde3 {
 
     fn initial_designs(&mut self) -> Vec<Vec<f64>> {
         let bounds = self.bounds().clone();
-        let mut designs: Vec<Vec<f64>> =
-            latin_hypercube(self.settings.population, bounds.dim(), &mut self.rng).iter().map(|u| bounds.from_unit(u)).collect();
-        for (slot, given) in designs.iter_mut().zip(&self.settings.initial) {
-            *slot = bounds.clamp(given);
-        }
-        designs
+        bounds.initial_sample(&latin_hypercube(self.settings.population, bounds.dim(), &mut self.rng), &self.settings.initial)
     }
 
     fn initial_control(&self) -> (f64, f64) {

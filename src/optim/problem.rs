@@ -103,9 +103,28 @@ impl Bounds {
     pub fn from_unit(&self, u: &[f64]) -> Vec<f64> {
         u.iter().enumerate().map(|(k, v)| self.lower[k] + v * self.width(k)).collect()
     }
+    /// An initial sample: unit-cube points mapped onto the box, the first ones replaced by
+    /// `given` designs (e.g. the baseline) moved into the box.
+    pub fn initial_sample(&self, unit: &[Vec<f64>], given: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let mut designs: Vec<Vec<f64>> = unit.iter().map(|u| self.from_unit(u)).collect();
+        for (slot, g) in designs.iter_mut().zip(given) {
+            *slot = self.clamp(g);
+        }
+        designs
+    }
     /// Euclidean distance in the unit cube (every variable scaled by its range).
     pub fn unit_distance(&self, a: &[f64], b: &[f64]) -> f64 {
         (0..self.dim()).map(|k| ((a[k] - b[k]) / self.width(k)).powi(2)).sum::<f64>().sqrt()
+    }
+}
+
+/// `score` of every design of a batch, on all cores (rayon) when `parallel`.
+fn score_all<P: std::borrow::Borrow<Vec<f64>>, T: Send>(params: &[P], parallel: bool, score: impl Fn(&[f64]) -> T + Sync) -> Vec<T> {
+    if parallel {
+        let designs: Vec<&Vec<f64>> = params.iter().map(|p| p.borrow()).collect();
+        designs.par_iter().map(|x| score(x)).collect()
+    } else {
+        params.iter().map(|p| score(p.borrow())).collect()
     }
 }
 
@@ -168,12 +187,7 @@ impl CostFunction for FnProblem {
         Scored: argmin::core::SendAlias,
         Self: argmin::core::SyncAlias,
     {
-        Ok(if self.parallel {
-            let designs: Vec<Vec<f64>> = params.iter().map(|p| p.borrow().clone()).collect();
-            designs.par_iter().map(|x| self.score(x)).collect()
-        } else {
-            params.iter().map(|p| self.score(p.borrow())).collect()
-        })
+        Ok(score_all(params, self.parallel, |x| self.score(x)))
     }
 }
 
@@ -239,12 +253,7 @@ impl CostFunction for FnMultiProblem {
         MultiScored: argmin::core::SendAlias,
         Self: argmin::core::SyncAlias,
     {
-        Ok(if self.parallel {
-            let designs: Vec<Vec<f64>> = params.iter().map(|p| p.borrow().clone()).collect();
-            designs.par_iter().map(|x| self.score(x)).collect()
-        } else {
-            params.iter().map(|p| self.score(p.borrow())).collect()
-        })
+        Ok(score_all(params, self.parallel, |x| self.score(x)))
     }
 }
 
