@@ -2,12 +2,17 @@
 """Fronts against peers: turbopt's GDE3 against pymoo's NSGA-II, turbopt's Kriging front optimizer
 against BoTorch's qLogNEHVI, on ZDT1-3 (30 variables), DTLZ2 (12 variables, 3 objectives),
 Branin-Currin and C2-DTLZ2 (12 variables, constrained), seeds 1-10, hypervolume of the feasible
-non-dominated set over ALL evaluations of a run against the problems' usual reference points.
+non-dominated set over ALL evaluations of a run against the problems' usual reference points,
+after a quarter, half, three quarters and all of the budget (medians), [min, max] at its end.
 
 Needs numpy, pymoo, and for the Kriging comparison torch and botorch
 (pip install numpy pymoo botorch). Run from the repository root:
 
     python3 benchmarks/bench_fronts.py [--seeds 10] [--skip-botorch] [--csv benchmarks/results/fronts.csv]
+
+BoTorch takes minutes a run on a laptop: `--botorch-only --botorch-log runs.jsonl` runs (and
+resumes) its runs alone, seeds interleaved; the full run with the same `--botorch-log` then
+reads them instead of running them again.
 
 The turbopt side is the ignored test `front_benchmarks` in tests/optim_fronts.rs (no baseline
 design: every evaluation is the optimizer's), whose output lines this script reads.
@@ -115,7 +120,12 @@ def pymoo_nsga2(name, seed, population):
     minimize(P(), NSGA2(pop_size=population), ("n_eval", budget), seed=seed, verbose=False)
     F = np.vstack(seen["F"])[:budget]
     G = np.concatenate(seen["G"])[:budget] if constrained else None
-    return hypervolume(F, G, ref)
+    return quarters(F, G, ref, budget)
+
+
+def quarters(F, G, ref, budget):
+    """Hypervolume of the first quarter, half, three quarters and all of a run's evaluations."""
+    return [hypervolume(F[: budget * q // 4], None if G is None else G[: budget * q // 4], ref) for q in range(1, 5)]
 
 
 def botorch_qlognehvi(name, seed):
@@ -169,7 +179,25 @@ def botorch_qlognehvi(name, seed):
         y = torch.cat([y, yn])
         if constrained:
             c = torch.cat([c, cn])
-    return hypervolume(-y.numpy(), c.squeeze(-1).numpy() if constrained else None, ref)
+    return quarters(-y.numpy(), c.squeeze(-1).numpy() if constrained else None, ref, KRIGING_BUDGET)
+
+
+def botorch_run(name, seed, log):
+    """One BoTorch run's hypervolume quarters and time, from `log` when it holds it, else run (and logged)."""
+    import json
+
+    if log and os.path.exists(log):
+        for line in open(log):
+            r = json.loads(line)
+            if r["problem"] == name and r["seed"] == seed:
+                return r
+    t = time.perf_counter()
+    r = {"problem": name, "seed": seed, "quarters": botorch_qlognehvi(name, seed), "seconds": time.perf_counter() - t}
+    if log:
+        with open(log, "a") as f:
+            f.write(json.dumps(r) + "\n")
+    print(f"BoTorch {name} seed {seed}: {r['quarters']} in {r['seconds']:.0f} s", flush=True)
+    return r
 
 
 def turbopt_runs(seeds):
@@ -177,13 +205,27 @@ def turbopt_runs(seeds):
     cmd = ["cargo", "test", "--release", "--test", "optim_fronts", "--", "--ignored", "--nocapture", "front_benchmarks"]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     runs = {}
-    for m in re.finditer(r"FRONT problem=(\w+) optimizer=([\w-]+) seed=(\d+) evaluations=(\d+) hypervolume=(\S+) seconds=(\S+)", out):
-        runs.setdefault((m.group(1), m.group(2)), []).append((float(m.group(5)), float(m.group(6))))
+    for m in re.finditer(r"FRONT problem=(\w+) optimizer=([\w-]+) seed=(\d+) evaluations=(\d+) hypervolume=(\S+) seconds=(\S+) history=(\S+)", out):
+        by_quarter = [float(v) for v in m.group(7).split(",")]
+        runs.setdefault((m.group(1), m.group(2)), []).append((by_quarter, float(m.group(6))))
     return runs
 
 
-def describe(values):
-    return f"{statistics.median(values):.4f} [{min(values):.4f}, {max(values):.4f}]"
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def describe(runs):
+    """Median hypervolume at a quarter, half, three quarters and all of the budget; [min, max] at its end."""
+    medians = " / ".join(f"{statistics.median(r[q] for r in runs):.4g}" for q in range(4))
+    ends = [r[3] for r in runs]
+    return f"{medians} [{min(ends):.4g}, {max(ends):.4g}]"
 
 
 def main():
@@ -191,10 +233,19 @@ def main():
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--skip-botorch", action="store_true")
     ap.add_argument("--botorch-seeds", type=int, default=None, help="seeds for BoTorch (default: --seeds); each run takes minutes on a laptop")
+    ap.add_argument("--botorch-log", default=None,
+                    help="JSON-lines file of BoTorch runs: runs found there are not repeated, new ones are appended as they finish")
+    ap.add_argument("--botorch-only", action="store_true", help="only run the BoTorch runs missing from --botorch-log, seeds interleaved")
     ap.add_argument("--csv", default="benchmarks/results/fronts.csv")
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
-    machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
+    bo_seeds = range(1, (args.botorch_seeds or args.seeds) + 1)
+    if args.botorch_only:
+        for seed in bo_seeds:
+            for name in KRIGING_PROBLEMS:
+                botorch_run(name, seed, args.botorch_log)
+        return
+    machine = f"{cpu_model()}, {os.cpu_count()} cores"
     ours = turbopt_runs(args.seeds)
     rows = []
     for name, (n, m, constrained, ref, budget) in PROBLEMS.items():
@@ -213,8 +264,10 @@ def main():
             peer = "not run"
         else:
             t = time.perf_counter()
-            bo = [botorch_qlognehvi(name, s) for s in range(1, (args.botorch_seeds or args.seeds) + 1)]
-            peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, {len(bo)} seeds): {describe(bo)}, {(time.perf_counter() - t) / len(bo):.0f} s a run"
+            runs = [botorch_run(name, s, args.botorch_log) for s in bo_seeds]
+            bo = [r["quarters"] for r in runs]
+            seconds = statistics.median(r["seconds"] for r in runs)
+            peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, {len(bo)} seeds): {describe(bo)}, {seconds:.0f} s a run"
         rows.append([name, "Kriging", KRIGING_BUDGET, len(hv), f"Kriging front (turbopt, batch {KRIGING_BATCH})", f"{describe(hv)}, {secs:.0f} s a run", peer, machine])
         print(rows[-1], flush=True)
     import csv
