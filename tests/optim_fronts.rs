@@ -43,6 +43,18 @@ fn kriging(p: &AnalyticProblem, budget: usize, batch: usize, seed: u64) -> Front
     minimize_front(problem(&e), KrigingFront::new(st)).unwrap()
 }
 
+/// The hypervolume after a quarter, half and three quarters of the budget and at its end
+/// (the last batch's value at or before each), comma-separated.
+fn at_quarters(out: &FrontOutcome) -> String {
+    (1..=4)
+        .map(|q| {
+            let n = out.evaluations * q / 4;
+            out.history.iter().take_while(|h| h.0 <= n).last().map_or(0.0, |h| h.1).to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[test]
 #[ignore = "benchmark: minutes; run by benchmarks/bench_fronts.py"]
 fn front_benchmarks() {
@@ -51,14 +63,14 @@ fn front_benchmarks() {
         for seed in 1..=seeds {
             let t = Instant::now();
             let out = gde3(&p, budget, seed);
-            println!("FRONT problem={name} optimizer=gde3 seed={seed} evaluations={} hypervolume={} seconds={:.3}", out.evaluations, out.hypervolume, t.elapsed().as_secs_f64());
+            println!("FRONT problem={name} optimizer=gde3 seed={seed} evaluations={} hypervolume={} seconds={:.3} history={}", out.evaluations, out.hypervolume, t.elapsed().as_secs_f64(), at_quarters(&out));
         }
     }
     for (name, p) in [("BraninCurrin", AnalyticProblem::BraninCurrin), ("C2DTLZ2", AnalyticProblem::C2Dtlz2 { dim: 12, objectives: 2 })] {
         for seed in 1..=seeds {
             let t = Instant::now();
             let out = kriging(&p, 100, 2, seed);
-            println!("FRONT problem={name} optimizer=kriging-front seed={seed} evaluations={} hypervolume={} seconds={:.3}", out.evaluations, out.hypervolume, t.elapsed().as_secs_f64());
+            println!("FRONT problem={name} optimizer=kriging-front seed={seed} evaluations={} hypervolume={} seconds={:.3} history={}", out.evaluations, out.hypervolume, t.elapsed().as_secs_f64(), at_quarters(&out));
         }
     }
 }
