@@ -200,6 +200,12 @@ def botorch_run(name, seed, log):
     return r
 
 
+def logged_runs(log, name):
+    import json
+
+    return [r for r in map(json.loads, open(log)) if r["problem"] == name] if log and os.path.exists(log) else []
+
+
 def turbopt_runs(seeds):
     env = dict(os.environ, TURBOPT_FRONT_SEEDS=str(seeds))
     cmd = ["cargo", "test", "--release", "--test", "optim_fronts", "--", "--ignored", "--nocapture", "front_benchmarks"]
@@ -236,6 +242,7 @@ def main():
     ap.add_argument("--botorch-log", default=None,
                     help="JSON-lines file of BoTorch runs: runs found there are not repeated, new ones are appended as they finish")
     ap.add_argument("--botorch-only", action="store_true", help="only run the BoTorch runs missing from --botorch-log, seeds interleaved")
+    ap.add_argument("--botorch-logged", action="store_true", help="report the BoTorch runs --botorch-log holds, run no new ones")
     ap.add_argument("--csv", default="benchmarks/results/fronts.csv")
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
@@ -252,9 +259,11 @@ def main():
         gde3 = [hv for hv, _ in ours[(name, "gde3")]]
         own_population = min(100, max(8, round(math.sqrt(budget))))
         nsga_default = [pymoo_nsga2(name, s, 100) for s in seeds]
-        nsga_same = [pymoo_nsga2(name, s, own_population) for s in seeds]
-        rows.append([name, "evolutionary", budget, len(gde3), "GDE3 (turbopt)", describe(gde3),
-                     f"NSGA-II (pymoo) pop 100: {describe(nsga_default)}; pop {own_population}: {describe(nsga_same)}", machine])
+        nsga_same = [pymoo_nsga2(name, s, own_population) for s in seeds] if own_population != 100 else nsga_default
+        peer = f"NSGA-II (pymoo) pop 100: {describe(nsga_default)}"
+        if own_population != 100:
+            peer += f"; pop {own_population}: {describe(nsga_same)}"
+        rows.append([name, "evolutionary", budget, len(gde3), "GDE3 (turbopt)", describe(gde3), peer, machine])
         print(rows[-1], flush=True)
     for name in KRIGING_PROBLEMS:
         kr = ours[(name, "kriging-front")]
@@ -264,10 +273,14 @@ def main():
             peer = "not run"
         else:
             t = time.perf_counter()
-            runs = [botorch_run(name, s, args.botorch_log) for s in bo_seeds]
+            runs = logged_runs(args.botorch_log, name) if args.botorch_logged else [botorch_run(name, s, args.botorch_log) for s in bo_seeds]
             bo = [r["quarters"] for r in runs]
-            seconds = statistics.median(r["seconds"] for r in runs)
-            peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, {len(bo)} seeds): {describe(bo)}, {seconds:.0f} s a run"
+            if bo:
+                seconds = statistics.median(r["seconds"] for r in runs)
+                seed_list = ", ".join(str(r["seed"]) for r in runs)
+                peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, seeds {seed_list}): {describe(bo)}, {seconds:.0f} s a run"
+            else:
+                peer = "not run"
         rows.append([name, "Kriging", KRIGING_BUDGET, len(hv), f"Kriging front (turbopt, batch {KRIGING_BATCH})", f"{describe(hv)}, {secs:.0f} s a run", peer, machine])
         print(rows[-1], flush=True)
     import csv

@@ -223,6 +223,18 @@ def t_de_peers():
     return plain("de_peers.csv", ["function", "target", "lshade", "jde", "scipy_de"], header)
 
 
+def t_fronts():
+    header = ["problem", "optimizers", "budget", "seeds", "turbopt: hypervolume after 1/4, 1/2, 3/4, all of the budget (medians) [min, max at the end]",
+              "peer, the same", "machine"]
+    return [*table(header, [[r["problem"], r["kind"], r["budget"], r["seeds"], f'{r["optimizer"]}: {r["hypervolume"]}', r["peer"], r["machine"]]
+                             for r in rows("fronts.csv")])]
+
+
+def t_ls89_fronts():
+    header = ["campaign", "evaluations", "front", "hypervolume (common reference)", "failed", "time", "medium-mesh re-check", "hardware", "command"]
+    return plain("ls89_fronts.csv", ["campaign", "evaluations", "front", "hypervolume", "failed", "time", "medium_recheck", "hardware", "command"], header)
+
+
 def t_kriging_fit():
     data = {(r["library"], r["correlation"]): r for r in rows("kriging_fit.csv")}
     libraries = list(dict.fromkeys(lib for lib, _ in data))
@@ -267,6 +279,8 @@ TABLES = {
     "kriging-analytic": t_kriging_analytic,
     "de-peers": t_de_peers,
     "kriging-fit": t_kriging_fit,
+    "fronts": t_fronts,
+    "ls89-fronts": t_ls89_fronts,
     "two-gpus": t_two_gpus,
     "mpi": t_mpi,
     "python": t_python,
