@@ -194,7 +194,7 @@ impl CostFunction for FnProblem {
 type ObjectivesFn = Box<dyn Fn(&[f64]) -> Vec<f64> + Send + Sync>;
 
 /// A closure of several objectives as a problem for the multi-objective optimizers:
-/// `FnMultiProblem::new(|x| vec![x[0], 1.0 - x[0].sqrt()], Bounds::cube(0.0, 1.0, 1)?)`.
+/// `FnMultiProblem::new(|x| vec![x[0], 1.0 - x[0].sqrt()], 2, Bounds::cube(0.0, 1.0, 1)?)`.
 /// A non-finite value or a vector of the wrong length counts as a failed evaluation.
 pub struct FnMultiProblem {
     objectives: ObjectivesFn,

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 use super::log::{json_f64, EvaluationRecord};
+use super::plots::range;
 use crate::error::{Error, Result};
 use crate::files::write_atomic;
 use crate::optim::pareto::{dominates, hypervolume};
@@ -77,16 +78,6 @@ pub fn write_front_csv(path: &Path, front: &FrontSummary, variables: &[String]) 
     write_atomic(path, text.as_bytes())
 }
 
-/// Padded range of finite values.
-fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.filter(|v| v.is_finite()).fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
-    if lo > hi {
-        return (0.0, 1.0);
-    }
-    let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 * lo.abs().max(1.0) };
-    (lo - pad, hi + pad)
-}
-
 /// front.png: every feasible evaluation (grey), infeasible ones (red crosses), the baseline and
 /// the front (blue, joined by its staircase in two objectives); one panel per pair of objectives.
 pub fn plot_front(path: &Path, name: &str, records: &[EvaluationRecord], selection: &FrontSelection, front: &FrontSummary) -> Result<()> {
@@ -98,10 +89,10 @@ pub fn plot_front(path: &Path, name: &str, records: &[EvaluationRecord], selecti
     root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
     let panels = root.split_evenly((pairs.len().div_ceil(3), pairs.len().min(3)));
     let value = |r: &EvaluationRecord, k: usize| r.objectives.get(selection.objectives[k]).copied().unwrap_or(f64::NAN);
+    let ran: Vec<&EvaluationRecord> = records.iter().filter(|r| r.failure.is_none()).collect();
     for (panel, &(a, b)) in panels.iter().zip(&pairs) {
-        let ran: Vec<&EvaluationRecord> = records.iter().filter(|r| r.failure.is_none()).collect();
-        let (x0, x1) = span(ran.iter().map(|r| value(r, a)));
-        let (y0, y1) = span(ran.iter().map(|r| value(r, b)));
+        let (x0, x1) = range(ran.iter().map(|r| value(r, a)));
+        let (y0, y1) = range(ran.iter().map(|r| value(r, b)));
         let caption = if pairs.len() == 1 { format!("{name}: front over {} evaluations", records.len()) } else { format!("{} against {}", front.objectives[b], front.objectives[a]) };
         let mut chart = ChartBuilder::on(panel)
             .caption(caption, ("sans-serif", 22))

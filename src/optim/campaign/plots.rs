@@ -52,7 +52,7 @@ fn evaluation_chart<'a, 'b: 'a>(
 }
 
 /// Padded (min, max) of finite values; (0, 1) when there are none.
-fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+pub(super) fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values.filter(|v| v.is_finite()).fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
     if lo > hi {
         return (0.0, 1.0);
