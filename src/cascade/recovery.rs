@@ -27,7 +27,8 @@ pub enum Remedy {
     /// from another design or a restart).
     ColdStart,
     /// A gentler time step: the implicit CFL ramp from 1, x1.1 per iteration up to 50, updates
-    /// that change density and pressure by at most 10 %, 40 rejected steps in a row allowed;
+    /// that change density and pressure by at most 10 %, 40 rejected steps in a row allowed,
+    /// no Anderson acceleration (its extrapolation is what a solve near a blow-up least needs);
     /// the explicit scheme at half its CFL.
     GentleCfl,
     /// First-order convective fluxes until the density residual dropped 2 orders (at most 300
@@ -151,6 +152,7 @@ fn gentle(config: &mut SolverConfig) {
             imp.cfl = CflRamp { start: 1.0, target: imp.cfl.target.min(50.0), growth: 1.1, ..imp.cfl };
             imp.max_relative_change = Some(imp.max_relative_change.map_or(0.1, |m| m.min(0.1)));
             imp.max_rejections = imp.max_rejections.max(40);
+            imp.anderson = None;
         }
         Scheme::Explicit => config.cfl *= 0.5,
     }

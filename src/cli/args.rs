@@ -421,6 +421,10 @@ pub struct SolveArgs {
     /// Implicit Runge-Kutta stages (1-6).
     #[arg(long)]
     pub stages: Option<usize>,
+    /// Anderson acceleration of the implicit scheme's iterations: differences kept (default 10;
+    /// 0 switches it off).
+    #[arg(long, value_name = "DEPTH")]
+    pub anderson: Option<usize>,
     /// Implicit scheme preconditioner.
     #[arg(long, value_enum)]
     pub precond: Option<PrecondArg>,

@@ -111,6 +111,9 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             if let Some(n) = args.stages {
                 imp.stages = n;
             }
+            if let Some(depth) = args.anderson {
+                imp.anderson = (depth > 0).then(|| turbopt::solver::anderson::AndersonSettings { depth, ..imp.anderson.clone().unwrap_or_default() });
+            }
             if let Some(g) = args.gram_schmidt {
                 imp.gmres.gram_schmidt = match g {
                     GramSchmidtArg::Modified => GramSchmidt::Modified,
@@ -134,8 +137,8 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             }
         }
         Scheme::Explicit => {
-            if args.stages.is_some() || args.precond.is_some() || args.gram_schmidt.is_some() {
-                return Err(Error::Other("--stages, --precond and --gram-schmidt belong to --scheme implicit".into()));
+            if args.stages.is_some() || args.precond.is_some() || args.gram_schmidt.is_some() || args.anderson.is_some() {
+                return Err(Error::Other("--stages, --precond, --gram-schmidt and --anderson belong to --scheme implicit".into()));
             }
             if let Some(cfl) = args.cfl {
                 config.cfl = cfl;

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::config::{Case, Scheme};
 use super::implicit_config::ImplicitConfig;
 use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer, SolveOutcome};
+use super::anderson::Anderson;
 use super::krylov::{fgmres_in, FgmresSettings, FgmresStats, KrylovWorkspace, StageSystem};
 use crate::backend::{BoundaryData, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::flow::solution::Solution;
@@ -169,6 +170,8 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let (mut factorized_cfl, mut after_rejection) = (cfl, false);
         let mut converged = false;
         let mut last_look = 0;
+        let mut anderson: Option<Anderson<B>> = cfg.anderson.clone().map(Anderson::new);
+        let mut acceleration_scratch = [backend.new_field(g), backend.new_field(g)];
 
         for iteration in 1..=solver.max_iterations {
             report.iterations = iteration;
@@ -260,12 +263,19 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 after_rejection = true;
                 cfl = (cfl * cfg.cfl.backoff).max(cfg.cfl.min);
                 previous_rho = None;
+                if let Some(a) = anderson.as_mut() {
+                    a.reset();
+                }
                 if rejections_in_row >= cfg.max_rejections {
                     let location = location.unwrap_or_default();
                     return Err(Error::Diverged { iteration, reason: format!("{rejections_in_row} non-physical implicit steps in a row (CFL {cfl}){location}") });
                 }
             } else {
                 rejections_in_row = 0;
+                if let Some(a) = anderson.as_mut() {
+                    a.set_systems(marched_systems(backend, &self.jacobian, preconditioner.as_ref()));
+                    self.accelerate(a, &history, cfl, &w0, &mut w, &mut acceleration_scratch);
+                }
             }
 
             let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time: 0.0 };
@@ -282,6 +292,32 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let solution = backend.download_state(g, &w);
         let iterations = report.iterations;
         Ok(ImplicitOutcome { outcome: SolveOutcome { solution, history, converged, iterations, time: 0.0 }, report })
+    }
+
+    /// Anderson step on the accepted update `w0 -> w` once the start-up is past (CFL at its
+    /// target, residual dropped the settings' orders). An extrapolation that moves density or
+    /// pressure anywhere by more than the scheme's own update limit (`max_relative_change`, else
+    /// 20 %) away from the plain update, or leaves a non-physical state, is undone and the history
+    /// forgotten: far from the fixed point the fit of the last updates says little.
+    #[allow(clippy::too_many_arguments)]
+    fn accelerate(&self, anderson: &mut Anderson<B>, history: &ConvergenceHistory, cfl: f64, w0: &B::Field, w: &mut B::Field, scratch: &mut [B::Field; 2]) {
+        let (backend, g, gas) = (self.backend, &self.geometry, &self.case.gas);
+        if cfl < self.config.cfl.target || history.orders_dropped() < anderson.settings().after_orders {
+            anderson.reset();
+            return;
+        }
+        let [plain, correction] = scratch;
+        backend.copy_field(w, plain);
+        if anderson.accelerate(backend, g, &self.jacobian, w0, w) == 0 {
+            return;
+        }
+        backend.copy_field(w, correction);
+        backend.axpy_field(-1.0, plain, correction);
+        let change = backend.max_relative_change(g, gas, plain, correction);
+        if !(change <= self.config.max_relative_change.unwrap_or(0.2)) || !backend.is_physical(g, gas, w) {
+            backend.copy_field(plain, w);
+            anderson.reset();
+        }
     }
 
     fn factorize_or_diverge(&self, iteration: usize) -> Result<B::Preconditioner> {
@@ -310,6 +346,15 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             self.backend.axpy_field(1.0, forcing, r);
         }
     }
+}
+
+/// The linear systems the solver marches (the mean flow, and the SA system when assembled).
+fn marched_systems<B: ImplicitBackend>(backend: &B, jacobian: &B::Jacobian, pc: Option<&B::Preconditioner>) -> Vec<System> {
+    let mut systems = vec![System::MeanFlow];
+    if pc.is_some_and(|pc| backend.has_system(jacobian, pc, System::Turbulence)) {
+        systems.push(System::Turbulence);
+    }
+    systems
 }
 
 /// FGMRES statistics of one implicit stage: the mean-flow solve and, with Spalart-Allmaras, the

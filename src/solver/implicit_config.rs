@@ -94,6 +94,10 @@ pub struct ImplicitConfig {
     /// transient); `None` takes the full update. An update that would be non-physical even
     /// scaled is applied in full and the step rejected.
     pub max_relative_change: Option<f64>,
+    /// Anderson acceleration of the flow iterations past the start-up (`None`: off). Default on,
+    /// 10 differences: LS89 MUR47 coarse converges in 200 iterations instead of 530, its
+    /// entropy rise 3e-5 from the value converged to 10 orders instead of 1.2e-4.
+    pub anderson: Option<super::anderson::AndersonSettings>,
 }
 
 impl Default for ImplicitConfig {
@@ -112,6 +116,7 @@ impl Default for ImplicitConfig {
             refresh: IluRefresh::OnDemand { a: 5.0, b: 0.1, period: 20 },
             max_rejections: 20,
             max_relative_change: Some(0.2),
+            anderson: Some(super::anderson::AndersonSettings::default()),
         }
     }
 }
@@ -153,6 +158,11 @@ impl ImplicitConfig {
         if let Some(limit) = self.max_relative_change {
             if !(limit.is_finite() && limit > 0.0) {
                 return bad(&format!("max_relative_change = {limit} must be finite and positive"));
+            }
+        }
+        if let Some(a) = &self.anderson {
+            if a.depth == 0 || !(a.after_orders.is_finite() && a.after_orders >= 0.0) || !(a.regularization.is_finite() && a.regularization >= 0.0) {
+                return bad(&format!("anderson {a:?}: depth >= 1, after_orders and regularization finite and >= 0"));
             }
         }
         if let IluRefresh::OnDemand { a, b, .. } = self.refresh {

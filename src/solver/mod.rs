@@ -2,6 +2,7 @@
 //! the explicit Runge-Kutta loop with local or global time stepping and residual smoothing,
 //! convergence monitoring, the case configuration, and the implicit scheme with its FGMRES.
 
+pub mod anderson;
 pub mod config;
 pub mod explicit;
 pub mod implicit;
