@@ -128,7 +128,9 @@ def quarters(F, G, ref, budget):
     return [hypervolume(F[: budget * q // 4], None if G is None else G[: budget * q // 4], ref) for q in range(1, 5)]
 
 
-def botorch_qlognehvi(name, seed):
+def botorch_qlognehvi(name, seed, device="cpu", checkpoint=None):
+    """One qLogNEHVI run; with `checkpoint` (a file) its evaluations are saved after every batch and a
+    run found there continues from them (the random stream then restarts, which the record says)."""
     import torch
     import warnings
     from botorch.acquisition.multi_objective.logei import qLogNoisyExpectedHypervolumeImprovement
@@ -143,18 +145,24 @@ def botorch_qlognehvi(name, seed):
     warnings.filterwarnings("ignore")
     torch.manual_seed(seed)
     n, m, constrained, ref, _ = PROBLEMS[name]
-    tkw = {"dtype": torch.double}
+    tkw = {"dtype": torch.double, "device": torch.device(device)}
     bounds = torch.stack([torch.zeros(n, **tkw), torch.ones(n, **tkw)])
 
     def observe(x):
-        F, G = evaluate(name, x.numpy())
+        F, G = evaluate(name, x.cpu().numpy())
         y = torch.tensor(-F, **tkw)  # BoTorch maximizes
         c = torch.tensor(G, **tkw).unsqueeze(-1) if constrained else None
         return y, c
 
     started = time.perf_counter()
-    x = draw_sobol_samples(bounds=bounds, n=2 * (n + 1), q=1, seed=seed).squeeze(1)
-    y, c = observe(x)
+    resumed = checkpoint is not None and os.path.exists(checkpoint)
+    if resumed:
+        saved = torch.load(checkpoint)
+        x, y, c = (None if t is None else t.to(**tkw) for t in (saved["x"], saved["y"], saved["c"]))
+        torch.manual_seed(seed * 1000 + len(x))
+    else:
+        x = draw_sobol_samples(bounds=bounds, n=2 * (n + 1), q=1, seed=seed).squeeze(1)
+        y, c = observe(x)
     ref_point = -torch.tensor(ref, **tkw)
     while len(x) < KRIGING_BUDGET:
         outputs = torch.cat([y, c], -1) if constrained else y
@@ -179,10 +187,13 @@ def botorch_qlognehvi(name, seed):
         y = torch.cat([y, yn])
         if constrained:
             c = torch.cat([c, cn])
-    return quarters(-y.numpy(), c.squeeze(-1).numpy() if constrained else None, ref, KRIGING_BUDGET)
+        if checkpoint is not None:
+            torch.save({"x": x.cpu(), "y": y.cpu(), "c": None if c is None else c.cpu()}, checkpoint)
+    hv = quarters(-y.cpu().numpy(), c.squeeze(-1).cpu().numpy() if constrained else None, ref, KRIGING_BUDGET)
+    return hv, resumed
 
 
-def botorch_run(name, seed, log):
+def botorch_run(name, seed, log, device="cpu", checkpoint=None):
     """One BoTorch run's hypervolume quarters and time, from `log` when it holds it, else run (and logged)."""
     import json
 
@@ -192,7 +203,10 @@ def botorch_run(name, seed, log):
             if r["problem"] == name and r["seed"] == seed:
                 return r
     t = time.perf_counter()
-    r = {"problem": name, "seed": seed, "quarters": botorch_qlognehvi(name, seed), "seconds": time.perf_counter() - t}
+    hv, resumed = botorch_qlognehvi(name, seed, device, checkpoint)
+    r = {"problem": name, "seed": seed, "quarters": hv, "seconds": time.perf_counter() - t, "machine": machine_name(device)}
+    if resumed:
+        r["resumed"] = True
     if log:
         with open(log, "a") as f:
             f.write(json.dumps(r) + "\n")
@@ -227,6 +241,42 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
+def machine_name(device="cpu"):
+    """The CPU and its cores, and the GPU where BoTorch ran on one."""
+    name = f"{cpu_model()}, {os.cpu_count()} cores"
+    if device != "cpu":
+        import torch
+
+        name += f", {torch.cuda.get_device_name(torch.device(device))}"
+    return name
+
+
+def botorch_worker(job):
+    name, seed, log, device, checkpoint_dir = job
+    import torch
+
+    torch.set_num_threads(1)
+    checkpoint = os.path.join(checkpoint_dir, f"{name}-{seed}.pt") if checkpoint_dir else None
+    return botorch_run(name, seed, log, device, checkpoint)
+
+
+def run_times(runs):
+    """Median seconds a run on each machine the runs used, with the seeds run there; a resumed
+    run's time covers only its last part and is left out."""
+    by_machine = {}
+    for r in runs:
+        if not r.get("resumed"):
+            by_machine.setdefault(r.get("machine", "unrecorded machine"), []).append(r)
+    parts = []
+    for where, rs in by_machine.items():
+        seeds = ", ".join(str(r["seed"]) for r in rs)
+        parts.append(f"{statistics.median(r['seconds'] for r in rs):.0f} s a run on {where} (seeds {seeds})")
+    resumed = [str(r["seed"]) for r in runs if r.get("resumed")]
+    if resumed:
+        parts.append(f"seeds {', '.join(resumed)} resumed from their evaluations after an interruption")
+    return "; ".join(parts)
+
+
 def describe(runs):
     """Median hypervolume at a quarter, half, three quarters and all of the budget; [min, max] at its end."""
     medians = " / ".join(f"{statistics.median(r[q] for r in runs):.4g}" for q in range(4))
@@ -243,16 +293,27 @@ def main():
                     help="JSON-lines file of BoTorch runs: runs found there are not repeated, new ones are appended as they finish")
     ap.add_argument("--botorch-only", action="store_true", help="only run the BoTorch runs missing from --botorch-log, seeds interleaved")
     ap.add_argument("--botorch-logged", action="store_true", help="report the BoTorch runs --botorch-log holds, run no new ones")
+    ap.add_argument("--botorch-problems", nargs="+", default=KRIGING_PROBLEMS, choices=KRIGING_PROBLEMS, help="problems of the BoTorch runs (--botorch-only)")
+    ap.add_argument("--botorch-device", default="cpu", help="torch device of the BoTorch runs (cpu, cuda)")
+    ap.add_argument("--botorch-parallel", type=int, default=1, help="BoTorch runs at once, one thread each (--botorch-only)")
+    ap.add_argument("--botorch-checkpoints", default=None, help="folder where unfinished BoTorch runs save their evaluations after every batch")
     ap.add_argument("--csv", default="benchmarks/results/fronts.csv")
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
     bo_seeds = range(1, (args.botorch_seeds or args.seeds) + 1)
     if args.botorch_only:
-        for seed in bo_seeds:
-            for name in KRIGING_PROBLEMS:
-                botorch_run(name, seed, args.botorch_log)
+        jobs = [(name, seed, args.botorch_log, args.botorch_device, args.botorch_checkpoints) for seed in bo_seeds for name in args.botorch_problems]
+        if args.botorch_parallel > 1:
+            import multiprocessing
+
+            # Workers append whole lines to the log as they finish; a line is one write.
+            with multiprocessing.get_context("spawn").Pool(args.botorch_parallel) as pool:
+                pool.map(botorch_worker, jobs, chunksize=1)
+        else:
+            for job in jobs:
+                botorch_run(*job[:4], os.path.join(job[4], f"{job[0]}-{job[1]}.pt") if job[4] else None)
         return
-    machine = f"{cpu_model()}, {os.cpu_count()} cores"
+    machine = machine_name()
     ours = turbopt_runs(args.seeds)
     rows = []
     for name, (n, m, constrained, ref, budget) in PROBLEMS.items():
@@ -276,9 +337,8 @@ def main():
             runs = logged_runs(args.botorch_log, name) if args.botorch_logged else [botorch_run(name, s, args.botorch_log) for s in bo_seeds]
             bo = [r["quarters"] for r in runs]
             if bo:
-                seconds = statistics.median(r["seconds"] for r in runs)
                 seed_list = ", ".join(str(r["seed"]) for r in runs)
-                peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, seeds {seed_list}): {describe(bo)}, {seconds:.0f} s a run"
+                peer = f"qLogNEHVI (BoTorch, q = {KRIGING_BATCH}, seeds {seed_list}): {describe(bo)}; {run_times(runs)}"
             else:
                 peer = "not run"
         rows.append([name, "Kriging", KRIGING_BUDGET, len(hv), f"Kriging front (turbopt, batch {KRIGING_BATCH})", f"{describe(hv)}, {secs:.0f} s a run", peer, machine])
