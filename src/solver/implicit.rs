@@ -274,7 +274,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 rejections_in_row = 0;
                 if let Some(a) = anderson.as_mut() {
                     a.set_systems(marched_systems(backend, &self.jacobian, preconditioner.as_ref()));
-                    self.accelerate(a, &history, cfl, &w0, &mut w, &mut acceleration_scratch);
+                    self.accelerate(a, &history, cfl, residuals[0], &w0, &mut w, &mut acceleration_scratch);
                 }
             }
 
@@ -298,12 +298,17 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
     /// target, residual dropped the settings' orders). An extrapolation that moves density or
     /// pressure anywhere by more than the scheme's own update limit (`max_relative_change`, else
     /// 20 %) away from the plain update, or leaves a non-physical state, is undone and the history
-    /// forgotten: far from the fixed point the fit of the last updates says little.
+    /// forgotten: far from the fixed point the fit of the last updates says little. A solve
+    /// whose residual keeps rising under the acceleration goes on without it
+    /// ([`Anderson::keeps_going`]).
     #[allow(clippy::too_many_arguments)]
-    fn accelerate(&self, anderson: &mut Anderson<B>, history: &ConvergenceHistory, cfl: f64, w0: &B::Field, w: &mut B::Field, scratch: &mut [B::Field; 2]) {
+    fn accelerate(&self, anderson: &mut Anderson<B>, history: &ConvergenceHistory, cfl: f64, rho: f64, w0: &B::Field, w: &mut B::Field, scratch: &mut [B::Field; 2]) {
         let (backend, g, gas) = (self.backend, &self.geometry, &self.case.gas);
         if cfl < self.config.cfl.target || history.orders_dropped() < anderson.settings().after_orders {
             anderson.reset();
+            return;
+        }
+        if !anderson.keeps_going(rho) {
             return;
         }
         let [plain, correction] = scratch;
