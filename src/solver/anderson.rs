@@ -151,10 +151,12 @@ impl<B: ImplicitBackend> Anderson<B> {
             backend.scale(-1.0, f);
             backend.axpy(1.0, gv, f);
         });
-        if let Some((f_last, g_last)) = self.last.take() {
-            let (mut df, mut dg) = (self.copy(backend, jacobian, &fn_), self.copy(backend, jacobian, &gn));
-            Self::axpy(backend, -1.0, &f_last, &mut df);
-            Self::axpy(backend, -1.0, &g_last, &mut dg);
+        if let Some((mut df, mut dg)) = self.last.take() {
+            // dF = F - F_last and dG = G - G_last, in the vectors of F_last and G_last.
+            for (d, new) in [(&mut df, &fn_), (&mut dg, &gn)] {
+                d.parts.iter_mut().for_each(|v| backend.scale(-1.0, v));
+                Self::axpy(backend, 1.0, new, d);
+            }
             // The new difference's row: against the kept ones and itself.
             let row: Vec<f64> = self.differences.iter().map(|(dfi, _)| Self::dot(backend, dfi, &df)).chain([Self::dot(backend, &df, &df)]).collect();
             for ((p, gram_row), r) in self.projections.iter_mut().zip(&mut self.gram).zip(&row) {
@@ -183,28 +185,24 @@ impl<B: ImplicitBackend> Anderson<B> {
             for i in 0..m {
                 a[(i, i)] += self.settings.regularization * largest;
             }
-            match a.cholesky().map(|c| c.solve(&b)) {
-                Some(gamma) if gamma.iter().all(|x| x.is_finite()) => {
-                    let mut x = self.copy(backend, jacobian, &gn);
-                    for (k, (_, dg)) in self.differences.iter().enumerate() {
-                        Self::axpy(backend, -gamma[k], dg, &mut x);
-                    }
-                    // Every part finite (the SA unknowns are not in the caller's density and
-                    // pressure checks).
-                    if !x.parts.iter().all(|p| backend.norm2(p).is_finite()) {
-                        self.reset();
-                        self.last = Some((fn_, gn));
-                        return 0;
-                    }
+            let extrapolated = a.cholesky().map(|c| c.solve(&b)).filter(|gamma| gamma.iter().all(|x| x.is_finite())).map(|gamma| {
+                let mut x = self.copy(backend, jacobian, &gn);
+                for (k, (_, dg)) in self.differences.iter().enumerate() {
+                    Self::axpy(backend, -gamma[k], dg, &mut x);
+                }
+                x
+            });
+            // Every part finite (the SA unknowns are not in the caller's density and pressure
+            // checks); a failed fit or extrapolation forgets the history.
+            match extrapolated.filter(|x| x.parts.iter().all(|p| backend.norm2(p).is_finite())) {
+                Some(x) => {
                     for (&s, part) in self.systems.iter().zip(&x.parts) {
                         backend.scatter_solution(g, jacobian, s, part, w);
                     }
                     m
                 }
-                _ => {
-                    self.differences.clear();
-                    self.gram.clear();
-                    self.projections.clear();
+                None => {
+                    self.reset();
                     0
                 }
             }

@@ -95,8 +95,8 @@ pub struct ImplicitConfig {
     /// scaled is applied in full and the step rejected.
     pub max_relative_change: Option<f64>,
     /// Anderson acceleration of the flow iterations past the start-up (`None`: off). Default on,
-    /// 10 differences: LS89 MUR47 coarse converges in 200 iterations instead of 530, its
-    /// entropy rise 3e-5 from the value converged to 10 orders instead of 1.2e-4.
+    /// 10 differences: LS89 MUR47 coarse converges in 212-217 iterations instead of 520-530, its
+    /// entropy rise 2e-5 from the value converged to 10 orders instead of 1.2e-4 (BENCHMARKS.md).
     pub anderson: Option<super::anderson::AndersonSettings>,
 }
 
