@@ -197,11 +197,9 @@ def botorch_run(name, seed, log, device="cpu", checkpoint=None):
     """One BoTorch run's hypervolume quarters and time, from `log` when it holds it, else run (and logged)."""
     import json
 
-    if log and os.path.exists(log):
-        for line in open(log):
-            r = json.loads(line)
-            if r["problem"] == name and r["seed"] == seed:
-                return r
+    logged = next((r for r in logged_runs(log, name) if r["seed"] == seed), None)
+    if logged:
+        return logged
     t = time.perf_counter()
     hv, resumed = botorch_qlognehvi(name, seed, device, checkpoint)
     r = {"problem": name, "seed": seed, "quarters": hv, "seconds": time.perf_counter() - t, "machine": machine_name(device)}
@@ -215,9 +213,11 @@ def botorch_run(name, seed, log, device="cpu", checkpoint=None):
 
 
 def logged_runs(log, name):
+    """The runs of `name` that `log` holds, by seed."""
     import json
 
-    return [r for r in map(json.loads, open(log)) if r["problem"] == name] if log and os.path.exists(log) else []
+    runs = [r for r in map(json.loads, open(log)) if r["problem"] == name] if log and os.path.exists(log) else []
+    return sorted(runs, key=lambda r: r["seed"])
 
 
 def turbopt_runs(seeds):
@@ -251,13 +251,19 @@ def machine_name(device="cpu"):
     return name
 
 
-def botorch_worker(job):
+def botorch_job(job):
+    """`botorch_run` of one (problem, seed, log, device, checkpoint folder) job."""
     name, seed, log, device, checkpoint_dir = job
+    checkpoint = os.path.join(checkpoint_dir, f"{name}-{seed}.pt") if checkpoint_dir else None
+    return botorch_run(name, seed, log, device, checkpoint)
+
+
+def botorch_worker(job):
+    """`botorch_job` in a pool worker, on one thread."""
     import torch
 
     torch.set_num_threads(1)
-    checkpoint = os.path.join(checkpoint_dir, f"{name}-{seed}.pt") if checkpoint_dir else None
-    return botorch_run(name, seed, log, device, checkpoint)
+    return botorch_job(job)
 
 
 def run_times(runs):
@@ -311,7 +317,7 @@ def main():
                 pool.map(botorch_worker, jobs, chunksize=1)
         else:
             for job in jobs:
-                botorch_run(*job[:4], os.path.join(job[4], f"{job[0]}-{job[1]}.pt") if job[4] else None)
+                botorch_job(job)
         return
     machine = machine_name()
     ours = turbopt_runs(args.seeds)
@@ -333,7 +339,6 @@ def main():
         if args.skip_botorch:
             peer = "not run"
         else:
-            t = time.perf_counter()
             runs = logged_runs(args.botorch_log, name) if args.botorch_logged else [botorch_run(name, s, args.botorch_log) for s in bo_seeds]
             bo = [r["quarters"] for r in runs]
             if bo:
