@@ -130,9 +130,27 @@ pub fn greville_abscissae(degree: usize, knots: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// One more than the highest B-spline degree `basis_functions` evaluates.
+pub const MAX_BASIS: usize = 8;
+
+/// The `degree + 1` non-zero basis functions at a parameter, on the stack (a slice through `Deref`).
+#[derive(Clone, Copy, Debug)]
+pub struct BasisValues {
+    values: [f64; MAX_BASIS],
+    len: usize,
+}
+
+impl std::ops::Deref for BasisValues {
+    type Target = [f64];
+    fn deref(&self) -> &[f64] {
+        &self.values[..self.len]
+    }
+}
+
 /// Knot span index and the p+1 non-zero basis functions N_{span-p..=span, p}(t) by the
 /// Cox-de Boor recursion in its triangular form (Piegl & Tiller, algorithms A2.1 and A2.2).
-pub fn basis_functions(degree: usize, knots: &[f64], t: f64) -> (usize, Vec<f64>) {
+pub fn basis_functions(degree: usize, knots: &[f64], t: f64) -> (usize, BasisValues) {
+    assert!(degree < MAX_BASIS, "B-spline degree {degree} above the supported {}", MAX_BASIS - 1);
     let n_control = knots.len() - degree - 1;
     let (lo, hi) = (knots[degree], knots[n_control]);
     let t = t.clamp(lo, hi);
@@ -146,9 +164,11 @@ pub fn basis_functions(degree: usize, knots: &[f64], t: f64) -> (usize, Vec<f64>
         }
         i
     };
-    let mut basis = vec![0.0; degree + 1];
-    let mut left = vec![0.0; degree + 1];
-    let mut right = vec![0.0; degree + 1];
+    // Fixed-size buffers: the shape fits evaluate millions of points, and three heap vectors a
+    // point were most of an import's time.
+    let mut basis = [0.0; MAX_BASIS];
+    let mut left = [0.0; MAX_BASIS];
+    let mut right = [0.0; MAX_BASIS];
     basis[0] = 1.0;
     for j in 1..=degree {
         left[j] = t - knots[span + 1 - j];
@@ -162,7 +182,7 @@ pub fn basis_functions(degree: usize, knots: &[f64], t: f64) -> (usize, Vec<f64>
         }
         basis[j] = saved;
     }
-    (span, basis)
+    (span, BasisValues { values: basis, len: degree + 1 })
 }
 
 /// Interpolating cubic spline through points, parameterized by cumulative chord length.
