@@ -215,3 +215,28 @@ fn cascade_channel_implicit_vs_explicit_and_on_demand_ilu() {
     assert!(cut >= 0.8, "on-demand ILU cut factorizations by only {:.0} %", 100.0 * cut);
     assert!(extra <= 0.1, "on-demand ILU needed {:.1} % more flow iterations", 100.0 * extra);
 }
+
+/// A step rejected at the CFL floor ends the solve at once: its retry, from the same state at the
+/// same CFL, would be the same step (before, it was retried until `max_rejections`). The periodic
+/// channel at half its back pressure, started at a thousandth of the free stream's pressure, with
+/// the whole ramp at CFL 10^6 and no update limit: the first step leaves the physical states.
+#[test]
+fn a_step_rejected_at_the_cfl_floor_ends_the_solve() {
+    use turbopt::solver::CflRamp;
+    use turbopt::Error;
+    let ramp = CflRamp { start: 1e6, target: 1e6, min: 1e6, ..CflRamp::default() };
+    let (mesh, mut case) = cascade_case(24, 8, implicit_config(ImplicitConfig { cfl: ramp, max_relative_change: None, anderson: None, ..ImplicitConfig::default() }));
+    case.operating_point.p2 *= 0.5;
+    let backend = CpuBackend::new(Some(1)).unwrap();
+    let initial = uniform_state(&mesh, &case.gas, [1.0, 0.5, 0.0, 1e-3 / 1.4]);
+    let mut solver = ImplicitSolver::new(&backend, &mesh, case).unwrap();
+    match solver.solve(&initial, &mut Silent) {
+        Err(Error::Diverged { iteration, reason }) => {
+            println!("iteration {iteration}: {reason}");
+            assert_eq!(iteration, 1, "{reason}");
+            assert!(reason.contains("at the CFL floor") && reason.contains("(1 in a row)"), "{reason}");
+        }
+        Err(e) => panic!("another error: {e}"),
+        Ok(out) => panic!("the steps stayed physical ({} iterations): pick a harsher start", out.outcome.iterations),
+    }
+}

@@ -142,7 +142,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
 
     /// Marches `initial` until the density residual dropped `convergence_orders`, for at most
     /// `max_iterations` flow iterations or until the observer stops. NaN/Inf, residual blow-up
-    /// or `max_rejections` non-physical steps in a row end in [`Error::Diverged`].
+    /// or `max_rejections` non-physical steps in a row, or one at the CFL floor, end in [`Error::Diverged`].
     pub fn solve(&mut self, initial: &Solution, observer: &mut dyn Observer) -> Result<ImplicitOutcome> {
         let backend = self.backend;
         let (gas, g) = (&self.case.gas, &self.geometry);
@@ -254,7 +254,10 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             if !backend.is_physical(g, gas, &w) {
                 // The last step a solve may throw away: where it went non-physical, for the
                 // error (downloaded once, on the way out).
-                let last_straw = rejections_in_row + 1 >= cfg.max_rejections;
+                // A step rejected at the CFL floor would be retried from the same state at the same
+                // CFL, that is, the same step again: the solve ends there.
+                let at_floor = cfl <= cfg.cfl.min;
+                let last_straw = rejections_in_row + 1 >= cfg.max_rejections || at_floor;
                 let location = if last_straw { backend.download_state(g, &w).non_physical_cells(gas.gamma).map(|c| format!("; the last step left {c}")) } else { None };
                 // Throw the step away and retry from W^n with a smaller CFL.
                 backend.copy_field(&w0, &mut w);
@@ -266,9 +269,13 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 if let Some(a) = anderson.as_mut() {
                     a.reset();
                 }
-                if rejections_in_row >= cfg.max_rejections {
+                if last_straw {
                     let location = location.unwrap_or_default();
-                    return Err(Error::Diverged { iteration, reason: format!("{rejections_in_row} non-physical implicit steps in a row (CFL {cfl}){location}") });
+                    let what = match at_floor {
+                        true => format!("a non-physical implicit step at the CFL floor {} ({rejections_in_row} in a row)", cfg.cfl.min),
+                        false => format!("{rejections_in_row} non-physical implicit steps in a row (CFL {cfl})"),
+                    };
+                    return Err(Error::Diverged { iteration, reason: format!("{what}{location}") });
                 }
             } else {
                 rejections_in_row = 0;
