@@ -254,9 +254,11 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             if !backend.is_physical(g, gas, &w) {
                 // The last step a solve may throw away: where it went non-physical, for the
                 // error (downloaded once, on the way out).
-                // A step rejected at the CFL floor would be retried from the same state at the same
-                // CFL, that is, the same step again: the solve ends there.
-                let at_floor = cfl <= cfg.cfl.min;
+                // A step rejected at the CFL floor with a factorization made for it would be retried
+                // from the same state at the same CFL with the same matrices, that is, the same step
+                // again: the solve ends there. (A stale factorization gets its retry: a fresh one
+                // makes a different step.)
+                let at_floor = cfl <= cfg.cfl.min && refactor;
                 let last_straw = rejections_in_row + 1 >= cfg.max_rejections || at_floor;
                 let location = if last_straw { backend.download_state(g, &w).non_physical_cells(gas.gamma).map(|c| format!("; the last step left {c}")) } else { None };
                 // Throw the step away and retry from W^n with a smaller CFL.

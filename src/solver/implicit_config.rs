@@ -88,7 +88,8 @@ pub struct ImplicitConfig {
     pub gmres: FgmresSettings,
     pub refresh: IluRefresh,
     /// Consecutive rejected (non-physical) steps before the run is declared diverged; a step
-    /// rejected at the CFL floor ends it at once (its retry would be the same step).
+    /// rejected at the CFL floor with a fresh factorization ends it at once (its retry would be the
+    /// same step).
     pub max_rejections: usize,
     /// Under-relaxation of each stage update: scaled so that density and pressure change by at
     /// most this fraction in any cell (a common safeguard of implicit schemes in the start-up
