@@ -27,7 +27,8 @@ pub enum Remedy {
     /// from another design or a restart).
     ColdStart,
     /// A gentler time step: the implicit CFL ramp from 1, x1.1 per iteration up to 50, updates
-    /// that change density and pressure by at most 10 %, 40 rejected steps in a row allowed,
+    /// that change density and pressure by at most 10 %, 40 rejected steps in a row allowed (one
+    /// at the CFL floor still ends the attempt: its retry would be the same step),
     /// no Anderson acceleration (its extrapolation is what a solve near a blow-up least needs);
     /// the explicit scheme at half its CFL.
     GentleCfl,
