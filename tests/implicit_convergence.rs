@@ -217,9 +217,9 @@ fn cascade_channel_implicit_vs_explicit_and_on_demand_ilu() {
 }
 
 /// A step rejected at the CFL floor ends the solve at once: its retry, from the same state at the
-/// same CFL, would be the same step (before, it was retried until `max_rejections`). The periodic
-/// channel at half its back pressure, started at a thousandth of the free stream's pressure, with
-/// the whole ramp at CFL 10^6 and no update limit: the first step leaves the physical states.
+/// same CFL, would be the same step, so `max_rejections` is not waited for. The periodic channel
+/// at half its back pressure, started at a thousandth of the free stream's pressure, with the
+/// whole ramp at CFL 10^6 and no update limit: the first step leaves the physical states.
 #[test]
 fn a_step_rejected_at_the_cfl_floor_ends_the_solve() {
     use turbopt::solver::CflRamp;
