@@ -299,3 +299,84 @@ fn classical_gram_schmidt_twice_matches_the_modified_one() {
         }
     }
 }
+
+/// Strips of a 24 x 16 grid: `k` bands of whole columns.
+fn strips_of(nx: usize, ny: usize, k: usize) -> Vec<Vec<usize>> {
+    column_strips(&[(nx, ny)], k)
+}
+
+#[test]
+fn column_strips_cover_every_cell_once_in_bands_of_whole_lines() {
+    let strips = column_strips(&[(24, 16), (40, 8)], 8);
+    // Shared by cell count (384 and 320 cells): 4 + 4 strips, 6 and 10 columns wide.
+    assert_eq!(strips.len(), 8);
+    let mut seen = vec![0; 24 * 16 + 40 * 8];
+    for s in &strips {
+        s.iter().for_each(|&r| seen[r] += 1);
+        assert!(s.windows(2).all(|w| w[0] < w[1]), "rows in natural order");
+    }
+    assert!(seen.iter().all(|&n| n == 1));
+    assert_eq!(strips[0].len(), 6 * 16);
+    assert_eq!(strips[4].len(), 10 * 8);
+    assert_eq!(strips[4][0], 24 * 16, "the second block's strips start at its first row");
+}
+
+#[test]
+fn strip_ilu_whose_overlap_spans_the_matrix_is_the_natural_ilu() {
+    let adj = grid_adjacency(24, 16);
+    let a = random_dominant::<4>(&adj, 1.3, 1);
+    let natural = BlockIlu0::new(&a, Ordering::Natural).unwrap();
+    // Every strip widened to the whole grid factorizes the whole matrix in natural order.
+    let strips = StripIlu0::new(&a, &strips_of(24, 16, 4), 40).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let r: Vec<f64> = (0..a.n_rows() * 4).map(|_| rng.random_range(-1.0..1.0)).collect();
+    let (mut z0, mut z1) = (vec![0.0; r.len()], vec![0.0; r.len()]);
+    natural.apply(&r, &mut z0);
+    strips.apply(&r, &mut z1);
+    assert_eq!(z0, z1);
+}
+
+#[test]
+fn strip_ilu_preconditions_between_block_jacobi_and_the_natural_ilu_and_overlap_helps() {
+    let adj = grid_adjacency(24, 16);
+    let a = random_dominant::<4>(&adj, 1.3, 1);
+    let (sj, _) = solve_with(&a, &BlockJacobi::new(&a).unwrap(), 30);
+    let (se, _) = solve_with(&a, &BlockIlu0::new(&a, Ordering::Natural).unwrap(), 30);
+    let (s0, rel0) = solve_with(&a, &StripIlu0::new(&a, &strips_of(24, 16, 6), 0).unwrap(), 30);
+    let (s2, rel2) = solve_with(&a, &StripIlu0::new(&a, &strips_of(24, 16, 6), 2).unwrap(), 30);
+    println!("FGMRES iterations: block-Jacobi {}, strips {}, strips with overlap 2 {}, natural ILU {}", sj.iterations, s0.iterations, s2.iterations, se.iterations);
+    assert!(s0.converged && rel0 <= 1e-10 && s2.converged && rel2 <= 1e-10, "{s0:?} {rel0:e} {s2:?} {rel2:e}");
+    assert!(se.iterations <= s2.iterations && s2.iterations <= s0.iterations && s0.iterations < sj.iterations);
+}
+
+#[test]
+fn strip_ilu_and_the_vector_algebra_give_the_same_bits_on_any_thread_count() {
+    let adj = grid_adjacency(64, 48);
+    let a = random_dominant::<4>(&adj, 1.3, 2);
+    let pc = StripIlu0::new(&a, &strips_of(64, 48, 8), 2).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let r: Vec<f64> = (0..a.n_rows() * 4).map(|_| rng.random_range(-1.0..1.0)).collect();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut z = vec![0.0; r.len()];
+            pc.apply(&r, &mut z);
+            let d = dot(&z, &r);
+            axpy(0.5, &r, &mut z);
+            (z, d)
+        })
+    };
+    let (z1, d1) = run(1);
+    let (z4, d4) = run(4);
+    assert_eq!(z1, z4);
+    assert_eq!(d1.to_bits(), d4.to_bits());
+}
+
+#[test]
+fn strips_that_miss_or_repeat_a_row_are_refused_by_name() {
+    let a = random_dominant::<1>(&grid_adjacency(4, 4), 1.3, 1);
+    let missing = StripIlu0::new(&a, &[vec![0, 1, 2]], 0).err().unwrap();
+    assert!(missing.contains("row 3 is in no strip"), "{missing}");
+    let twice = StripIlu0::new(&a, &[(0..16).collect(), vec![5]], 0).err().unwrap();
+    assert!(twice.contains("row 5"), "{twice}");
+}

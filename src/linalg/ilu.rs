@@ -146,40 +146,12 @@ impl<const B: usize> BlockIlu0<B> {
 
     fn factorize(&mut self) -> Result<(), String> {
         for level in 0..self.levels.len() {
-            let rows = &self.levels[level];
-            let lu = &self.lu;
-            let position = &self.position;
-            let inv_diag = &self.inv_diag;
-            // Rows of one level only read rows of earlier levels: compute them independently.
-            let new_rows: Vec<(usize, Vec<f64>, SMatrix<f64, B, B>)> = rows
-                .par_iter()
-                .map(|&i| {
-                    let (a, b) = (lu.pattern.row_ptr[i], lu.pattern.row_ptr[i + 1]);
-                    let mut row = lu.values[a * B * B..b * B * B].to_vec();
-                    let mut lower: Vec<usize> = (a..b).filter(|&s| position[lu.pattern.cols[s]] < position[i]).collect();
-                    lower.sort_by_key(|&s| position[lu.pattern.cols[s]]);
-                    for s_ik in lower {
-                        let k = lu.pattern.cols[s_ik];
-                        // L_ik = A_ik U_kk^-1
-                        let l_ik = to_mat::<B>(&row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]) * inv_diag[k];
-                        write_mat(&l_ik, &mut row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]);
-                        // A_ij -= L_ik U_kj for the j in both rows that come after k.
-                        for s_kj in lu.pattern.row_ptr[k]..lu.pattern.row_ptr[k + 1] {
-                            let j = lu.pattern.cols[s_kj];
-                            if position[j] <= position[k] {
-                                continue;
-                            }
-                            if let Ok(off) = lu.pattern.cols[a..b].binary_search(&j) {
-                                let upd = to_mat::<B>(&row[off * B * B..(off + 1) * B * B]) - l_ik * to_mat::<B>(lu.block(s_kj));
-                                write_mat(&upd, &mut row[off * B * B..(off + 1) * B * B]);
-                            }
-                        }
-                    }
-                    let d = lu.pattern.diag[i] - a;
-                    let inv = invert::<B>(&row[d * B * B..(d + 1) * B * B], i)?;
-                    Ok((i, row, inv))
-                })
-                .collect::<Result<_, String>>()?;
+            // Rows of one level only read rows of earlier levels: compute them independently
+            // (a natural ordering's single-row levels without the parallel machinery).
+            let new_rows: Vec<(usize, Vec<f64>, SMatrix<f64, B, B>)> = match self.levels[level].as_slice() {
+                [i] => vec![self.factor_row(*i)?],
+                rows => rows.par_iter().map(|&i| self.factor_row(i)).collect::<Result<_, String>>()?,
+            };
             for (i, row, inv) in new_rows {
                 let a = self.lu.pattern.row_ptr[i];
                 self.lu.values[a * B * B..a * B * B + row.len()].copy_from_slice(&row);
@@ -187,6 +159,36 @@ impl<const B: usize> BlockIlu0<B> {
             }
         }
         Ok(())
+    }
+
+    /// Row `i` of the factors (L and U blocks, the inverse pivot block), from the rows processed
+    /// before it.
+    fn factor_row(&self, i: usize) -> Result<(usize, Vec<f64>, SMatrix<f64, B, B>), String> {
+        let (lu, position, inv_diag) = (&self.lu, &self.position, &self.inv_diag);
+        let (a, b) = (lu.pattern.row_ptr[i], lu.pattern.row_ptr[i + 1]);
+        let mut row = lu.values[a * B * B..b * B * B].to_vec();
+        let mut lower: Vec<usize> = (a..b).filter(|&s| position[lu.pattern.cols[s]] < position[i]).collect();
+        lower.sort_by_key(|&s| position[lu.pattern.cols[s]]);
+        for s_ik in lower {
+            let k = lu.pattern.cols[s_ik];
+            // L_ik = A_ik U_kk^-1
+            let l_ik = to_mat::<B>(&row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]) * inv_diag[k];
+            write_mat(&l_ik, &mut row[(s_ik - a) * B * B..(s_ik - a + 1) * B * B]);
+            // A_ij -= L_ik U_kj for the j in both rows that come after k.
+            for s_kj in lu.pattern.row_ptr[k]..lu.pattern.row_ptr[k + 1] {
+                let j = lu.pattern.cols[s_kj];
+                if position[j] <= position[k] {
+                    continue;
+                }
+                if let Ok(off) = lu.pattern.cols[a..b].binary_search(&j) {
+                    let upd = to_mat::<B>(&row[off * B * B..(off + 1) * B * B]) - l_ik * to_mat::<B>(lu.block(s_kj));
+                    write_mat(&upd, &mut row[off * B * B..(off + 1) * B * B]);
+                }
+            }
+        }
+        let d = lu.pattern.diag[i] - a;
+        let inv = invert::<B>(&row[d * B * B..(d + 1) * B * B], i)?;
+        Ok((i, row, inv))
     }
 }
 
