@@ -141,7 +141,7 @@ fn fgmres_converges_with_every_preconditioner_on_the_cfd_matrix() {
         let mut jac = backend.new_jacobian(&g).unwrap();
         backend.assemble_jacobian(&g, &case.gas, &data, &options, &w, Some(&dt), &mut jac);
         let mut its = Vec::new();
-        for kind in [PreconditionerKind::Jacobi, PreconditionerKind::Ilu, PreconditionerKind::McIlu] {
+        for kind in [PreconditionerKind::Jacobi, PreconditionerKind::Ilu, PreconditionerKind::McIlu, PreconditionerKind::StripIlu { strips: 4, overlap: 2 }] {
             let pc = backend.factorize(&jac, kind).unwrap();
             let mut dw = backend.new_field(&g);
             let stats = solve_stage(&backend, &g, &jac, &pc, 1.0, &r, &mut dw, &settings).flow;
@@ -158,6 +158,7 @@ fn fgmres_converges_with_every_preconditioner_on_the_cfd_matrix() {
             its.push(stats.iterations);
         }
         assert!(its[1] < its[0], "ILU(0) ({}) should beat block-Jacobi ({}) at CFL {cfl}", its[1], its[0]);
+        assert!(its[3] < its[0], "strip ILU(0) ({}) should beat block-Jacobi ({}) at CFL {cfl}", its[3], its[0]);
     }
 }
 
@@ -171,7 +172,7 @@ fn bump_channel_converges_in_far_fewer_iterations_than_explicit() {
 
 #[test]
 fn every_preconditioner_converges_the_cascade_channel() {
-    for kind in [PreconditionerKind::Jacobi, PreconditionerKind::Ilu, PreconditionerKind::McIlu] {
+    for kind in [PreconditionerKind::Jacobi, PreconditionerKind::Ilu, PreconditionerKind::McIlu, PreconditionerKind::StripIlu { strips: 4, overlap: 2 }] {
         let (mesh, case) = cascade_case(24, 16, implicit_config(ImplicitConfig { preconditioner: kind, ..ImplicitConfig::default() }));
         println!("cascade channel 2 x 24 x 16, {kind:?}:");
         run_implicit(&mesh, case);

@@ -34,6 +34,12 @@ pub enum ConvectiveJacobian {
 /// Jacobi sweeps per triangular solve of [`PreconditionerKind::SweptIlu`] when none are given.
 pub const DEFAULT_TRIANGULAR_SWEEPS: usize = 8;
 
+/// Strips of [`PreconditionerKind::StripIlu`] when none are given.
+pub const DEFAULT_STRIPS: usize = 16;
+
+/// Overlap (cell layers) of [`PreconditionerKind::StripIlu`] when none is given.
+pub const DEFAULT_STRIP_OVERLAP: usize = 2;
+
 /// Below this exit isentropic Mach number the backend's preferred swept ILU sweeps twice as often
 /// ([`PreconditionerKind::for_mach`]).
 pub const LOW_MACH: f64 = 0.3;
@@ -60,14 +66,25 @@ pub enum PreconditionerKind {
         #[serde(default)]
         factors: FactorPrecision,
     },
+    /// Block ILU(0) over about `strips` strips of whole grid lines, each widened by `overlap`
+    /// layers of neighbouring cells (`linalg::strip_ilu`: restricted additive Schwarz with the
+    /// natural-order ILU(0) in each strip), so that the strips factorize and sweep in parallel.
+    /// The strips follow the mesh, not the thread count (the same iterates on any number of
+    /// cores). CPU only: on the GPU the swept ILU already runs every row at once.
+    StripIlu {
+        strips: usize,
+        #[serde(default)]
+        overlap: usize,
+    },
     /// cuSPARSE's level-scheduled ILU(0) (bsrilu02/bsrsv2), natural ordering: the GPU baseline
     /// of thesis 5.4; GPU only (the CPU's `Ilu` is the same factorization).
     CusparseIlu,
     /// The backend's fastest at equal flow convergence ([`ImplicitBackend::preferred_preconditioner`],
-    /// chosen by the implicit solver when it starts):
-    /// `Ilu` on the CPU; `SweptIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on
-    /// LS89 medium make each exact triangular sweep a long chain of dependent steps and the
-    /// multicolour ordering converges poorly (BENCHMARKS.md).
+    /// chosen by the implicit solver when it starts): on the CPU `StripIlu` from 4 threads on,
+    /// whose strips use the cores the natural-order `Ilu` leaves idle, and `Ilu` below;
+    /// `SweptIlu` on the GPU, where the natural ordering's ~1,000 wavefronts on LS89 medium make
+    /// each exact triangular sweep a long chain of dependent steps and the multicolour ordering
+    /// converges poorly (BENCHMARKS.md).
     Auto,
 }
 
@@ -125,6 +142,7 @@ pub fn missing_preconditioner(kind: PreconditionerKind, backend: &str) -> crate:
     let why = match kind {
         PreconditionerKind::Auto => "`auto` is resolved by the implicit solver before it factorizes (a bug if it gets here)".to_string(),
         PreconditionerKind::CusparseIlu => "cuSPARSE runs on the GPU only; `ilu` is the same natural-order block ILU(0) on the CPU".to_string(),
+        PreconditionerKind::StripIlu { .. } => "strips parallelize the CPU's exact triangular solves; on the GPU `swept-ilu` runs every row at once".to_string(),
         other => format!("{other:?} is not implemented on this backend"),
     };
     crate::Error::Other(format!("preconditioner {kind:?} is not available on {backend}: {why}"))

@@ -378,6 +378,8 @@ pub enum PrecondArg {
     CusparseIlu,
     /// ILU(0) with Jacobi-swept triangular solves (`--sweeps`).
     SweptIlu,
+    /// ILU(0) over overlapping strips of grid lines (CPU; `--strips`, `--overlap`).
+    StripIlu,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,6 +436,12 @@ pub struct SolveArgs {
     /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
     #[arg(long, value_enum, default_value = "single")]
     pub factors: FactorsArg,
+    /// Strips of grid lines of `--precond strip-ilu` (about; at least one per block).
+    #[arg(long, default_value_t = turbopt::backend::implicit::DEFAULT_STRIPS)]
+    pub strips: usize,
+    /// Cell layers each strip of `--precond strip-ilu` overlaps its neighbours by.
+    #[arg(long, default_value_t = turbopt::backend::implicit::DEFAULT_STRIP_OVERLAP)]
+    pub overlap: usize,
     /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: modified).
     #[arg(long, value_enum)]
     pub gram_schmidt: Option<GramSchmidtArg>,

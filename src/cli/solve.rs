@@ -124,6 +124,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
                 imp.preconditioner = match p {
                     PrecondArg::Ilu => PreconditionerKind::Ilu,
                     PrecondArg::McIlu => PreconditionerKind::McIlu,
+                    PrecondArg::StripIlu => PreconditionerKind::StripIlu { strips: args.strips, overlap: args.overlap },
                     PrecondArg::Jacobi => PreconditionerKind::Jacobi,
                     PrecondArg::CusparseIlu => PreconditionerKind::CusparseIlu,
                     PrecondArg::SweptIlu => PreconditionerKind::SweptIlu {

@@ -99,7 +99,7 @@ pub fn implicit_bytes_per_cell(operation: &str, preconditioner: PreconditionerKi
     let factor_reads = match preconditioner {
         PreconditionerKind::Jacobi => 0.2,
         PreconditionerKind::SweptIlu { sweeps, factors } => sweeps.max(1) as f64 * factor_bytes(factors) / 8.0,
-        PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => 1.0,
+        PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::StripIlu { .. } | PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => 1.0,
     };
     match operation {
         "Jacobian assembly" => 768.0,

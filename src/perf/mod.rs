@@ -138,6 +138,7 @@ pub fn preconditioner_name(kind: PreconditionerKind) -> String {
         PreconditionerKind::Jacobi => "jacobi".into(),
         PreconditionerKind::Ilu => "ilu".into(),
         PreconditionerKind::McIlu => "mc-ilu".into(),
+        PreconditionerKind::StripIlu { strips, overlap } => format!("strip-ilu-{strips}-{overlap}"),
         PreconditionerKind::CusparseIlu => "cusparse-ilu".into(),
         PreconditionerKind::SweptIlu { sweeps, factors: FactorPrecision::Double } => format!("swept-ilu-{sweeps}"),
         PreconditionerKind::SweptIlu { sweeps, factors: FactorPrecision::Single } => format!("swept-ilu-{sweeps}-f32"),

@@ -1,7 +1,7 @@
 //! [`ImplicitBackend`] for the CPU backend: Jacobian assembly (`jacobian.rs`), the lead's
 //! block-sparse preconditioners from `crate::linalg` on this backend's pool, and the Krylov
-//! vectors as host vectors with `crate::linalg`'s sequential algebra (the summation order of
-//! every CPU figure so far).
+//! vectors as host vectors with `crate::linalg`'s chunked algebra (its reductions add fixed
+//! chunks in order: the same figures on any number of threads).
 
 use rayon::prelude::*;
 
@@ -14,13 +14,17 @@ use crate::backend::{NFLOW, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
-use crate::linalg::{self, BlockIlu0, BlockJacobi, Ordering, Preconditioner};
+use crate::linalg::{self, BlockIlu0, BlockJacobi, Ordering, Preconditioner, StripIlu0};
 use crate::{Error, Result};
+
+/// Threads from which the CPU prefers the strip ILU ([`ImplicitBackend::preferred_preconditioner`]).
+pub const STRIP_MIN_THREADS: usize = 4;
 
 /// The mean-flow preconditioner of a [`CpuJacobian`].
 pub enum FlowPreconditioner {
     Jacobi(BlockJacobi<4>),
     Ilu(BlockIlu0<4>),
+    Strips(StripIlu0<4>),
 }
 
 impl Preconditioner for FlowPreconditioner {
@@ -28,6 +32,31 @@ impl Preconditioner for FlowPreconditioner {
         match self {
             FlowPreconditioner::Jacobi(p) => p.apply(r, z),
             FlowPreconditioner::Ilu(p) => p.apply(r, z),
+            FlowPreconditioner::Strips(p) => p.apply(r, z),
+        }
+    }
+}
+
+/// The SA system's scalar preconditioner: the ILU(0) of the mean flow's kind.
+pub enum TurbulencePreconditioner {
+    Ilu(BlockIlu0<1>),
+    Strips(StripIlu0<1>),
+}
+
+impl Preconditioner for TurbulencePreconditioner {
+    fn apply(&self, r: &[f64], z: &mut [f64]) {
+        match self {
+            TurbulencePreconditioner::Ilu(p) => p.apply(r, z),
+            TurbulencePreconditioner::Strips(p) => p.apply(r, z),
+        }
+    }
+}
+
+impl TurbulencePreconditioner {
+    fn refactorize(&mut self, a: &linalg::BsrMatrix<1>) -> std::result::Result<(), String> {
+        match self {
+            TurbulencePreconditioner::Ilu(p) => p.refactorize(a),
+            TurbulencePreconditioner::Strips(p) => p.refactorize(a),
         }
     }
 }
@@ -36,15 +65,18 @@ impl Preconditioner for FlowPreconditioner {
 /// scalar ILU(0) of the SA system when it was assembled.
 pub struct CpuPreconditioner {
     pub flow: FlowPreconditioner,
-    pub turbulence: Option<BlockIlu0<1>>,
+    pub turbulence: Option<TurbulencePreconditioner>,
     /// The kind it was factorized as (the SA system's ILU follows it).
     kind: PreconditionerKind,
 }
 
 /// The SA system's scalar ILU(0) for a mean-flow preconditioner `kind`: natural ordering, with
-/// the Jacobi-swept triangular solves of `SweptIlu`.
-fn turbulence_ilu(a: &linalg::BsrMatrix<1>, kind: PreconditionerKind) -> std::result::Result<BlockIlu0<1>, String> {
-    Ok(swept(BlockIlu0::new(a, Ordering::Natural)?, kind))
+/// the Jacobi-swept triangular solves of `SweptIlu`, over the strips of `StripIlu`.
+fn turbulence_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<TurbulencePreconditioner, String> {
+    match kind {
+        PreconditionerKind::StripIlu { strips, overlap } => StripIlu0::new(&jac.turbulence, &jac.pattern.column_strips(strips), overlap).map(TurbulencePreconditioner::Strips),
+        _ => Ok(TurbulencePreconditioner::Ilu(swept(BlockIlu0::new(&jac.turbulence, Ordering::Natural)?, kind))),
+    }
 }
 
 /// `ilu` with the triangular solves and factor precision of a `SweptIlu` kind (other kinds:
@@ -100,9 +132,23 @@ impl ImplicitBackend for CpuBackend {
         system == System::MeanFlow || jac.turbulent
     }
 
+    /// Strip ILU from [`STRIP_MIN_THREADS`] threads on, the natural-order ILU below: the
+    /// natural order's triangular solves are one chain of rows, which runs on one core, while
+    /// 16 strips of 2-cell overlap run on 16 (LS89 medium on 16 cores 60.8 -> 21.5 s, T106C-class
+    /// medium 36.6 -> 15.4 s; BENCHMARKS.md). The strips' weaker coupling costs 20-30 % more
+    /// linear iterations, which one or two threads cannot win back (the default campaign's
+    /// one-thread evaluations: 16 % more flow iterations).
+    fn preferred_preconditioner(&self) -> PreconditionerKind {
+        if self.threads() >= STRIP_MIN_THREADS {
+            PreconditionerKind::StripIlu { strips: crate::backend::implicit::DEFAULT_STRIPS, overlap: crate::backend::implicit::DEFAULT_STRIP_OVERLAP }
+        } else {
+            PreconditionerKind::Ilu
+        }
+    }
+
     fn check_preconditioner(&self, kind: PreconditionerKind) -> Result<()> {
         match kind {
-            PreconditionerKind::Jacobi | PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } => Ok(()),
+            PreconditionerKind::Jacobi | PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } | PreconditionerKind::StripIlu { .. } => Ok(()),
             PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(crate::backend::implicit::missing_preconditioner(kind, &crate::backend::Backend::name(self))),
         }
     }
@@ -115,9 +161,10 @@ impl ImplicitBackend for CpuBackend {
                 PreconditionerKind::Ilu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
                 PreconditionerKind::SweptIlu { .. } => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(|p| FlowPreconditioner::Ilu(swept(p, kind))),
+                PreconditionerKind::StripIlu { strips, overlap } => StripIlu0::new(&jac.matrix, &jac.pattern.column_strips(strips), overlap).map(FlowPreconditioner::Strips),
                 PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(format!("{kind:?} is not a CPU preconditioner")),
             }?;
-            let turbulence = if jac.turbulent { Some(turbulence_ilu(&jac.turbulence, kind)?) } else { None };
+            let turbulence = if jac.turbulent { Some(turbulence_ilu(jac, kind)?) } else { None };
             Ok(CpuPreconditioner { flow, turbulence, kind })
         })
         .map_err(factorization_error)
@@ -128,10 +175,11 @@ impl ImplicitBackend for CpuBackend {
             match &mut pc.flow {
                 FlowPreconditioner::Jacobi(p) => *p = BlockJacobi::new(&jac.matrix)?,
                 FlowPreconditioner::Ilu(p) => p.refactorize(&jac.matrix)?,
+                FlowPreconditioner::Strips(p) => p.refactorize(&jac.matrix)?,
             }
             match (&mut pc.turbulence, jac.turbulent) {
                 (Some(p), true) => p.refactorize(&jac.turbulence),
-                (None, true) => turbulence_ilu(&jac.turbulence, pc.kind).map(|p| pc.turbulence = Some(p)),
+                (None, true) => turbulence_ilu(jac, pc.kind).map(|p| pc.turbulence = Some(p)),
                 (_, false) => {
                     pc.turbulence = None;
                     Ok(())
@@ -188,11 +236,11 @@ impl ImplicitBackend for CpuBackend {
     }
 
     fn scale(&self, alpha: f64, x: &mut Vec<f64>) {
-        x.iter_mut().for_each(|x| *x *= alpha);
+        linalg::scale(alpha, x);
     }
 
     fn divide(&self, x: &mut Vec<f64>, divisor: f64) {
-        x.iter_mut().for_each(|x| *x /= divisor);
+        linalg::divide(x, divisor);
     }
 
     fn copy(&self, x: &Vec<f64>, y: &mut Vec<f64>) {

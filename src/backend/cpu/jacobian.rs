@@ -80,6 +80,8 @@ pub struct JacobianPattern {
     pub blocks: Arc<BsrPattern>,
     /// First row of each block.
     pub offsets: Vec<usize>,
+    /// Interior cells (ni, nj) of each block.
+    pub sizes: Vec<(usize, usize)>,
     pub(crate) rows: Vec<Row>,
 }
 
@@ -118,12 +120,18 @@ impl JacobianPattern {
                 }
             }
         }
-        Ok(JacobianPattern { blocks: Arc::new(blocks), offsets, rows })
+        let sizes = g.blocks.iter().map(|bg| (bg.layout.ni, bg.layout.nj)).collect();
+        Ok(JacobianPattern { blocks: Arc::new(blocks), offsets, sizes, rows })
     }
 
     /// Number of unknown cells (block rows).
     pub fn n_cells(&self) -> usize {
         self.blocks.n_rows
+    }
+
+    /// The rows of about `strips` strips of whole `j` lines ([`crate::linalg::column_strips`]).
+    pub fn column_strips(&self, strips: usize) -> Vec<Vec<usize>> {
+        crate::linalg::column_strips(&self.sizes, strips)
     }
 }
 

@@ -293,7 +293,7 @@ impl SystemPreconditioner {
         let factors = match kind {
             PreconditionerKind::Jacobi => Factors::Jacobi { inv_diag },
             PreconditionerKind::CusparseIlu => Factors::Cusparse(super::cusparse_ilu::CusparseIlu::new(cx, a.block, a.n_rows, a.row_ptr, a.cols, a.values)?),
-            PreconditionerKind::Auto => return Err(crate::backend::implicit::missing_preconditioner(kind, "the GPU backend")),
+            PreconditionerKind::Auto | PreconditionerKind::StripIlu { .. } => return Err(crate::backend::implicit::missing_preconditioner(kind, "the GPU backend")),
             PreconditionerKind::Ilu | PreconditionerKind::McIlu | PreconditionerKind::SweptIlu { .. } => {
                 let ordering = if kind == PreconditionerKind::McIlu { Ordering::Multicolour } else { Ordering::Natural };
                 let (levels, position) = processing_levels(pattern, ordering);

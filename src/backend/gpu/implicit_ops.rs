@@ -234,7 +234,7 @@ impl ImplicitBackend for GpuBackend {
 
     fn check_preconditioner(&self, kind: PreconditionerKind) -> Result<()> {
         match kind {
-            PreconditionerKind::Auto => Err(crate::backend::implicit::missing_preconditioner(kind, &crate::backend::Backend::name(self))),
+            PreconditionerKind::Auto | PreconditionerKind::StripIlu { .. } => Err(crate::backend::implicit::missing_preconditioner(kind, &crate::backend::Backend::name(self))),
             _ => Ok(()),
         }
     }
