@@ -135,7 +135,8 @@ impl ImplicitBackend for CpuBackend {
     /// Strip ILU from [`STRIP_MIN_THREADS`] threads on, the natural-order ILU below: the
     /// natural order's triangular solves are one chain of rows, which runs on one core, while
     /// 16 strips of 2-cell overlap run on 16 (LS89 medium on 16 cores 60.8 -> 21.5 s, T106C-class
-    /// medium 36.6 -> 15.4 s; BENCHMARKS.md). The strips' weaker coupling costs 20-30 % more
+    /// medium 36.6 -> 15.4 s, before the residual's finer tasks took both to 18.5 s and 12.2 s;
+    /// BENCHMARKS.md). The strips' weaker coupling costs 20-30 % more
     /// linear iterations, which one or two threads cannot win back (the default campaign's
     /// one-thread evaluations: 16 % more flow iterations).
     fn preferred_preconditioner(&self) -> PreconditionerKind {

@@ -32,7 +32,7 @@ fn cell_states(bg: &BlockGeometry, gas: &Gas, turbulent: bool, w: &[f64]) -> Vec
     let np = bg.layout.n_padded();
     (0..np)
         .into_par_iter()
-        .with_min_len(4096)
+        .with_min_len(super::CELLS_PER_TASK)
         .map(|p| {
             let q = primitive_from_conservative(gas.gamma, &[w[p], w[np + p], w[2 * np + p], w[3 * np + p]]);
             let t = q[3] / (q[0] * gas.gas_constant);
@@ -53,7 +53,7 @@ pub(super) fn block_residual(bg: &BlockGeometry, gas: &Gas, turbulent: bool, sa:
     // Node values: mean of the four surrounding cells (ghosts included).
     let node_values: Vec<[f64; 4]> = (0..(ni + 1) * (nj + 1))
         .into_par_iter()
-        .with_min_len(4096)
+        .with_min_len(super::CELLS_PER_TASK)
         .map(|n| {
             let (i, j) = ((n % (ni + 1)) as isize, (n / (ni + 1)) as isize);
             let around = [l.idx(i - 1, j - 1), l.idx(i, j - 1), l.idx(i - 1, j), l.idx(i, j)];
