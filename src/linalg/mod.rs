@@ -1,7 +1,7 @@
 //! Sparse linear algebra for the implicit scheme (docs/architecture.md, "numerics", thesis chapter 5):
 //! block-sparse (BSR) matrices whose pattern is built once per mesh, the preconditioners
-//! block-Jacobi, block ILU(0) and multicolour block ILU(0), and the host vector algebra of the
-//! CPU backend's Krylov vectors. FGMRES itself is `crate::solver::krylov`, written once for
+//! block-Jacobi, block ILU(0), multicolour block ILU(0) and ILU(0) over overlapping strips
+//! (`strip_ilu`), and the host vector algebra of the CPU backend's Krylov vectors. FGMRES itself is `crate::solver::krylov`, written once for
 //! every backend.
 
 pub mod bsr;
