@@ -1,8 +1,8 @@
 //! Sparse linear algebra for the implicit scheme (docs/architecture.md, "numerics", thesis chapter 5):
 //! block-sparse (BSR) matrices whose pattern is built once per mesh, the preconditioners
 //! block-Jacobi, block ILU(0), multicolour block ILU(0) and ILU(0) over overlapping strips
-//! (`strip_ilu`), and the host vector algebra of the CPU backend's Krylov vectors. FGMRES itself is `crate::solver::krylov`, written once for
-//! every backend.
+//! (`strip_ilu`), and the host vector algebra of the CPU backend's Krylov vectors. FGMRES itself
+//! is `crate::solver::krylov`, written once for every backend.
 
 pub mod bsr;
 pub mod ilu;

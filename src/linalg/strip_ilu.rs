@@ -37,8 +37,9 @@ pub struct StripIlu0<const B: usize> {
 
 impl<const B: usize> StripIlu0<B> {
     /// Factorizes `a` over `groups` (disjoint, covering every row once), each widened by
-    /// `overlap` layers of coupled rows and processed in ascending row order. Fails on a singular pivot block, naming its global row, or on
-    /// groups that do not cover the rows exactly once.
+    /// `overlap` layers of coupled rows and processed in ascending row order. Fails on a
+    /// singular pivot block, naming its global row, or on groups that do not cover the rows
+    /// exactly once.
     pub fn new(a: &BsrMatrix<B>, groups: &[Vec<usize>], overlap: usize) -> Result<Self, String> {
         check_partition(a.pattern.n_rows, groups)?;
         let strips = groups
@@ -61,10 +62,6 @@ impl<const B: usize> StripIlu0<B> {
             copy_blocks(a, &s.slots, &mut s.local);
             s.ilu.refactorize(&s.local).map_err(|e| global_row_error(&e, &s.rows))
         })
-    }
-
-    pub fn n_strips(&self) -> usize {
-        self.strips.len()
     }
 }
 

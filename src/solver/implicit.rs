@@ -142,7 +142,8 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
 
     /// Marches `initial` until the density residual dropped `convergence_orders`, for at most
     /// `max_iterations` flow iterations or until the observer stops. NaN/Inf, residual blow-up
-    /// or `max_rejections` non-physical steps in a row, or one at the CFL floor, end in [`Error::Diverged`].
+    /// or `max_rejections` non-physical steps in a row, or one at the CFL floor, end in
+    /// [`Error::Diverged`].
     pub fn solve(&mut self, initial: &Solution, observer: &mut dyn Observer) -> Result<ImplicitOutcome> {
         let backend = self.backend;
         let (gas, g) = (&self.case.gas, &self.geometry);

@@ -23,8 +23,7 @@ pub const STRIP_MIN_THREADS: usize = 4;
 /// The mean-flow preconditioner of a [`CpuJacobian`].
 pub enum FlowPreconditioner {
     Jacobi(BlockJacobi<4>),
-    Ilu(BlockIlu0<4>),
-    Strips(StripIlu0<4>),
+    Ilu(SystemIlu<4>),
 }
 
 impl Preconditioner for FlowPreconditioner {
@@ -32,31 +31,40 @@ impl Preconditioner for FlowPreconditioner {
         match self {
             FlowPreconditioner::Jacobi(p) => p.apply(r, z),
             FlowPreconditioner::Ilu(p) => p.apply(r, z),
-            FlowPreconditioner::Strips(p) => p.apply(r, z),
         }
     }
 }
 
-/// The SA system's scalar preconditioner: the ILU(0) of the mean flow's kind.
-pub enum TurbulencePreconditioner {
-    Ilu(BlockIlu0<1>),
-    Strips(StripIlu0<1>),
+/// An ILU(0) of one system (mean flow: `B` = 4, SA: `B` = 1): over the whole matrix in one
+/// ordering, or over strips.
+pub enum SystemIlu<const B: usize> {
+    Whole(BlockIlu0<B>),
+    Strips(StripIlu0<B>),
 }
 
-impl Preconditioner for TurbulencePreconditioner {
+impl<const B: usize> Preconditioner for SystemIlu<B> {
     fn apply(&self, r: &[f64], z: &mut [f64]) {
         match self {
-            TurbulencePreconditioner::Ilu(p) => p.apply(r, z),
-            TurbulencePreconditioner::Strips(p) => p.apply(r, z),
+            SystemIlu::Whole(p) => p.apply(r, z),
+            SystemIlu::Strips(p) => p.apply(r, z),
         }
     }
 }
 
-impl TurbulencePreconditioner {
-    fn refactorize(&mut self, a: &linalg::BsrMatrix<1>) -> std::result::Result<(), String> {
+impl<const B: usize> SystemIlu<B> {
+    /// The ILU(0) of `a` (on `jac`'s pattern) that `kind` asks for: over its strips for
+    /// `StripIlu`, else in `ordering` with the Jacobi-swept triangular solves of `SweptIlu`.
+    fn new(a: &linalg::BsrMatrix<B>, jac: &CpuJacobian, kind: PreconditionerKind, ordering: Ordering) -> std::result::Result<Self, String> {
+        match kind {
+            PreconditionerKind::StripIlu { strips, overlap } => StripIlu0::new(a, &jac.pattern.column_strips(strips), overlap).map(SystemIlu::Strips),
+            _ => Ok(SystemIlu::Whole(swept(BlockIlu0::new(a, ordering)?, kind))),
+        }
+    }
+
+    fn refactorize(&mut self, a: &linalg::BsrMatrix<B>) -> std::result::Result<(), String> {
         match self {
-            TurbulencePreconditioner::Ilu(p) => p.refactorize(a),
-            TurbulencePreconditioner::Strips(p) => p.refactorize(a),
+            SystemIlu::Whole(p) => p.refactorize(a),
+            SystemIlu::Strips(p) => p.refactorize(a),
         }
     }
 }
@@ -65,18 +73,15 @@ impl TurbulencePreconditioner {
 /// scalar ILU(0) of the SA system when it was assembled.
 pub struct CpuPreconditioner {
     pub flow: FlowPreconditioner,
-    pub turbulence: Option<TurbulencePreconditioner>,
+    pub turbulence: Option<SystemIlu<1>>,
     /// The kind it was factorized as (the SA system's ILU follows it).
     kind: PreconditionerKind,
 }
 
-/// The SA system's scalar ILU(0) for a mean-flow preconditioner `kind`: natural ordering, with
-/// the Jacobi-swept triangular solves of `SweptIlu`, over the strips of `StripIlu`.
-fn turbulence_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<TurbulencePreconditioner, String> {
-    match kind {
-        PreconditionerKind::StripIlu { strips, overlap } => StripIlu0::new(&jac.turbulence, &jac.pattern.column_strips(strips), overlap).map(TurbulencePreconditioner::Strips),
-        _ => Ok(TurbulencePreconditioner::Ilu(swept(BlockIlu0::new(&jac.turbulence, Ordering::Natural)?, kind))),
-    }
+/// The SA system's scalar ILU(0) for a mean-flow preconditioner `kind`: natural ordering (also
+/// under the mean flow's `McIlu`), with the swept solves of `SweptIlu`, over the strips of `StripIlu`.
+fn turbulence_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<SystemIlu<1>, String> {
+    SystemIlu::new(&jac.turbulence, jac, kind, Ordering::Natural)
 }
 
 /// `ilu` with the triangular solves and factor precision of a `SweptIlu` kind (other kinds:
@@ -135,10 +140,9 @@ impl ImplicitBackend for CpuBackend {
     /// Strip ILU from [`STRIP_MIN_THREADS`] threads on, the natural-order ILU below: the
     /// natural order's triangular solves are one chain of rows, which runs on one core, while
     /// 16 strips of 2-cell overlap run on 16 (LS89 medium on 16 cores 60.8 -> 21.5 s, T106C-class
-    /// medium 36.6 -> 15.4 s, before the residual's finer tasks took both to 18.5 s and 12.2 s;
-    /// BENCHMARKS.md). The strips' weaker coupling costs 20-30 % more
-    /// linear iterations, which one or two threads cannot win back (the default campaign's
-    /// one-thread evaluations: 16 % more flow iterations).
+    /// medium 36.6 -> 15.4 s, the rest of the solver unchanged; BENCHMARKS.md). The strips'
+    /// weaker coupling costs 20-30 % more linear iterations, which one or two threads cannot win
+    /// back (the default campaign's one-thread evaluations: 16 % more flow iterations).
     fn preferred_preconditioner(&self) -> PreconditionerKind {
         if self.threads() >= STRIP_MIN_THREADS {
             PreconditionerKind::StripIlu { strips: crate::backend::implicit::DEFAULT_STRIPS, overlap: crate::backend::implicit::DEFAULT_STRIP_OVERLAP }
@@ -159,10 +163,10 @@ impl ImplicitBackend for CpuBackend {
         self.pool.install(|| {
             let flow = match kind {
                 PreconditionerKind::Jacobi => BlockJacobi::new(&jac.matrix).map(FlowPreconditioner::Jacobi),
-                PreconditionerKind::Ilu => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(FlowPreconditioner::Ilu),
-                PreconditionerKind::McIlu => BlockIlu0::new(&jac.matrix, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
-                PreconditionerKind::SweptIlu { .. } => BlockIlu0::new(&jac.matrix, Ordering::Natural).map(|p| FlowPreconditioner::Ilu(swept(p, kind))),
-                PreconditionerKind::StripIlu { strips, overlap } => StripIlu0::new(&jac.matrix, &jac.pattern.column_strips(strips), overlap).map(FlowPreconditioner::Strips),
+                PreconditionerKind::McIlu => SystemIlu::new(&jac.matrix, jac, kind, Ordering::Multicolour).map(FlowPreconditioner::Ilu),
+                PreconditionerKind::Ilu | PreconditionerKind::SweptIlu { .. } | PreconditionerKind::StripIlu { .. } => {
+                    SystemIlu::new(&jac.matrix, jac, kind, Ordering::Natural).map(FlowPreconditioner::Ilu)
+                }
                 PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(format!("{kind:?} is not a CPU preconditioner")),
             }?;
             let turbulence = if jac.turbulent { Some(turbulence_ilu(jac, kind)?) } else { None };
@@ -176,7 +180,6 @@ impl ImplicitBackend for CpuBackend {
             match &mut pc.flow {
                 FlowPreconditioner::Jacobi(p) => *p = BlockJacobi::new(&jac.matrix)?,
                 FlowPreconditioner::Ilu(p) => p.refactorize(&jac.matrix)?,
-                FlowPreconditioner::Strips(p) => p.refactorize(&jac.matrix)?,
             }
             match (&mut pc.turbulence, jac.turbulent) {
                 (Some(p), true) => p.refactorize(&jac.turbulence),
