@@ -55,6 +55,18 @@ __device__ __forceinline__ void quad_vertex_gradient(const double (*vectors)[2],
     green_gauss_gradient(face_values, vectors, area, grad);
 }
 
+// The diamond's centres moved apart by `lift` along the unit face normal (lifted_diamond; the
+// lifts are computed once per mesh on the host, flow::viscous::diamond_lift).
+__device__ __forceinline__ void lifted_diamond(double (*vertices)[2], double sx, double sy, double lift) {
+    if (lift == 0.0) return;
+    double length = sqrt(sx * sx + sy * sy);
+    double dx = lift * sx / length, dy = lift * sy / length;
+    vertices[0][0] -= dx;
+    vertices[0][1] -= dy;
+    vertices[2][0] += dx;
+    vertices[2][1] += dy;
+}
+
 // Viscous flux through one face, integrated over it (viscous_flux, viscous_stress,
 // heat_conductivity: thesis eq. 4.3, 4.5, 4.6, Stokes hypothesis). Component 0 is zero.
 __device__ void viscous_flux(const GasArgs& gas, const double* face_state, const double* grad_u, const double* grad_v,
@@ -119,12 +131,14 @@ extern "C" __global__ void viscous_node_values(const BlockEntry* __restrict__ bl
 // `face` closure and face_flux). The face gradients come from the auxiliary "diamond" volume
 // through the two cell centres a (left/south) and b (right/north) and the face's end nodes, in
 // CCW order: i-face (i, j): centre a = (i-1, j), node (i, j), centre b = (i, j), node (i, j+1);
-// j-face (i, j): centre a = (i, j-1), node (i+1, j), centre b = (i, j), node (i, j).
+// j-face (i, j): centre a = (i, j-1), node (i+1, j), centre b = (i, j), node (i, j); the centres
+// lifted apart along the face normal by lift_i / lift_j (zero on most faces).
 // fi, fj: 5 SoA arrays (mean-flow viscous flux, then the SA diffusion flux, 0 when laminar).
 extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, GasArgs gas, int turbulent,
                                                const double* __restrict__ cells, const double* __restrict__ node_values,
                                                const double* __restrict__ centre_padded, const double* __restrict__ nodes,
                                                const double* __restrict__ si, const double* __restrict__ sj,
+                                               const double* __restrict__ lift_i, const double* __restrict__ lift_j,
                                                double* __restrict__ fi, double* __restrict__ fj) {
     int np = ext.np;
     bool along_i;
@@ -138,6 +152,10 @@ extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ bl
 
     double vertices[4][2] = {{centre_padded[2 * a], centre_padded[2 * a + 1]}, {nodes[2 * n0], nodes[2 * n0 + 1]},
                              {centre_padded[2 * b], centre_padded[2 * b + 1]}, {nodes[2 * n1], nodes[2 * n1 + 1]}};
+    const double* s = along_i ? si : sj;
+    double sx = s[2 * face], sy = s[2 * face + 1];
+    double area = sqrt(sx * sx + sy * sy);
+    lifted_diamond(vertices, sx, sy, along_i ? lift_i[face] : lift_j[face]);
     double vectors[4][2];
     double volume = quad_face_vectors_and_area(vertices, vectors);
     double grad[N_GRAD][2];
@@ -149,9 +167,6 @@ extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ bl
     }
 
     // face_flux: central face state, mean eddy viscosity, SA diffusion with the mean nu, nu~.
-    const double* s = along_i ? si : sj;
-    double sx = s[2 * face], sy = s[2 * face + 1];
-    double area = sqrt(sx * sx + sy * sy);
     double nx = sx / area, ny = sy / area;
     double face_state[4];
     for (int k = 0; k < 4; ++k) face_state[k] = 0.5 * (cells[k * np + a] + cells[k * np + b]);

@@ -105,6 +105,38 @@ fn a_wavy_wall_keeps_its_flat_stretch_finely_meshed() {
     assert!(quality.max_volume_ratio < 45.0, "largest volume ratio {}", quality.max_volume_ratio);
 }
 
+/// LS89 design 129 (of 500 drawn) has C-block sliver cells where the grid lines meet its rear
+/// suction side: there the two cell centres of some faces' viscous diamonds do not straddle the
+/// face (the diamond's area negative), so the diffusion through those faces was anti-diffusive
+/// and the solve diverged at MUR47 in every attempt of the recovery chain. With the diamonds'
+/// centres lifted apart (`flow::viscous::diamond_lift`) it converges; the shipped blades' meshes
+/// need no lift at any density, so their figures are unchanged.
+#[test]
+fn an_ls89_design_with_inverted_viscous_diamonds_converges() {
+    use turbopt::backend::cpu::CpuBackend;
+    use turbopt::cascade::{BladeChoice, PreparedCascade};
+    let lifted_faces = |p: &PreparedCascade| {
+        let g = CpuBackend::geometry(&p.mesh).unwrap();
+        g.blocks.iter().flat_map(|b| b.diamond_lift_i.iter().chain(&b.diamond_lift_j)).filter(|l| **l > 0.0).count()
+    };
+    for (blade, case) in [("blades/ls89.ron", "MUR47"), ("blades/t106c.ron", "M065_RE200K")] {
+        let file = load_blade_file(blade).unwrap();
+        for density in [Density::Coarse, Density::Medium, Density::Fine] {
+            let setup = CascadeSetup::new(&file, vec![file.operating_point(case).unwrap().clone()], density);
+            let p = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
+            assert_eq!(lifted_faces(&p), 0, "{blade} {density:?}: the shipped mesh has lifted diamonds");
+        }
+    }
+    let file = load_blade_file("blades/ls89.ron").unwrap();
+    let design = draw_designs(&file.design_space().unwrap(), 130, SEED).swap_remove(129);
+    let setup = CascadeSetup::new(&file, vec![file.operating_point("MUR47").unwrap().clone()], Density::Coarse);
+    let lifted = lifted_faces(&PreparedCascade::new(&file, BladeChoice::Design(&design), &setup).unwrap());
+    assert!(lifted > 0, "design 129's mesh has no lifted diamond");
+    let t = std::time::Instant::now();
+    let records = solve("blades/ls89.ron", "MUR47", &[design], BackendChoice::Cpu { threads: None }, |_| {});
+    check_answers(&format!("LS89 design 129 ({lifted} lifted diamonds)"), &records, t.elapsed().as_secs_f64(), 1.0);
+}
+
 /// The first three T106C designs at Re 80k: two of them shed vortices and are answered with
 /// their figures averaged over whole periods (4.5 minutes on 2 cores; the solved sample of the
 /// default suite, since 20 solved designs per blade take half an hour there).

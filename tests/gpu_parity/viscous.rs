@@ -81,8 +81,12 @@ const SA_BCM: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: So
 #[ignore = "needs a CUDA device"]
 fn viscous_residual_matches_cpu_on_random_states() {
     let gas = Gas::default();
-    for (name, mesh) in meshes() {
+    // And a mesh whose diamonds the lift corrects (sliver cells of a C-grid at a steep wall).
+    let lifted = ("LS89 design 129, coarse (lifted diamonds)", common::ls89_design_mesh(129));
+    for (name, mesh) in meshes().into_iter().chain([lifted]) {
         let p = Pair::new(&mesh);
+        let lifted_faces = p.gc.blocks.iter().flat_map(|b| b.diamond_lift_i.iter().chain(&b.diamond_lift_j)).filter(|l| **l > 0.0).count();
+        println!("{name}: {lifted_faces} lifted diamonds");
         for (seed, physics, sa) in [(51, Physics::Laminar, SA_NOFT2), (52, Physics::SpalartAllmaras, SA_NOFT2), (53, Physics::SpalartAllmaras, SA_FT2), (54, Physics::SaBcm, SA_BCM)] {
             let (wc, wg) = air_fields(&p, &mesh, &gas, seed);
             let mut added = p.cpu.new_field(&p.gc);

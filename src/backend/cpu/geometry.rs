@@ -9,6 +9,7 @@ use crate::backend::layout::BlockLayout;
 use crate::mesh::connect::GhostExchange;
 use crate::mesh::metrics::{BlockMetrics, MeshMetrics};
 use crate::mesh::{Block, BoundaryKind, Face, Mesh};
+use crate::flow::viscous::diamond_lift;
 use crate::{Error, Result};
 
 /// Physical boundary conditions the ghost-cell fill knows about.
@@ -60,6 +61,10 @@ pub struct BlockGeometry {
     /// images of the adjacent interior centroids across the boundary face), used by the
     /// auxiliary control volumes of the viscous face gradients. Other ghosts hold zeros.
     pub centre_padded: Vec<[f64; 2]>,
+    /// How far the viscous face gradients' diamond moves its two centres apart along the face
+    /// normal (`flow::viscous::diamond_lift`), per i-face and per j-face; zero on most faces.
+    pub diamond_lift_i: Vec<f64>,
+    pub diamond_lift_j: Vec<f64>,
     /// Node coordinates, `(ni+1)*(nj+1)`, i fastest (as `mesh::Block`).
     pub nodes: Vec<[f64; 2]>,
     /// Distance from each cell centroid to the nearest no-slip wall (infinite without walls).
@@ -120,13 +125,17 @@ fn block_geometry(b: usize, block: &Block, m: &BlockMetrics) -> Result<BlockGeom
     }
     let volume = m.volume.clone();
     let centre: Vec<[f64; 2]> = m.centre_x.iter().zip(&m.centre_y).map(|(x, y)| [*x, *y]).collect();
-    let si = m.i_face_x.iter().zip(&m.i_face_y).map(|(x, y)| [*x, *y]).collect();
-    let sj = m.j_face_x.iter().zip(&m.j_face_y).map(|(x, y)| [*x, *y]).collect();
+    let si: Vec<[f64; 2]> = m.i_face_x.iter().zip(&m.i_face_y).map(|(x, y)| [*x, *y]).collect();
+    let sj: Vec<[f64; 2]> = m.j_face_x.iter().zip(&m.j_face_y).map(|(x, y)| [*x, *y]).collect();
 
+    let centre_padded = padded_centres(block, layout, &centre);
+    let (diamond_lift_i, diamond_lift_j) = diamond_lifts(layout, &centre_padded, &volume, &si, &sj);
     let mut geometry = BlockGeometry {
         layout,
         volume,
-        centre_padded: padded_centres(block, layout, &centre),
+        centre_padded,
+        diamond_lift_i,
+        diamond_lift_j,
         nodes: block.x.iter().zip(&block.y).map(|(x, y)| [*x, *y]).collect(),
         centre,
         wall_distance: m.wall_distance.clone(),
@@ -230,6 +239,32 @@ fn boundary_cell(g: &BlockGeometry, face: Face, k: usize) -> BoundaryCell {
 }
 
 /// Interior centroids plus first-layer ghost centroids reflected across their boundary face.
+/// The diamond lifts of every i-face and j-face (`flow::viscous::diamond_lift`); a ghost cell
+/// counts with the volume of the interior cell it mirrors.
+fn diamond_lifts(l: BlockLayout, centre_padded: &[[f64; 2]], volume: &[f64], si: &[[f64; 2]], sj: &[[f64; 2]]) -> (Vec<f64>, Vec<f64>) {
+    let (ni, nj) = (l.ni as isize, l.nj as isize);
+    let interior_volume = |i: isize, j: isize| volume[(i.clamp(0, ni - 1) + ni * j.clamp(0, nj - 1)) as usize];
+    let lift = |a: (isize, isize), b: (isize, isize), s: [f64; 2]| {
+        let volumes = [interior_volume(a.0, a.1), interior_volume(b.0, b.1)];
+        diamond_lift(centre_padded[l.idx(a.0, a.1)], centre_padded[l.idx(b.0, b.1)], s, volumes)
+    };
+    let mut lift_i = vec![0.0; (l.ni + 1) * l.nj];
+    for j in 0..nj {
+        for i in 0..=ni {
+            let f = l.i_face(i as usize, j as usize);
+            lift_i[f] = lift((i - 1, j), (i, j), si[f]);
+        }
+    }
+    let mut lift_j = vec![0.0; l.ni * (l.nj + 1)];
+    for j in 0..=nj {
+        for i in 0..ni {
+            let f = l.j_face(i as usize, j as usize);
+            lift_j[f] = lift((i, j - 1), (i, j), sj[f]);
+        }
+    }
+    (lift_i, lift_j)
+}
+
 fn padded_centres(block: &Block, l: BlockLayout, centre: &[[f64; 2]]) -> Vec<[f64; 2]> {
     let mut out = vec![[0.0; 2]; l.n_padded()];
     for j in 0..l.nj {

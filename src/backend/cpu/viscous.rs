@@ -3,8 +3,10 @@
 //! with Spalart-Allmaras the diffusion and source terms of rho nu_tilde (`flow::sa`).
 //!
 //! The auxiliary volume of a face joins the two cell centroids on either side and the two end
-//! nodes of the face ("diamond" volume); node values are the means of the four cells around
-//! each node, ghosts included, so wall and interface ghosts shape the wall gradients.
+//! nodes of the face ("diamond" volume; its centres moved apart along the face normal where they
+//! do not reach across the face, `flow::viscous::diamond_lift`); node values are the means of the
+//! four cells around each node, ghosts included, so wall and interface ghosts shape the wall
+//! gradients.
 
 use rayon::prelude::*;
 
@@ -14,7 +16,7 @@ use crate::backend::{SaSourceOptions, NFLOW, NGHOST};
 use crate::flow::gas::Gas;
 use crate::flow::sa::{eddy_viscosity, sa_diffusion_flux, sa_source, SaSource};
 use crate::flow::state::primitive_from_conservative;
-use crate::flow::viscous::{green_gauss_gradient, quad_vertex_gradient, viscous_flux};
+use crate::flow::viscous::{green_gauss_gradient, lifted_diamond, quad_vertex_gradient, viscous_flux};
 
 /// Cell quantities the viscous terms need.
 #[derive(Clone, Copy, Default)]
@@ -62,8 +64,8 @@ pub(super) fn block_residual(bg: &BlockGeometry, gas: &Gas, turbulent: bool, sa:
         .collect();
     let node = |i: usize, j: usize| i + (ni + 1) * j;
 
-    let face = |a: usize, b: usize, n0: usize, n1: usize, s: [f64; 2]| -> [f64; 5] {
-        let vertices = [bg.centre_padded[a], bg.nodes[n0], bg.centre_padded[b], bg.nodes[n1]];
+    let face = |a: usize, b: usize, n0: usize, n1: usize, s: [f64; 2], lift: f64| -> [f64; 5] {
+        let vertices = lifted_diamond([bg.centre_padded[a], bg.nodes[n0], bg.centre_padded[b], bg.nodes[n1]], s, lift);
         let grad = |k: usize| quad_vertex_gradient(&vertices, &[cells[a].g[k], node_values[n0][k], cells[b].g[k], node_values[n1][k]]);
         face_flux(gas, turbulent, &cells[a], &cells[b], [grad(0), grad(1), grad(2), grad(3)], s)
     };
@@ -74,7 +76,8 @@ pub(super) fn block_residual(bg: &BlockGeometry, gas: &Gas, turbulent: bool, sa:
     fi.par_chunks_mut(ni + 1).enumerate().with_min_len(rows_per_task(ni + 1)).for_each(|(j, row)| {
         for (i, f) in row.iter_mut().enumerate() {
             let (ii, jj) = (i as isize, j as isize);
-            *f = face(l.idx(ii - 1, jj), l.idx(ii, jj), node(i, j), node(i, j + 1), bg.si[l.i_face(i, j)]);
+            let k = l.i_face(i, j);
+            *f = face(l.idx(ii - 1, jj), l.idx(ii, jj), node(i, j), node(i, j + 1), bg.si[k], bg.diamond_lift_i[k]);
         }
     });
     // j-face (i, j) between cells (i, j-1) and (i, j); CCW auxiliary volume:
@@ -83,7 +86,8 @@ pub(super) fn block_residual(bg: &BlockGeometry, gas: &Gas, turbulent: bool, sa:
     fj.par_chunks_mut(ni).enumerate().with_min_len(rows_per_task(ni)).for_each(|(j, row)| {
         for (i, f) in row.iter_mut().enumerate() {
             let (ii, jj) = (i as isize, j as isize);
-            *f = face(l.idx(ii, jj - 1), l.idx(ii, jj), node(i + 1, j), node(i, j), bg.sj[l.j_face(i, j)]);
+            let k = l.j_face(i, j);
+            *f = face(l.idx(ii, jj - 1), l.idx(ii, jj), node(i + 1, j), node(i, j), bg.sj[k], bg.diamond_lift_j[k]);
         }
     });
 

@@ -112,6 +112,9 @@ pub struct GpuGeometry {
     /// 1 on wall / slip-wall / symmetry faces (pressure-only convective flux).
     pub wall_i: CudaSlice<u8>,
     pub wall_j: CudaSlice<u8>,
+    /// The viscous diamonds' centre lifts per i-face and j-face (`BlockGeometry::diamond_lift_i`).
+    pub diamond_lift_i: CudaSlice<f64>,
+    pub diamond_lift_j: CudaSlice<f64>,
     /// Padded cell centroids (interior + first ghost layer, interleaved) and node coordinates.
     pub centre_padded: CudaSlice<f64>,
     pub nodes: CudaSlice<f64>,
@@ -164,6 +167,8 @@ impl GpuGeometry {
             sj: up_f64(interleave(&concat(bl.iter().map(|b| &b.sj))))?,
             wall_i: up_u8(concat(bl.iter().map(|b| flags(&b.wall_i))))?,
             wall_j: up_u8(concat(bl.iter().map(|b| flags(&b.wall_j))))?,
+            diamond_lift_i: up_f64(concat(bl.iter().map(|b| &b.diamond_lift_i)))?,
+            diamond_lift_j: up_f64(concat(bl.iter().map(|b| &b.diamond_lift_j)))?,
             centre_padded: up_f64(interleave(&concat(bl.iter().map(|b| &b.centre_padded))))?,
             nodes: up_f64(interleave(&concat(bl.iter().map(|b| &b.nodes))))?,
             boundary: BoundaryTables::upload(stream, &host, &table)?,

@@ -75,6 +75,8 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbul
             .arg(&g.nodes)
             .arg(&g.si)
             .arg(&g.sj)
+            .arg(&g.diamond_lift_i)
+            .arg(&g.diamond_lift_j)
             .arg(&mut *fi)
             .arg(&mut *fj)
             .launch(grid(faces))
