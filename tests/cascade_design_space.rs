@@ -4,7 +4,8 @@
 //! checks converge or are answered as periodic flows.
 //!
 //! Default suite: 20 designs of each shipped blade checked and meshed, the LS89 designs whose
-//! mesh once folded, and three T106C designs at Re 80k solved on the CPU (two of them periodic).
+//! mesh once folded, LS89 design 129 (inverted viscous diamonds) and three T106C designs at Re
+//! 80k solved on the CPU (two of the latter periodic).
 //! Ignored (the study of docs/design-space-study.md, `turbopt study` does the same from the
 //! command line): `STUDY_BLADE=blades/ls89.ron STUDY_CASE=MUR47 STUDY_DESIGNS=500 BACKEND=gpu
 //! cargo test --release --features cuda --test cascade_design_space -- --ignored --nocapture`;
