@@ -111,6 +111,55 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
     assert!(warm.with(Remedy::ExtraStage).is_none(), "no stages to add to an explicit solve");
 }
 
+/// The last remedy of the chain, the configured settings from the cold start, drops every
+/// earlier remedy and applies only to a solve that started warm, once.
+#[test]
+fn the_cold_start_as_configured_drops_the_other_remedies_and_applies_once_to_a_warm_start() {
+    let implicit = SolverSettings::default().solver_config();
+    assert_eq!(Remedy::default_chain().last(), Some(&Remedy::ColdStartAsConfigured));
+    assert!(Plan::as_configured(implicit.clone(), true).with(Remedy::ColdStartAsConfigured).is_none(), "a cold solve has it already");
+    let mut warm = Plan::as_configured(implicit.clone(), false);
+    for r in [Remedy::ExtraStage, Remedy::GentleCfl, Remedy::FirstOrderStart] {
+        warm = warm.with(r).unwrap();
+    }
+    let fresh = warm.with(Remedy::ColdStartAsConfigured).expect("applies to a warm start");
+    assert_eq!(fresh.remedies, [Remedy::ColdStartAsConfigured]);
+    assert!(fresh.cold && fresh.prelude.is_none());
+    assert_eq!(fresh.config, implicit, "the configured settings, the other remedies dropped");
+    assert!(fresh.with(Remedy::ColdStartAsConfigured).is_none(), "tried once");
+}
+
+/// A warm-started solve that stops at its budget unanswered is tried once more from the cold
+/// start as configured; where that does not answer either, the first solve is kept and both
+/// attempts are listed (LS89 coarse, budget 20 iterations, warm-started from its cold-start
+/// flow). Without the remedy in the chain there is no retry.
+#[test]
+fn a_warm_start_stopping_at_its_budget_is_retried_from_the_cold_start() {
+    use turbopt::backend::cpu::CpuBackend;
+    use turbopt::cascade::{solve_point, PointRun, Start, Stop};
+    let file = load_blade_file("blades/ls89.ron").unwrap();
+    let op = file.operating_point("MUR47").unwrap().clone();
+    let setup = CascadeSetup::new(&file, vec![op.clone()], Density::Coarse);
+    let prepared = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
+    let flow = prepared.cold_start(&op);
+    let backend = CpuBackend::new(None).unwrap();
+    for (recovery, attempts) in [(Remedy::default_chain(), 2), (vec![Remedy::ExtraStage], 1)] {
+        let settings = SolverSettings { max_iterations: 20, recovery, ..SolverSettings::default() };
+        let run = PointRun { prepared: &prepared, op: &op, settings: &settings, extras: &|_| Vec::new() };
+        // A reference a few orders below its residual: neither the divergence test (growth over
+        // it) nor the residual-orders test ends the solve in 20 iterations.
+        let start = Start::Given { solution: &flow, residual_reference: 1e3 };
+        let solved = solve_point(&backend, &run, start, &mut turbopt::solver::Silent).expect("a budget stop is not a failure");
+        assert_eq!(solved.stop, Stop::Budget);
+        assert_eq!(solved.attempts.len(), attempts, "{:?}", solved.attempts);
+        assert_eq!(solved.iterations, 20 * attempts);
+        if attempts == 2 {
+            assert_eq!(solved.attempts[1].remedies, [Remedy::ColdStartAsConfigured]);
+            assert_eq!(solved.outcome.iterations, 20);
+        }
+    }
+}
+
 /// A solve that blows up goes through the chain, and the failure lists every attempt: the
 /// T106C blade with the explicit scheme at CFL 60 (far beyond the Runge-Kutta scheme's
 /// limit); halving the CFL and a first-order start do not save it.

@@ -63,7 +63,8 @@ pub struct SolverSettings {
     /// then `NotConverged`, with its objectives still reported for inspection).
     pub accept_orders: Option<f64>,
     /// What to try, in this order, when a solve goes non-physical or diverges (each attempt is
-    /// recorded); empty: give up at the first failure.
+    /// recorded; `ColdStartAsConfigured` also after a warm-started solve's unanswered budget
+    /// stop); empty: give up at the first failure.
     pub recovery: Vec<Remedy>,
     /// Everything else of the solver (model, CFL, smoothing, multigrid, implicit section...);
     /// its `max_iterations` and `convergence_orders` are overridden by the two above.

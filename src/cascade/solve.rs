@@ -4,7 +4,7 @@
 use super::figures::{FigureWatch, WatchedExtras};
 use super::periodic::Oscillation;
 use super::prepare::{CascadeError, PointFigures, PreparedCascade};
-use super::recovery::{Attempt, Plan};
+use super::recovery::{Attempt, Plan, Remedy};
 use super::settings::SolverSettings;
 use crate::backend::ImplicitBackend;
 use crate::error::Error;
@@ -121,11 +121,19 @@ pub struct PointRun<'a> {
 
 /// Solves one point from `start` on `backend`, through the recovery chain: attempt 1 as
 /// configured; after a divergence the next applicable remedy is added and the point solved
-/// again. `progress` sees every iteration of every attempt (a stop from it ends the solve).
+/// again; a warm-started solve that stops at its budget unanswered is solved once more from
+/// the cold start as configured (when the chain has `Remedy::ColdStartAsConfigured`), and
+/// keeps its own result unless that one answers. `progress` sees every iteration of every
+/// attempt (a stop from it ends the solve).
 pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
-    let mut plan = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
+    let first = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
+    let mut plan = first.clone();
     let mut remedies = run.settings.recovery.iter().copied();
     let (mut attempts, mut iterations) = (Vec::new(), 0);
+    // A warm-started solve that stops at its budget unanswered is tried once more from the cold
+    // start as configured, when the chain has that remedy (`Remedy::ColdStartAsConfigured`).
+    let mut cold_retry = run.settings.recovery.contains(&Remedy::ColdStartAsConfigured).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
+    let mut unanswered: Option<PointSolve> = None;
     loop {
         let (result, spent) = attempt(backend, run, &plan, start, progress);
         iterations += spent;
@@ -134,8 +142,24 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
             Err(e) => e.to_string(),
         };
         attempts.push(super::recovery::Attempt { point: run.op.name.clone(), remedies: plan.remedies.clone(), iterations: spent, result: outcome_text });
+        if plan.remedies == [Remedy::ColdStartAsConfigured] {
+            cold_retry = None;
+        }
         match result {
+            Ok(solved) if solved.stop == Stop::Budget && unanswered.is_none() && cold_retry.is_some() => {
+                unanswered = Some(solved);
+                plan = cold_retry.take().expect("checked above");
+            }
+            // The cold retry of a budget stop: its answer if it has one, else the first solve's.
+            Ok(solved) if !solved.stop.converged() && solved.stop != Stop::Interrupted => {
+                let kept = unanswered.take().unwrap_or(solved);
+                return Ok(PointSolve { iterations, attempts, ..kept });
+            }
             Ok(solved) => return Ok(PointSolve { iterations, attempts, ..solved }),
+            Err(_) if unanswered.is_some() => {
+                let kept = unanswered.take().expect("checked above");
+                return Ok(PointSolve { iterations, attempts, ..kept });
+            }
             Err(error) if error.diverged() => match remedies.by_ref().find_map(|r| plan.with(r)) {
                 Some(next) => plan = next,
                 None => return Err(PointFailure { error, iterations, attempts }),
