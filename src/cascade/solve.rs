@@ -148,7 +148,7 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
         match result {
             Ok(solved) if solved.stop == Stop::Budget && unanswered.is_none() && cold_retry.is_some() => {
                 unanswered = Some(solved);
-                plan = cold_retry.take().expect("checked above");
+                plan = cold_retry.take().unwrap_or(plan);
             }
             // The cold retry of a budget stop: its answer if it has one, else the first solve's.
             Ok(solved) if !solved.stop.converged() && solved.stop != Stop::Interrupted => {
@@ -156,15 +156,14 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
                 return Ok(PointSolve { iterations, attempts, ..kept });
             }
             Ok(solved) => return Ok(PointSolve { iterations, attempts, ..solved }),
-            Err(_) if unanswered.is_some() => {
-                let kept = unanswered.take().expect("checked above");
-                return Ok(PointSolve { iterations, attempts, ..kept });
-            }
-            Err(error) if error.diverged() => match remedies.by_ref().find_map(|r| plan.with(r)) {
-                Some(next) => plan = next,
-                None => return Err(PointFailure { error, iterations, attempts }),
+            Err(error) => match (unanswered.take(), error.diverged()) {
+                (Some(kept), _) => return Ok(PointSolve { iterations, attempts, ..kept }),
+                (None, true) => match remedies.by_ref().find_map(|r| plan.with(r)) {
+                    Some(next) => plan = next,
+                    None => return Err(PointFailure { error, iterations, attempts }),
+                },
+                (None, false) => return Err(PointFailure { error, iterations, attempts }),
             },
-            Err(error) => return Err(PointFailure { error, iterations, attempts }),
         }
     }
 }

@@ -238,7 +238,6 @@ fn boundary_cell(g: &BlockGeometry, face: Face, k: usize) -> BoundaryCell {
     }
 }
 
-/// Interior centroids plus first-layer ghost centroids reflected across their boundary face.
 /// The diamond lifts of every i-face and j-face (`flow::viscous::diamond_lift`); a ghost cell
 /// counts with the volume of the interior cell it mirrors.
 fn diamond_lifts(l: BlockLayout, centre_padded: &[[f64; 2]], volume: &[f64], si: &[[f64; 2]], sj: &[[f64; 2]]) -> (Vec<f64>, Vec<f64>) {
@@ -265,6 +264,7 @@ fn diamond_lifts(l: BlockLayout, centre_padded: &[[f64; 2]], volume: &[f64], si:
     (lift_i, lift_j)
 }
 
+/// Interior centroids plus first-layer ghost centroids reflected across their boundary face.
 fn padded_centres(block: &Block, l: BlockLayout, centre: &[[f64; 2]]) -> Vec<[f64; 2]> {
     let mut out = vec![[0.0; 2]; l.n_padded()];
     for j in 0..l.nj {
