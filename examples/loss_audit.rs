@@ -209,7 +209,7 @@ fn main() {
                     (r, t, figures)
                 })
             } else {
-                let start = Start::Given { solution: &solved.outcome.solution, residual_reference: reference };
+                let start = Start::Given { solution: &solved.outcome.solution, residual_reference: reference, restart: false };
                 solve(&backend, &prepared, &s.op, &s.settings, start).map(|(r, t)| {
                     let figures = audit(&prepared, &stations, &s.op, &r.outcome.solution);
                     (r, t, figures)

@@ -132,7 +132,7 @@ fn the_cold_start_as_configured_drops_the_other_remedies_and_applies_once_to_a_w
 /// A warm-started solve that stops at its budget unanswered is tried once more from the cold
 /// start as configured; where that does not answer either, the first solve is kept and both
 /// attempts are listed (LS89 coarse, budget 20 iterations, warm-started from its cold-start
-/// flow). Without the remedy in the chain there is no retry.
+/// flow). Without the remedy in the chain there is no retry, nor for a restart.
 #[test]
 fn a_warm_start_stopping_at_its_budget_is_retried_from_the_cold_start() {
     use turbopt::backend::cpu::CpuBackend;
@@ -143,12 +143,12 @@ fn a_warm_start_stopping_at_its_budget_is_retried_from_the_cold_start() {
     let prepared = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
     let flow = prepared.cold_start(&op);
     let backend = CpuBackend::new(None).unwrap();
-    for (recovery, attempts) in [(Remedy::default_chain(), 2), (vec![Remedy::ExtraStage], 1)] {
+    for (recovery, restart, attempts) in [(Remedy::default_chain(), false, 2), (vec![Remedy::ExtraStage], false, 1), (Remedy::default_chain(), true, 1)] {
         let settings = SolverSettings { max_iterations: 20, recovery, ..SolverSettings::default() };
         let run = PointRun { prepared: &prepared, op: &op, settings: &settings, extras: &|_| Vec::new() };
         // A reference a few orders below its residual: neither the divergence test (growth over
         // it) nor the residual-orders test ends the solve in 20 iterations.
-        let start = Start::Given { solution: &flow, residual_reference: 1e3 };
+        let start = Start::Given { solution: &flow, residual_reference: 1e3, restart };
         let solved = solve_point(&backend, &run, start, &mut turbopt::solver::Silent).expect("a budget stop is not a failure");
         assert_eq!(solved.stop, Stop::Budget);
         assert_eq!(solved.attempts.len(), attempts, "{:?}", solved.attempts);

@@ -43,8 +43,8 @@ pub enum Remedy {
     /// non-physical steps.
     ExplicitStart,
     /// The configured settings from the cold start, every earlier remedy dropped; only for a
-    /// solve that started warm from another design's flow (`turbopt solve --restart` leaves it
-    /// out: a restart continues its own flow). The chain's remedies add
+    /// solve that started warm from another design's flow (a restart, `Start::Given` with
+    /// `restart`, continues its own flow and skips it). The chain's remedies add
     /// up, so without it a warm-started solve never runs the configured scheme from the cold
     /// start, and the warm start can be what misleads it: a T106C design warm-started from the
     /// baseline can settle into a flow that stalls or later blows up, where its cold start

@@ -19,8 +19,10 @@ pub enum Start<'a> {
     Cold,
     /// A given flow on this mesh (a warm start from another design, a restart) and the density
     /// residual its orders count from: it converges to that absolute level, not N orders below
-    /// its own, already small, first residual.
-    Given { solution: &'a Solution, residual_reference: f64 },
+    /// its own, already small, first residual. `restart`: the flow is this solve's own,
+    /// continued (`turbopt solve --restart`), so it is never dropped for the cold start as
+    /// configured (`Remedy::ColdStartAsConfigured`, which is for another design's flow).
+    Given { solution: &'a Solution, residual_reference: f64, restart: bool },
 }
 
 /// Why a solve stopped.
@@ -121,18 +123,20 @@ pub struct PointRun<'a> {
 
 /// Solves one point from `start` on `backend`, through the recovery chain: attempt 1 as
 /// configured; after a divergence the next applicable remedy is added and the point solved
-/// again; a warm-started solve that stops at its budget unanswered is solved once more from
-/// the cold start as configured (when the chain has `Remedy::ColdStartAsConfigured`), and
-/// keeps its own result unless that one answers. `progress` sees every iteration of every
+/// again; a solve started from another design's flow that stops at its budget unanswered is
+/// solved once more from the cold start as configured (when the chain has
+/// `Remedy::ColdStartAsConfigured`; never for a restart), and keeps its own result unless that
+/// one answers. `progress` sees every iteration of every
 /// attempt (a stop from it ends the solve).
 pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
     let first = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
     let mut plan = first.clone();
-    let mut remedies = run.settings.recovery.iter().copied();
+    let restart = matches!(start, Start::Given { restart: true, .. });
+    let mut remedies = run.settings.recovery.iter().copied().filter(|r| !(restart && *r == Remedy::ColdStartAsConfigured));
     let (mut attempts, mut iterations) = (Vec::new(), 0);
-    // A warm-started solve that stops at its budget unanswered is tried once more from the cold
-    // start as configured, when the chain has that remedy (`Remedy::ColdStartAsConfigured`).
-    let mut cold_retry = run.settings.recovery.contains(&Remedy::ColdStartAsConfigured).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
+    // A solve started from another design's flow that stops at its budget unanswered is tried
+    // once more from the cold start as configured, when the chain has that remedy.
+    let mut cold_retry = (!restart && run.settings.recovery.contains(&Remedy::ColdStartAsConfigured)).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
     let mut unanswered: Option<PointSolve> = None;
     loop {
         let (result, spent) = attempt(backend, run, &plan, start, progress);
@@ -179,7 +183,7 @@ fn attempt<B: ImplicitBackend>(
 ) -> (std::result::Result<PointSolve, PointError>, usize) {
     let cold;
     let (mut initial, mut reference) = match start {
-        Start::Given { solution, residual_reference } if !plan.cold => (solution, Some(residual_reference)),
+        Start::Given { solution, residual_reference, .. } if !plan.cold => (solution, Some(residual_reference)),
         _ => {
             cold = run.prepared.cold_start(run.op);
             (&cold, None)

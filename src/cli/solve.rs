@@ -13,7 +13,7 @@
 use super::args::SolveArgs;
 use turbopt::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use turbopt::cascade::{
-    default_rans_config, solve_point, write_solve_files, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, Remedy, SolverSettings, Start,
+    default_rans_config, solve_point, write_solve_files, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
 };
 use turbopt::flow::case::OperatingPoint;
 use turbopt::geometry::blade_file::{load_blade_file, BladeFile};
@@ -212,19 +212,13 @@ fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &B
         Some(r) => {
             r.check_fits(&prepared.mesh)?;
             println!("restarting from {} iterations of {} at {} (density residual {:.2e}, reference {:.2e})", r.iterations, r.blade, r.case, r.history.last().map_or(f64::NAN, |h| h.residuals[0]), r.residual_reference);
-            Start::Given { solution: &r.solution, residual_reference: r.residual_reference }
+            Start::Given { solution: &r.solution, residual_reference: r.residual_reference, restart: true }
         }
         None => Start::Cold,
     };
     let clock = Instant::now();
     let mut progress = Progress { bar: progress_bar(settings.max_iterations, args.json), start: clock, last_line: clock, first: restart.as_ref().map(|r| r.residual_reference) };
-    // A restart continues its own flow: no cold retry when it stops at its budget (a user
-    // restarting for N more iterations gets N), nor a cold start as configured after a failure.
-    let mut continued = settings.clone();
-    if restart.is_some() {
-        continued.recovery.retain(|r| *r != Remedy::ColdStartAsConfigured);
-    }
-    let run = PointRun { prepared, op, settings: &continued, extras: &|_| Vec::new() };
+    let run = PointRun { prepared, op, settings, extras: &|_| Vec::new() };
     let result = solve_point(backend, &run, start, &mut progress);
     progress.bar.finish_and_clear();
     let solved = result.map_err(|failure| {

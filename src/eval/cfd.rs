@@ -681,7 +681,7 @@ impl CfdEvaluator {
         let mut points = Vec::with_capacity(self.setup.points.len());
         for (k, op) in self.setup.points.iter().enumerate() {
             let from = match &warm {
-                Some(w) => Start::Given { solution: &w.solutions[k], residual_reference: w.references[k] },
+                Some(w) => Start::Given { solution: &w.solutions[k], residual_reference: w.references[k], restart: false },
                 None => Start::Cold,
             };
             let run = PointRun { prepared: &prepared, op, settings: &self.config.solver, extras: &extras };
