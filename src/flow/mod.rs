@@ -5,6 +5,7 @@
 pub mod boundary;
 pub mod case;
 pub mod gas;
+pub mod intermittency;
 pub mod solution;
 pub mod jacobian;
 pub mod muscl;
