@@ -160,6 +160,42 @@ fn a_warm_start_stopping_at_its_budget_is_retried_from_the_cold_start() {
     }
 }
 
+/// The cold start as configured begins a new chain: where it diverges, the chain's other
+/// remedies are added to it in turn (a T106C design that diverged warm-started from the
+/// baseline and from the cold start as configured on the GPU was answered by the cold start
+/// with the extra stage: docs/design-space-study.md). Here every attempt blows up (T106C, the
+/// explicit scheme at CFL 60, warm-started from another flow), and the failure lists the warm
+/// chain, then the cold start as configured with the gentle CFL and then the first-order start.
+#[test]
+fn the_cold_start_as_configured_goes_on_with_the_other_remedies() {
+    use turbopt::backend::cpu::CpuBackend;
+    use turbopt::cascade::{solve_point, PointRun, Start};
+    let file = load_blade_file("blades/t106c.ron").unwrap();
+    let op = file.operating_point("M065_RE200K").unwrap().clone();
+    let setup = CascadeSetup::new(&file, vec![op.clone()], Density::Coarse);
+    let prepared = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
+    let flow = prepared.cold_start(&op);
+    let mut settings = SolverSettings { scheme: SchemeChoice::Explicit, max_iterations: 300, ..SolverSettings::default() };
+    settings.config.cfl = 60.0;
+    settings.config.multigrid = None;
+    let run = PointRun { prepared: &prepared, op: &op, settings: &settings, extras: &|_| Vec::new() };
+    let start = Start::Given { solution: &flow, residual_reference: 1.0, restart: false };
+    let failure = solve_point(&CpuBackend::new(None).unwrap(), &run, start, &mut turbopt::solver::Silent).expect_err("CFL 60 blows up every attempt");
+    let remedies: Vec<Vec<Remedy>> = failure.attempts.iter().map(|a| a.remedies.clone()).collect();
+    use Remedy::*;
+    let expected = [
+        vec![],
+        vec![GentleCfl],
+        vec![GentleCfl, ColdStart],
+        vec![GentleCfl, ColdStart, FirstOrderStart],
+        vec![ColdStartAsConfigured],
+        vec![ColdStartAsConfigured, GentleCfl],
+        vec![ColdStartAsConfigured, GentleCfl, FirstOrderStart],
+    ];
+    assert_eq!(remedies, expected, "{:#?}", failure.attempts);
+    assert!(failure.attempts.iter().all(|a| a.result.contains("diverged")), "{:#?}", failure.attempts);
+}
+
 /// A solve that blows up goes through the chain, and the failure lists every attempt: the
 /// T106C blade with the explicit scheme at CFL 60 (far beyond the Runge-Kutta scheme's
 /// limit); halving the CFL and a first-order start do not save it.

@@ -50,7 +50,8 @@ pub enum Remedy {
     /// baseline can settle into a flow that stalls or later blows up, where its cold start
     /// converges (4 divergences and 5 budget stops of 500 random designs at Re 200k,
     /// docs/design-space-study.md). Last in the default chain; it is also tried, once, when a
-    /// warm-started solve stops at its budget unanswered.
+    /// warm-started solve stops at its budget unanswered. It begins a new chain: where it
+    /// diverges, the chain's other remedies are added to it in turn (`cascade::solve_point`).
     ColdStartAsConfigured,
 }
 

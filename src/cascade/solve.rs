@@ -126,17 +126,20 @@ pub struct PointRun<'a> {
 /// again; a solve started from another design's flow that stops at its budget unanswered is
 /// solved once more from the cold start as configured (when the chain has
 /// `Remedy::ColdStartAsConfigured`; never for a restart), and keeps its own result unless that
-/// one answers. `progress` sees every iteration of every
-/// attempt (a stop from it ends the solve).
+/// one answers. The cold start as configured, reached either way, is a new chain: where it
+/// diverges, the chain's other remedies are added to it in turn, as for a solve that started
+/// cold. `progress` sees every iteration of every attempt (a stop from it ends the solve).
 pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
     let first = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
     let mut plan = first.clone();
     let restart = matches!(start, Start::Given { restart: true, .. });
-    let mut remedies = run.settings.recovery.iter().copied().filter(|r| !(restart && *r == Remedy::ColdStartAsConfigured));
+    let chain = &run.settings.recovery;
+    // The chain's remedies still to try, the next one last.
+    let mut remedies: Vec<Remedy> = chain.iter().copied().filter(|r| !(restart && *r == Remedy::ColdStartAsConfigured)).rev().collect();
     let (mut attempts, mut iterations) = (Vec::new(), 0);
     // A solve started from another design's flow that stops at its budget unanswered is tried
     // once more from the cold start as configured, when the chain has that remedy.
-    let mut cold_retry = (!restart && run.settings.recovery.contains(&Remedy::ColdStartAsConfigured)).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
+    let mut cold_retry = (!restart && chain.contains(&Remedy::ColdStartAsConfigured)).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
     let mut unanswered: Option<PointSolve> = None;
     loop {
         let (result, spent) = attempt(backend, run, &plan, start, progress);
@@ -147,8 +150,11 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
         };
         attempts.push(super::recovery::Attempt { point: run.op.name.clone(), remedies: plan.remedies.clone(), iterations: spent, result: outcome_text });
         if plan.remedies == [Remedy::ColdStartAsConfigured] {
+            // The cold start as configured begins a new chain of the other remedies.
             cold_retry = None;
+            remedies = chain.iter().copied().filter(|r| *r != Remedy::ColdStartAsConfigured).rev().collect();
         }
+        let next = |plan: &Plan, remedies: &mut Vec<Remedy>| std::iter::from_fn(|| remedies.pop()).find_map(|r| plan.with(r));
         match result {
             Ok(solved) if solved.stop == Stop::Budget && unanswered.is_none() && cold_retry.is_some() => {
                 unanswered = Some(solved);
@@ -160,13 +166,16 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
                 return Ok(PointSolve { iterations, attempts, ..kept });
             }
             Ok(solved) => return Ok(PointSolve { iterations, attempts, ..solved }),
-            Err(error) => match (unanswered.take(), error.diverged()) {
-                (Some(kept), _) => return Ok(PointSolve { iterations, attempts, ..kept }),
-                (None, true) => match remedies.by_ref().find_map(|r| plan.with(r)) {
-                    Some(next) => plan = next,
+            Err(error) if error.diverged() => match next(&plan, &mut remedies) {
+                Some(next) => plan = next,
+                None => match unanswered.take() {
+                    Some(kept) => return Ok(PointSolve { iterations, attempts, ..kept }),
                     None => return Err(PointFailure { error, iterations, attempts }),
                 },
-                (None, false) => return Err(PointFailure { error, iterations, attempts }),
+            },
+            Err(error) => match unanswered.take() {
+                Some(kept) => return Ok(PointSolve { iterations, attempts, ..kept }),
+                None => return Err(PointFailure { error, iterations, attempts }),
             },
         }
     }
