@@ -154,7 +154,6 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
             cold_retry = None;
             remedies = chain.iter().copied().filter(|r| *r != Remedy::ColdStartAsConfigured).rev().collect();
         }
-        let next = |plan: &Plan, remedies: &mut Vec<Remedy>| std::iter::from_fn(|| remedies.pop()).find_map(|r| plan.with(r));
         match result {
             Ok(solved) if solved.stop == Stop::Budget && unanswered.is_none() && cold_retry.is_some() => {
                 unanswered = Some(solved);
@@ -166,17 +165,16 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
                 return Ok(PointSolve { iterations, attempts, ..kept });
             }
             Ok(solved) => return Ok(PointSolve { iterations, attempts, ..solved }),
-            Err(error) if error.diverged() => match next(&plan, &mut remedies) {
-                Some(next) => plan = next,
-                None => match unanswered.take() {
-                    Some(kept) => return Ok(PointSolve { iterations, attempts, ..kept }),
-                    None => return Err(PointFailure { error, iterations, attempts }),
-                },
-            },
-            Err(error) => match unanswered.take() {
-                Some(kept) => return Ok(PointSolve { iterations, attempts, ..kept }),
-                None => return Err(PointFailure { error, iterations, attempts }),
-            },
+            Err(error) => {
+                // After a divergence, the next remedy that applies; else the budget stop kept
+                // for the cold retry, or the failure.
+                let next = error.diverged().then(|| std::iter::from_fn(|| remedies.pop()).find_map(|r| plan.with(r))).flatten();
+                match (next, unanswered.take()) {
+                    (Some(next), kept) => (plan, unanswered) = (next, kept),
+                    (None, Some(kept)) => return Ok(PointSolve { iterations, attempts, ..kept }),
+                    (None, None) => return Err(PointFailure { error, iterations, attempts }),
+                }
+            }
         }
     }
 }
