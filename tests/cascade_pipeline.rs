@@ -129,6 +129,15 @@ fn the_cold_start_as_configured_drops_the_other_remedies_and_applies_once_to_a_w
     assert!(fresh.with(Remedy::ColdStartAsConfigured).is_none(), "tried once");
 }
 
+/// The operating point `case` of the blade file `blade` and its coarse mesh, prepared.
+fn coarse_point(blade: &str, case: &str) -> (turbopt::flow::case::OperatingPoint, PreparedCascade) {
+    let file = load_blade_file(blade).unwrap();
+    let op = file.operating_point(case).unwrap().clone();
+    let setup = CascadeSetup::new(&file, vec![op.clone()], Density::Coarse);
+    let prepared = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
+    (op, prepared)
+}
+
 /// A warm-started solve that stops at its budget unanswered is tried once more from the cold
 /// start as configured; where that does not answer either, the first solve is kept and both
 /// attempts are listed (LS89 coarse, budget 20 iterations, warm-started from its cold-start
@@ -137,10 +146,7 @@ fn the_cold_start_as_configured_drops_the_other_remedies_and_applies_once_to_a_w
 fn a_warm_start_stopping_at_its_budget_is_retried_from_the_cold_start() {
     use turbopt::backend::cpu::CpuBackend;
     use turbopt::cascade::{solve_point, PointRun, Start, Stop};
-    let file = load_blade_file("blades/ls89.ron").unwrap();
-    let op = file.operating_point("MUR47").unwrap().clone();
-    let setup = CascadeSetup::new(&file, vec![op.clone()], Density::Coarse);
-    let prepared = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
+    let (op, prepared) = coarse_point("blades/ls89.ron", "MUR47");
     let flow = prepared.cold_start(&op);
     let backend = CpuBackend::new(None).unwrap();
     for (recovery, restart, attempts) in [(Remedy::default_chain(), false, 2), (vec![Remedy::ExtraStage], false, 1), (Remedy::default_chain(), true, 1)] {
@@ -170,10 +176,7 @@ fn a_warm_start_stopping_at_its_budget_is_retried_from_the_cold_start() {
 fn the_cold_start_as_configured_goes_on_with_the_other_remedies() {
     use turbopt::backend::cpu::CpuBackend;
     use turbopt::cascade::{solve_point, PointRun, Start};
-    let file = load_blade_file("blades/t106c.ron").unwrap();
-    let op = file.operating_point("M065_RE200K").unwrap().clone();
-    let setup = CascadeSetup::new(&file, vec![op.clone()], Density::Coarse);
-    let prepared = PreparedCascade::new(&file, BladeChoice::Main, &setup).unwrap();
+    let (op, prepared) = coarse_point("blades/t106c.ron", "M065_RE200K");
     let flow = prepared.cold_start(&op);
     let mut settings = SolverSettings { scheme: SchemeChoice::Explicit, max_iterations: 300, ..SolverSettings::default() };
     settings.config.cfl = 60.0;
