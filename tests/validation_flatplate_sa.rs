@@ -312,7 +312,7 @@ fn sa_bcm_t3a_transition_onset() {
 /// turbulent on the plate, earlier than measured (639 mm: docs/transition.md). Asserted: Cf
 /// within 10 % of the measurement at those stations, and an onset on the plate.
 #[test]
-#[ignore = "long validation: SA-BCM on the T3A- plate, 273 x 193 grid (12 minutes on 2 cores)"]
+#[ignore = "long validation: SA-BCM on the T3A- plate, 273 x 193 grid (about 10 minutes on 2 cores)"]
 fn sa_bcm_t3a_minus_stays_laminar_then_transitions_on_the_finer_grid() {
     let transition = against_experiment(T3A_MINUS, FlowModel::SaBcm, FlatPlateGrid::N273x193);
     assert!(transition.onset_x.is_some(), "T3A-: no transition on the plate");
