@@ -127,6 +127,7 @@ fn the_cold_start_as_configured_drops_the_other_remedies_and_applies_once_to_a_w
     assert!(fresh.cold && fresh.prelude.is_none());
     assert_eq!(fresh.config, implicit, "the configured settings, the other remedies dropped");
     assert!(fresh.with(Remedy::ColdStartAsConfigured).is_none(), "tried once");
+    assert!(Plan::as_configured(implicit.clone(), false).restarting().with(Remedy::ColdStartAsConfigured).is_none(), "a restart keeps its own flow");
 }
 
 /// The operating point `case` of the blade file `blade` and its coarse mesh, prepared.

@@ -118,15 +118,22 @@ pub struct Plan {
     pub cold: bool,
     pub prelude: Option<Prelude>,
     pub config: SolverConfig,
-    /// Attempt 1's configuration and start, for [`Remedy::ColdStartAsConfigured`].
+    /// Attempt 1's configuration, and whether it started from another design's flow: what
+    /// [`Remedy::ColdStartAsConfigured`] restarts from and whether it applies.
     configured: SolverConfig,
-    started_cold: bool,
+    from_other_flow: bool,
 }
 
 impl Plan {
-    /// Attempt 1: as configured.
+    /// Attempt 1: as configured, from the cold start or from a given flow (another design's).
     pub fn as_configured(config: SolverConfig, cold: bool) -> Plan {
-        Plan { remedies: vec![], cold, prelude: None, configured: config.clone(), config, started_cold: cold }
+        Plan { remedies: vec![], cold, prelude: None, configured: config.clone(), config, from_other_flow: !cold }
+    }
+
+    /// This plan as the start of a restart: the given flow is the solve's own, continued, so
+    /// the cold start as configured does not apply.
+    pub fn restarting(self) -> Plan {
+        Plan { from_other_flow: false, ..self }
     }
 
     /// This plan with `remedy` added, or `None` when it does not apply.
@@ -134,7 +141,7 @@ impl Plan {
         let mut next = self.clone();
         next.remedies.push(remedy);
         match remedy {
-            Remedy::ColdStartAsConfigured if self.started_cold => return None,
+            Remedy::ColdStartAsConfigured if !self.from_other_flow => return None,
             // A fresh plan, itself a cold start, so that the remedy is not tried twice.
             Remedy::ColdStartAsConfigured => next = Plan { remedies: vec![remedy], ..Plan::as_configured(self.configured.clone(), true) },
             Remedy::ColdStart if self.cold => return None,

@@ -131,15 +131,15 @@ pub struct PointRun<'a> {
 /// cold. `progress` sees every iteration of every attempt (a stop from it ends the solve).
 pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start, progress: &mut dyn Observer) -> std::result::Result<PointSolve, PointFailure> {
     let first = Plan::as_configured(run.settings.solver_config(), matches!(start, Start::Cold));
+    let first = if matches!(start, Start::Given { restart: true, .. }) { first.restarting() } else { first };
     let mut plan = first.clone();
-    let restart = matches!(start, Start::Given { restart: true, .. });
     let chain = &run.settings.recovery;
     // The chain's remedies still to try, the next one last.
-    let mut remedies: Vec<Remedy> = chain.iter().copied().filter(|r| !(restart && *r == Remedy::ColdStartAsConfigured)).rev().collect();
+    let mut remedies: Vec<Remedy> = chain.iter().rev().copied().collect();
     let (mut attempts, mut iterations) = (Vec::new(), 0);
     // A solve started from another design's flow that stops at its budget unanswered is tried
     // once more from the cold start as configured, when the chain has that remedy.
-    let mut cold_retry = (!restart && chain.contains(&Remedy::ColdStartAsConfigured)).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
+    let mut cold_retry = chain.contains(&Remedy::ColdStartAsConfigured).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
     let mut unanswered: Option<PointSolve> = None;
     loop {
         let (result, spent) = attempt(backend, run, &plan, start, progress);
@@ -150,9 +150,10 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
         };
         attempts.push(super::recovery::Attempt { point: run.op.name.clone(), remedies: plan.remedies.clone(), iterations: spent, result: outcome_text });
         if plan.remedies == [Remedy::ColdStartAsConfigured] {
-            // The cold start as configured begins a new chain of the other remedies.
+            // The cold start as configured begins a new chain of the other remedies (itself no
+            // longer applies: the plan starts cold).
             cold_retry = None;
-            remedies = chain.iter().copied().filter(|r| *r != Remedy::ColdStartAsConfigured).rev().collect();
+            remedies = chain.iter().rev().copied().collect();
         }
         match result {
             Ok(solved) if solved.stop == Stop::Budget && unanswered.is_none() && cold_retry.is_some() => {

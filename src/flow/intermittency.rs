@@ -14,8 +14,9 @@
 //!
 //! S and Omega are the strain-rate and vorticity magnitudes, n the unit wall normal (the
 //! gradient of the wall distance) and dV/dy the wall-normal derivative of the wall-normal
-//! velocity. F_PG is as on the Resource's page with C_PG3 = 0 in its second branch. The source is local: no momentum thickness, no distance along the wall,
-//! which is what lets it run cell by cell on a GPU. Separation-induced transition comes from
+//! velocity. F_PG is as on the Resource's page with C_PG3 = 0 in its second branch. The source
+//! is local: no momentum thickness, no distance along the wall, which is what lets it run cell
+//! by cell on a GPU. Separation-induced transition comes from
 //! F_onset: a separated shear layer lies far from the wall, so its Re_V grows far past 2.2
 //! Re_theta_c and intermittency is produced there before any eddy viscosity exists (the model
 //! paper calibrates this on separation-induced cases).
