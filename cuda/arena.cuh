@@ -13,8 +13,9 @@
 #pragma once
 
 #define NG 2
-#define NVAR 5
+#define NVAR 6
 #define NFLOW 4
+#define INTERMITTENCY 5
 
 struct BlockEntry { int ni, nj, cell, interior, iface, jface, node, pad; };
 struct Extent { int nblocks, np, nint, nfi, nfj, nnodes; };

@@ -24,10 +24,10 @@ struct BoundaryCellEntry { int kind; int ghost[2]; int interior[2]; int pad; dou
 // flow/boundary.rs mirrored: no-slip walls reverse velocity and nu~, slip walls reflect V.n.
 __device__ __forceinline__ void mirrored(const double* w, double nx, double ny, bool no_slip, double* out) {
     if (no_slip) {
-        out[0] = w[0]; out[1] = -w[1]; out[2] = -w[2]; out[3] = w[3]; out[4] = -w[4];
+        out[0] = w[0]; out[1] = -w[1]; out[2] = -w[2]; out[3] = w[3]; out[4] = -w[4]; out[5] = w[5];
     } else {
         double mn = w[1] * nx + w[2] * ny;
-        out[0] = w[0]; out[1] = w[1] - 2.0 * mn * nx; out[2] = w[2] - 2.0 * mn * ny; out[3] = w[3]; out[4] = w[4];
+        out[0] = w[0]; out[1] = w[1] - 2.0 * mn * nx; out[2] = w[2] - 2.0 * mn * ny; out[3] = w[3]; out[4] = w[4]; out[5] = w[5];
     }
 }
 
@@ -40,7 +40,8 @@ __device__ __forceinline__ void store_state(double* w, int np, int g, const doub
 
 // backend/cpu/boundary.rs fill_boundary_cell: mirrored ghosts at walls (ghost at depth d
 // reflects the interior cell at depth d); one characteristic state in both ghosts of an inlet or
-// outlet, with rho nu~ = rho_b nu~_inlet (inlet) or rho_b nu~_interior (outlet).
+// outlet, with rho nu~ = rho_b nu~_inlet (inlet) or rho_b nu~_interior (outlet) and rho gamma =
+// rho_b (inlet: gamma = 1) or rho_b gamma_interior (outlet).
 __device__ void fill_boundary_cell(const GasArgs& gas, const BoundaryArgs& bc, const BoundaryCellEntry& e, int np, double* w) {
     double nx = e.normal[0], ny = e.normal[1];
     if (e.kind == BC_WALL || e.kind == BC_SLIP_WALL) {
@@ -56,19 +57,22 @@ __device__ void fill_boundary_cell(const GasArgs& gas, const BoundaryArgs& bc, c
     double inner[NVAR];
     load_state(w, np, e.interior[0], inner);
     Prim q = primitive_from_conservative(gas.gamma, inner[0], inner[1], inner[2], inner[3]);
-    double nu_tilde_inner = inner[NFLOW] / inner[0];
+    double nu_tilde_inner = inner[NFLOW] / inner[0], gamma_inner = inner[INTERMITTENCY] / inner[0];
     Prim qb;
-    double nu_tilde;
+    double nu_tilde, intermittency;
     if (e.kind == BC_INLET) {
         qb = inlet_state(gas, bc, q, nx, ny);
         nu_tilde = bc.inlet_nu_tilde;
+        intermittency = 1.0;
     } else {
         qb = outlet_state(gas.gamma, bc.p2, q, nx, ny);
         nu_tilde = nu_tilde_inner;
+        intermittency = gamma_inner;
     }
     double ghost[NVAR];
     conservative_from_primitive(gas.gamma, qb, ghost);
     ghost[NFLOW] = ghost[0] * nu_tilde;
+    ghost[INTERMITTENCY] = ghost[0] * intermittency;
     for (int d = 0; d < NG; ++d) store_state(w, np, e.ghost[d], ghost);
 }
 

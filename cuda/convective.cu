@@ -40,20 +40,21 @@ __device__ Flux face_flux(double gamma, const Prim* st, double sx, double sy, in
     return roe_flux(gamma, l, r, nx, ny, area, entropy_fix);
 }
 
-struct Scheme { int second_order; int convect_nu_tilde; double entropy_fix; double eps[4]; };
+struct Scheme { int second_order; int convect_nu_tilde; int convect_intermittency; int pad; double entropy_fix; double eps[4]; };
 
 // First-order upwind flux of rho nu_tilde with the face mass flux (flow/sa.rs sa_convective_flux).
 __device__ __forceinline__ double sa_convective_flux(double mass_flux, double nt_left, double nt_right) {
     return mass_flux >= 0.0 ? mass_flux * nt_left : mass_flux * nt_right;
 }
 
-__device__ __forceinline__ double nu_tilde_of(const double* w, int np, int g, int on) {
-    return on ? w[4 * np + g] / w[g] : 0.0;
+// The transported scalar of slot `slot` (rho nu~ or rho gamma over rho), 0 when not convected.
+__device__ __forceinline__ double scalar_of(const double* w, int np, int g, int slot, int on) {
+    return on ? w[slot * np + g] / w[g] : 0.0;
 }
 
 // One thread per face (locate_face): i-face (i, j) separates cells (i-1, j) and (i, j), j-face
 // (i, j) separates (i, j-1) and (i, j). s: face vectors, interleaved (sx, sy);
-// wall: 1 on wall/slip/symmetry faces. fi, fj: 5 SoA arrays (mean flow, then rho nu_tilde).
+// wall: 1 on wall/slip/symmetry faces. fi, fj: NVAR SoA arrays (mean flow, rho nu_tilde, rho gamma).
 extern "C" __global__ void face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, double gamma, Scheme sc,
                                        const double* __restrict__ w, const double* __restrict__ q,
                                        const double* __restrict__ si, const double* __restrict__ sj,
@@ -73,11 +74,15 @@ extern "C" __global__ void face_fluxes(const BlockEntry* __restrict__ blocks, Ex
     int nf = along_i ? ext.nfi : ext.nfj;
     for (int k = 0; k < 4; ++k) f[k * nf + face] = fl.f[k];
     int left = along_i ? gcell(e, i - 1, j) : gcell(e, i, j - 1);
-    f[4 * nf + face] = is_wall ? 0.0
-        : sa_convective_flux(fl.f[0], nu_tilde_of(w, np, left, sc.convect_nu_tilde), nu_tilde_of(w, np, gcell(e, i, j), sc.convect_nu_tilde));
+    int right = gcell(e, i, j);
+    f[NFLOW * nf + face] = is_wall ? 0.0
+        : sa_convective_flux(fl.f[0], scalar_of(w, np, left, NFLOW, sc.convect_nu_tilde), scalar_of(w, np, right, NFLOW, sc.convect_nu_tilde));
+    f[INTERMITTENCY * nf + face] = is_wall ? 0.0
+        : sa_convective_flux(fl.f[0], scalar_of(w, np, left, INTERMITTENCY, sc.convect_intermittency),
+                             scalar_of(w, np, right, INTERMITTENCY, sc.convect_intermittency));
 }
 
-// r (5 variables, every padded cell) = sum of outward face fluxes per interior cell; ghosts 0.
+// r (NVAR variables, every padded cell) = sum of outward face fluxes per interior cell; ghosts 0.
 extern "C" __global__ void gather_residual(const BlockEntry* __restrict__ blocks, Extent ext, const double* __restrict__ fi,
                                            const double* __restrict__ fj, double* __restrict__ r) {
     int g = blockIdx.x * blockDim.x + threadIdx.x;

@@ -283,16 +283,29 @@ __device__ SaCell sa_cell(const GasArgs& gas, const double* w, int np, int g) {
     return c;
 }
 
-// Thin-layer diffusion coefficient of a face with face means of the two sides [kg/s].
-__device__ double face_diffusion(const SaCell& a, const SaCell& b, double area, double face_volume) {
+// The transported scalar of a segregated system (turbulence_jacobian.rs Scalar).
+#define SCALAR_NU_TILDE 0
+#define SCALAR_INTERMITTENCY 1
+
+// Thin-layer diffusion coefficient of a face with face means of the two sides [kg/s]:
+// (mu + rho nu~ f_n)/sigma for nu~, mu + mu_t/sigma_gamma for gamma.
+__device__ double face_diffusion(int scalar, const SaCell& a, const SaCell& b, double area, double face_volume) {
     double rho = 0.5 * (a.q.rho + b.q.rho);
-    return sa_diffusion_coefficient(rho, 0.5 * (a.nu + b.nu), 0.5 * (a.nu_tilde + b.nu_tilde)) * area * area / face_volume;
+    double coefficient;
+    if (scalar == SCALAR_NU_TILDE) {
+        coefficient = sa_diffusion_coefficient(rho, 0.5 * (a.nu + b.nu), 0.5 * (a.nu_tilde + b.nu_tilde));
+    } else {
+        double mu_t_a = eddy_viscosity(a.q.rho, a.nu_tilde, a.nu), mu_t_b = eddy_viscosity(b.q.rho, b.nu_tilde, b.nu);
+        coefficient = rho * (0.5 * (a.nu + b.nu)) + 0.5 * (mu_t_a + mu_t_b) / GAMMA_SIGMA;
+    }
+    return coefficient * area * area / face_volume;
 }
 
-// Segregated SA rows `Omega/dt + dR(rho nu~)/d(rho nu~)` at frozen mean flow
-// (turbulence_jacobian.rs assemble): upwind convection, thin-layer diffusion, and the
-// diagonal-strengthening part of the source; `source_derivative` is dQ/d(rho nu~) per cell.
-extern "C" __global__ void assemble_turbulence_jacobian(const BlockEntry* __restrict__ blocks, Extent ext, GasArgs gas, JacobianArgs opt,
+// Segregated rows `Omega/dt + dR(rho s)/d(rho s)` of the scalar `scalar` (rho nu~ or rho gamma)
+// at frozen mean flow (turbulence_jacobian.rs assemble_scalar): upwind convection, thin-layer
+// diffusion (none at walls for gamma, whose normal gradient is zero there), and the
+// diagonal-strengthening part of the source; `source_derivative` is dQ/d(rho s) per cell.
+extern "C" __global__ void assemble_turbulence_jacobian(const BlockEntry* __restrict__ blocks, Extent ext, GasArgs gas, JacobianArgs opt, int scalar,
                                                         const int* __restrict__ row_ptr, const int* __restrict__ diag,
                                                         const RowFaceEntry* __restrict__ faces, const double* __restrict__ w,
                                                         const double* __restrict__ volume, const double* __restrict__ source_derivative,
@@ -313,12 +326,12 @@ extern "C" __global__ void assemble_turbulence_jacobian(const BlockEntry* __rest
         double area = sqrt(sx * sx + sy * sy);
         double nx = sx / area, ny = sy / area;
         if (face.kind == FACE_WALL) {
-            if (face.bc) d += 2.0 * face_diffusion(c, c, area, cell_volume) / c.q.rho;
+            if (face.bc && scalar == SCALAR_NU_TILDE) d += 2.0 * face_diffusion(scalar, c, c, area, cell_volume) / c.q.rho;
         } else if (face.kind == FACE_CELL) {
             SaCell o = sa_cell(gas, w, np, face.other);
             double mass_flux = roe_flux(gamma, c.q, o.q, nx, ny, area, opt.entropy_fix).f[0];
             double face_volume = 0.5 * (cell_volume + volume[face.other_interior]);
-            double k = face_diffusion(c, o, area, face_volume);
+            double k = face_diffusion(scalar, c, o, area, face_volume);
             d += fmax(mass_flux, 0.0) / c.q.rho + k / c.q.rho;
             values[face.slot] += fmin(mass_flux, 0.0) / o.q.rho - k / o.q.rho;
         } else {
@@ -326,9 +339,9 @@ extern "C" __global__ void assemble_turbulence_jacobian(const BlockEntry* __rest
             double mass_flux = roe_flux(gamma, c.q, gh.q, nx, ny, area, opt.entropy_fix).f[0];
             d += fmax(mass_flux, 0.0) / c.q.rho;
             if (face.bc == 0) {
-                d += face_diffusion(c, gh, area, cell_volume) / c.q.rho;  // fixed inlet nu~
+                d += face_diffusion(scalar, c, gh, area, cell_volume) / c.q.rho;  // fixed inlet nu~ or gamma
             } else {
-                d += fmin(mass_flux, 0.0) / c.q.rho;  // the outlet ghost copies nu~_c
+                d += fmin(mass_flux, 0.0) / c.q.rho;  // the outlet ghost copies the cell's value
             }
         }
     }

@@ -12,7 +12,7 @@ extern "C" __global__ void residual_square_partials(const BlockEntry* __restrict
                                                     const double* __restrict__ r, const double* __restrict__ volume,
                                                     double* __restrict__ partials) {
     __shared__ double sums[NVAR][REDUCE_THREADS];
-    double acc[NVAR] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    double acc[NVAR] = {0.0};
     for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ext.nint; c += gridDim.x * blockDim.x) {
         int i, j;
         const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];

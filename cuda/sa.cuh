@@ -143,10 +143,12 @@ __device__ void positive_production_destruction(double nu, double nu_tilde, doub
     d_destruction = d_coefficient * nu_tilde * nu_tilde / d2 + coefficient * 2.0 * nu_tilde / d2;
 }
 
-// SA source terms per unit volume of one cell (sa_source): the standard model for nu~ >= 0,
-// SA-neg (Allmaras et al. 2012) for nu~ < 0.
+// SA source terms per unit volume of one cell (sa_source_coupled): the standard model for
+// nu~ >= 0, SA-neg (Allmaras et al. 2012) for nu~ < 0, production and destruction times the
+// SA-gamma coupling factors (1 and 1 for the other models).
 __device__ SaSource sa_source(double rho, double nu, double nu_tilde, double vorticity, double wall_distance,
-                              const double* grad_nu_tilde, int with_ft2, double bcm_onset) {
+                              const double* grad_nu_tilde, int with_ft2, double bcm_onset, double production_factor,
+                              double destruction_factor) {
     double nu_tilde_gradient_sq = grad_nu_tilde[0] * grad_nu_tilde[0] + grad_nu_tilde[1] * grad_nu_tilde[1];
     double cb2_term = rho * SA_CB2 / SA_SIGMA * nu_tilde_gradient_sq;
     double d2 = wall_distance * wall_distance;
@@ -160,11 +162,11 @@ __device__ SaSource sa_source(double rho, double nu, double nu_tilde, double vor
         dd = -2.0 * SA_CW1 * nu_tilde / d2;
     }
     SaSource s;
-    s.production = rho * p;
-    s.destruction = rho * d;
+    s.production = rho * p * production_factor;
+    s.destruction = rho * d * destruction_factor;
     s.cb2_term = cb2_term;
     s.total = s.production - s.destruction + cb2_term;
-    s.d_total_d_nu_tilde = rho * (dp - dd);
+    s.d_total_d_nu_tilde = rho * (dp * production_factor - dd * destruction_factor);
     return s;
 }
 

@@ -28,6 +28,17 @@ extern "C" __global__ void rk_stage_update(const BlockEntry* __restrict__ blocks
     for (int v = 0; v < nvar; ++v) w[v * ext.np + g] = w0[v * ext.np + g] - factor * r[v * ext.np + g];
 }
 
+// rho gamma of every interior cell clamped to [0, rho] (bound_intermittency; max then min, as
+// the CPU: a state about to be rejected may have rho <= 0).
+extern "C" __global__ void bound_intermittency(const BlockEntry* __restrict__ blocks, Extent ext, double* __restrict__ w) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= ext.nint) return;
+    int i, j;
+    const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+    int g = gcell(e, i, j);
+    w[INTERMITTENCY * ext.np + g] = fmin(fmax(w[INTERMITTENCY * ext.np + g], 0.0), w[g]);
+}
+
 // The rho nu~ residual of every interior cell times its point-implicit factor.
 extern "C" __global__ void scale_turbulence_residual(const BlockEntry* __restrict__ blocks, Extent ext,
                                                      const double* __restrict__ factor, double* __restrict__ r) {

@@ -1,12 +1,16 @@
 // Viscous residual of every block in one set of launches (thesis 4.2.2, eq. 4.14), with
-// Spalart-Allmaras also the diffusion and source of rho nu_tilde, and the SA point-implicit
-// source factor. Twin of src/backend/cpu/viscous.rs (the cell, node, face and gather stages
+// Spalart-Allmaras also the diffusion and source of rho nu_tilde, with SA-gamma those of
+// rho gamma (intermittency.cuh), and the SA point-implicit source factor. Twin of src/backend/cpu/viscous.rs (the cell, node, face and gather stages
 // are its closures, one launch each) and of the point functions of src/flow/{viscous,sa}.rs,
 // ported line by line in the same operation order (parity with the CPU to round-off).
 // Arena layout of arena.cuh.
 //
-// Work arrays: cells[8 * np] = per padded cell rho, u, v, p, T, nu_tilde, mu, mu_t (CELL_*);
-// node values[4 * nnodes] = the gradient variables u, v, T, nu_tilde at the nodes.
+// Work arrays: cells[9 * np] = per padded cell rho, u, v, p, T, nu_tilde, mu, mu_t, gamma
+// (CELL_*); node values[5 * nnodes] = the gradient variables u, v, T, nu_tilde (and gamma with
+// SA-gamma) at the nodes.
+//
+// `tu` is SA-gamma's free-stream turbulence intensity: 0 for the other models (no intermittency
+// terms, SA's source uncoupled).
 
 #define CELL_RHO 0
 #define CELL_U 1
@@ -16,10 +20,15 @@
 #define CELL_NU_TILDE 5
 #define CELL_MU 6
 #define CELL_MU_T 7
-#define CELL_QUANTITIES 8
-// The gradient variables [u, v, T, nu_tilde] (CellState::g of the CPU) among the cell quantities.
-#define N_GRAD 4
-__device__ __forceinline__ int gradient_quantity(int k) { return k == 0 ? CELL_U : (k == 1 ? CELL_V : (k == 2 ? CELL_T : CELL_NU_TILDE)); }
+#define CELL_GAMMA 8
+#define CELL_QUANTITIES 9
+// The gradient variables [u, v, T, nu_tilde, gamma] (CellState::g of the CPU) among the cell
+// quantities; gamma's only with SA-gamma (n_gradients 5, else 4).
+#define N_GRAD 5
+__device__ __forceinline__ int gradient_quantity(int k) {
+    return k == 0 ? CELL_U : (k == 1 ? CELL_V : (k == 2 ? CELL_T : (k == 3 ? CELL_NU_TILDE : CELL_GAMMA)));
+}
+__device__ __forceinline__ int n_gradients(double tu) { return tu > 0.0 ? 5 : 4; }
 
 // ---- Viscous flux point functions (flow/viscous.rs) ---------------------------------------
 
@@ -89,8 +98,8 @@ __device__ void viscous_flux(const GasArgs& gas, const double* face_state, const
 
 // ---- Kernels ------------------------------------------------------------------------------
 
-// cells[8 * np]: the quantities of every padded cell, ghosts included (cell_states):
-// T = p/(rho R), Sutherland mu; nu_tilde and mu_t zero unless `turbulent`.
+// cells[9 * np]: the quantities of every padded cell, ghosts included (cell_states):
+// T = p/(rho R), Sutherland mu; nu_tilde and mu_t zero and gamma 1 unless `turbulent`.
 extern "C" __global__ void viscous_cell_states(Extent ext, GasArgs gas, int turbulent, const double* __restrict__ w, double* __restrict__ cells) {
     int g = blockIdx.x * blockDim.x + threadIdx.x;
     int np = ext.np;
@@ -108,12 +117,13 @@ extern "C" __global__ void viscous_cell_states(Extent ext, GasArgs gas, int turb
     cells[CELL_NU_TILDE * np + g] = nu_tilde;
     cells[CELL_MU * np + g] = mu;
     cells[CELL_MU_T * np + g] = mu_t;
+    cells[CELL_GAMMA * np + g] = turbulent ? w[INTERMITTENCY * np + g] / q.rho : 1.0;
 }
 
 // node_values[4 * nnodes]: per node (i, j) of each block the mean of the gradient variables of
 // the four cells around it, (i-1, j-1), (i, j-1), (i-1, j), (i, j), ghosts included, summed in
 // that order from the left (Rust's iterator sum).
-extern "C" __global__ void viscous_node_values(const BlockEntry* __restrict__ blocks, Extent ext, const double* __restrict__ cells,
+extern "C" __global__ void viscous_node_values(const BlockEntry* __restrict__ blocks, Extent ext, double tu, const double* __restrict__ cells,
                                                double* __restrict__ node_values) {
     int n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n >= ext.nnodes) return;
@@ -121,7 +131,7 @@ extern "C" __global__ void viscous_node_values(const BlockEntry* __restrict__ bl
     int local = n - e.node;
     int i = local % (e.ni + 1), j = local / (e.ni + 1);
     int around[4] = {gcell(e, i - 1, j - 1), gcell(e, i, j - 1), gcell(e, i - 1, j), gcell(e, i, j)};
-    for (int k = 0; k < N_GRAD; ++k) {
+    for (int k = 0; k < n_gradients(tu); ++k) {
         const double* c = cells + gradient_quantity(k) * ext.np;
         node_values[k * ext.nnodes + n] = 0.25 * (((c[around[0]] + c[around[1]]) + c[around[2]]) + c[around[3]]);
     }
@@ -133,8 +143,10 @@ extern "C" __global__ void viscous_node_values(const BlockEntry* __restrict__ bl
 // CCW order: i-face (i, j): centre a = (i-1, j), node (i, j), centre b = (i, j), node (i, j+1);
 // j-face (i, j): centre a = (i, j-1), node (i+1, j), centre b = (i, j), node (i, j); the centres
 // lifted apart along the face normal by lift_i / lift_j (zero on most faces).
-// fi, fj: 5 SoA arrays (mean-flow viscous flux, then the SA diffusion flux, 0 when laminar).
-extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, GasArgs gas, int turbulent,
+// fi, fj: NVAR SoA arrays (mean-flow viscous flux, then the SA diffusion flux, 0 when laminar,
+// then the intermittency diffusion flux (mu + mu_t/sigma_gamma) grad gamma . n |S|, 0 without
+// SA-gamma).
+extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ blocks, Extent ext, GasArgs gas, int turbulent, double tu,
                                                const double* __restrict__ cells, const double* __restrict__ node_values,
                                                const double* __restrict__ centre_padded, const double* __restrict__ nodes,
                                                const double* __restrict__ si, const double* __restrict__ sj,
@@ -158,8 +170,8 @@ extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ bl
     lifted_diamond(vertices, sx, sy, along_i ? lift_i[face] : lift_j[face]);
     double vectors[4][2];
     double volume = quad_face_vectors_and_area(vertices, vectors);
-    double grad[N_GRAD][2];
-    for (int k = 0; k < N_GRAD; ++k) {
+    double grad[N_GRAD][2] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+    for (int k = 0; k < n_gradients(tu); ++k) {
         const double* c = cells + gradient_quantity(k) * np;
         const double* nv = node_values + k * ext.nnodes;
         double values[4] = {c[a], nv[n0], c[b], nv[n1]};
@@ -181,15 +193,25 @@ extern "C" __global__ void viscous_face_fluxes(const BlockEntry* __restrict__ bl
     }
     double* out = along_i ? fi : fj;
     int nf = along_i ? ext.nfi : ext.nfj;
+    double intermittency_diffusion = 0.0;
+    if (tu > 0.0) {
+        double coefficient = 0.5 * (cells[CELL_MU * np + a] + cells[CELL_MU * np + b]) + mu_t / GAMMA_SIGMA;
+        intermittency_diffusion = coefficient * (grad[4][0] * nx + grad[4][1] * ny) * area;
+    }
     for (int k = 0; k < 4; ++k) out[k * nf + face] = f[k];
     out[NFLOW * nf + face] = diffusion;
+    out[INTERMITTENCY * nf + face] = intermittency_diffusion;
 }
 
-// SA source per unit volume of interior cell (i, j) (sa_cell_source): vorticity and grad nu~
-// by Green-Gauss over the cell, face values the means of the two adjacent cells, outward face
-// vectors -S(i), S(i+1), -S(j), S(j+1).
-__device__ SaSource sa_cell_source(const BlockEntry& e, int np, const double* cells, const double* si, const double* sj,
-                                   const double* volume, const double* wall_distance, int with_ft2, double bcm_onset, int c, int i, int j) {
+// The sources of interior cell (i, j) (cell_sources): SA's per unit volume and, with SA-gamma
+// (tu > 0), the intermittency's, whose gamma then scales SA's production and destruction.
+// Velocity gradient and grad nu~ by Green-Gauss over the cell, face values the means of the two
+// adjacent cells, outward face vectors -S(i), S(i+1), -S(j), S(j+1).
+struct CellSources { SaSource sa; IntermittencySource gamma; };
+
+__device__ CellSources cell_sources(const BlockEntry& e, int np, const double* cells, const double* si, const double* sj,
+                                    const double* volume, const double* wall_distance, const double* wall_normal, int with_ft2,
+                                    double bcm_onset, double tu, int c, int i, int j) {
     int here = gcell(e, i, j);
     int neighbours[4] = {gcell(e, i - 1, j), gcell(e, i + 1, j), gcell(e, i, j - 1), gcell(e, i, j + 1)};
     int fw = gface_i(e, i, j), fe = gface_i(e, i + 1, j), fs = gface_j(e, i, j), fn = gface_j(e, i, j + 1);
@@ -205,19 +227,39 @@ __device__ SaSource sa_cell_source(const BlockEntry& e, int np, const double* ce
         for (int m = 0; m < 4; ++m) values[m] = 0.5 * (q[here] + q[neighbours[m]]);
         green_gauss_gradient(values, outward, cell_volume, grad[k]);
     }
-    double vorticity = fabs(grad[1][0] - grad[0][1]);
+    const double* gu = grad[0];
+    const double* gv = grad[1];
+    double vorticity = fabs(gv[0] - gu[1]);
     double rho = cells[CELL_RHO * np + here];
-    return sa_source(rho, cells[CELL_MU * np + here] / rho, cells[CELL_NU_TILDE * np + here], vorticity, wall_distance[c], grad[2], with_ft2, bcm_onset);
+    double mu = cells[CELL_MU * np + here];
+    double gamma = cells[CELL_GAMMA * np + here];
+    CellSources out;
+    out.gamma = IntermittencySource{0.0, 0.0, 0.0, 0.0};
+    double production_factor = 1.0, destruction_factor = 1.0;
+    if (tu > 0.0) {
+        // sqrt(2 S_ij S_ij) in 2D and dV/dy = n . (grad V) n (cell_sources of the CPU).
+        double shear = gu[1] + gv[0];
+        double strain_rate = sqrt(2.0 * gu[0] * gu[0] + 2.0 * gv[1] * gv[1] + shear * shear);
+        double nx = wall_normal[2 * c], ny = wall_normal[2 * c + 1];
+        double dv_dy = nx * (gu[0] * nx + gu[1] * ny) + ny * (gv[0] * nx + gv[1] * ny);
+        out.gamma = intermittency_source(gamma, rho, mu, cells[CELL_MU_T * np + here], strain_rate, vorticity, wall_distance[c], dv_dy, tu);
+        production_factor = gamma;
+        destruction_factor = fmin(fmax(gamma, GAMMA_MIN_DESTRUCTION_FACTOR), 1.0);
+    }
+    out.sa = sa_source(rho, mu / rho, cells[CELL_NU_TILDE * np + here], vorticity, wall_distance[c], grad[2], with_ft2, bcm_onset,
+                       production_factor, destruction_factor);
+    return out;
 }
 
 // One thread per interior cell: r[v] += -(net viscous flux out of the cell) for the mean flow,
-// and with SA also for rho nu~ minus volume * SA source (block_residual's gather). Ghosts and,
-// when laminar, the SA variable are left as they are.
+// with SA also for rho nu~ minus volume * SA source, with SA-gamma also for rho gamma minus
+// volume * intermittency source (block_residual's gather). Ghosts and the variables the model
+// does not march are left as they are.
 extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks, Extent ext, int turbulent, int with_ft2, double bcm_onset,
-                                          const double* __restrict__ cells, const double* __restrict__ fi, const double* __restrict__ fj,
-                                          const double* __restrict__ si, const double* __restrict__ sj,
+                                          double tu, const double* __restrict__ cells, const double* __restrict__ fi,
+                                          const double* __restrict__ fj, const double* __restrict__ si, const double* __restrict__ sj,
                                           const double* __restrict__ volume, const double* __restrict__ wall_distance,
-                                          double* __restrict__ r) {
+                                          const double* __restrict__ wall_normal, double* __restrict__ r) {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= ext.nint) return;
     int i, j;
@@ -225,40 +267,48 @@ extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks,
     int np = ext.np, nfi = ext.nfi, nfj = ext.nfj;
     int g = gcell(e, i, j);
     int west = gface_i(e, i, j), east = gface_i(e, i + 1, j), south = gface_j(e, i, j), north = gface_j(e, i, j + 1);
-    int n_vars = turbulent ? NFLOW + 1 : NFLOW;
+    int n_vars = turbulent ? (tu > 0.0 ? NVAR : NFLOW + 1) : NFLOW;
+    CellSources sources;
+    if (turbulent) sources = cell_sources(e, np, cells, si, sj, volume, wall_distance, wall_normal, with_ft2, bcm_onset, tu, c, i, j);
     for (int v = 0; v < n_vars; ++v) {
         double net = fi[v * nfi + east] - fi[v * nfi + west] + fj[v * nfj + north] - fj[v * nfj + south];
         double value = -net;
-        if (v == NFLOW) value -= volume[c] * sa_cell_source(e, np, cells, si, sj, volume, wall_distance, with_ft2, bcm_onset, c, i, j).total;
+        if (v == NFLOW) value -= volume[c] * sources.sa.total;
+        if (v == INTERMITTENCY) value -= volume[c] * sources.gamma.total;
         r[v * np + g] += value;
     }
 }
 
 // Point-implicit SA factor per interior cell (turbulence_source_factor, sa_source_derivatives):
-// factor = 1/(1 + dt max(0, -dQ/d(rho nu~))) with dQ/d(rho nu~) = (dQ/d nu~)/rho.
+// factor = 1/(1 + dt max(0, -dQ/d(rho nu~))) with dQ/d(rho nu~) = (dQ/d nu~)/rho. The explicit
+// scheme's: SA and SA-BCM (no intermittency, tu 0).
 extern "C" __global__ void sa_source_factor(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset,
                                             const double* __restrict__ cells, const double* __restrict__ si, const double* __restrict__ sj,
                                             const double* __restrict__ volume, const double* __restrict__ wall_distance,
-                                            const double* __restrict__ dt, double* __restrict__ factor) {
+                                            const double* __restrict__ wall_normal, const double* __restrict__ dt,
+                                            double* __restrict__ factor) {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= ext.nint) return;
     int i, j;
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
-    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, bcm_onset, c, i, j);
+    SaSource s = cell_sources(e, ext.np, cells, si, sj, volume, wall_distance, wall_normal, with_ft2, bcm_onset, 0.0, c, i, j).sa;
     double derivative = s.d_total_d_nu_tilde / cells[CELL_RHO * ext.np + gcell(e, i, j)];
     factor[c] = 1.0 / (1.0 + dt[c] * fmax(-derivative, 0.0));
 }
 
-// dQ/d(rho nu~) per interior cell, Q the SA source per unit volume (sa_source_derivatives): the
-// source part of the segregated SA Jacobian (jacobian.cu).
-extern "C" __global__ void sa_source_derivative(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset,
+// dQ/d(rho nu~) per interior cell, Q the SA source per unit volume, and with SA-gamma dQ_gamma /
+// d(rho gamma) (source_derivatives): the source parts of the segregated systems (jacobian.cu).
+extern "C" __global__ void sa_source_derivative(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset, double tu,
                                                 const double* __restrict__ cells, const double* __restrict__ si, const double* __restrict__ sj,
                                                 const double* __restrict__ volume, const double* __restrict__ wall_distance,
-                                                double* __restrict__ derivative) {
+                                                const double* __restrict__ wall_normal, double* __restrict__ derivative,
+                                                double* __restrict__ gamma_derivative) {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= ext.nint) return;
     int i, j;
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
-    SaSource s = sa_cell_source(e, ext.np, cells, si, sj, volume, wall_distance, with_ft2, bcm_onset, c, i, j);
-    derivative[c] = s.d_total_d_nu_tilde / cells[CELL_RHO * ext.np + gcell(e, i, j)];
+    CellSources s = cell_sources(e, ext.np, cells, si, sj, volume, wall_distance, wall_normal, with_ft2, bcm_onset, tu, c, i, j);
+    double rho = cells[CELL_RHO * ext.np + gcell(e, i, j)];
+    derivative[c] = s.sa.d_total_d_nu_tilde / rho;
+    gamma_derivative[c] = s.gamma.d_total_d_gamma / rho;
 }

@@ -121,18 +121,19 @@ fn wall_mirrors_vanish_on_the_wall_face() {
     let gas = Gas::default();
     let n = unit(70.0);
     let c = conservative_from_primitive(gas.gamma, &[1.2, 80.0, -35.0, 1.0e5]);
-    let w = [c[0], c[1], c[2], c[3], 1.2 * 2e-5];
-    let mean = |a: &[f64; 5], b: &[f64; 5]| -> [f64; 5] { std::array::from_fn(|k| 0.5 * (a[k] + b[k])) };
+    let w = [c[0], c[1], c[2], c[3], 1.2 * 2e-5, 1.2 * 0.3];
+    let mean = |a: &[f64; 6], b: &[f64; 6]| -> [f64; 6] { std::array::from_fn(|k| 0.5 * (a[k] + b[k])) };
 
     let no_slip = mirrored(&w, n, true);
     let m = mean(&w, &no_slip);
     assert_eq!((m[1], m[2], m[4]), (0.0, 0.0, 0.0), "no-slip: momentum and nu~ must vanish on the wall");
     assert_eq!((no_slip[0], no_slip[3]), (w[0], w[3]));
+    assert_eq!(no_slip[5], w[5], "the intermittency has a zero normal gradient at a wall");
 
     let slip = mirrored(&w, n, false);
     let m = mean(&w, &slip);
     assert!(dot([m[1], m[2]], n).abs() <= 1e-12 * (w[1].abs() + w[2].abs()), "slip: normal momentum on the wall");
     let tangent = [-n[1], n[0]];
     assert!(close(dot([slip[1], slip[2]], tangent), dot([w[1], w[2]], tangent), 1e-12), "slip: tangential momentum changed");
-    assert_eq!((slip[0], slip[3], slip[4]), (w[0], w[3], w[4]));
+    assert_eq!((slip[0], slip[3], slip[4], slip[5]), (w[0], w[3], w[4], w[5]));
 }

@@ -74,7 +74,7 @@ fn states() -> Vec<(f64, f64, f64)> {
 /// SA-noft2, SA with ft2, and SA-BCM at two onsets (Tu = 1 %: Re_theta_c 494, and 150, so
 /// that the states have Re_theta on both sides of it).
 fn variants() -> [SaSourceOptions; 4] {
-    let o = |with_ft2, bcm_onset| SaSourceOptions { with_ft2, bcm_onset };
+    let o = |with_ft2, bcm_onset| SaSourceOptions { with_ft2, bcm_onset, intermittency_tu: None };
     [o(false, None), o(true, None), o(false, Some(494.0)), o(false, Some(150.0))]
 }
 

@@ -129,6 +129,7 @@ fn fgmres_converges_with_every_preconditioner_on_the_cfd_matrix() {
         reconstruction: turbopt::backend::Reconstruction::FirstOrder,
         entropy_fix: 0.1,
         convect_nu_tilde: false,
+        convect_intermittency: false,
         limiter_epsilon: [1e-12; 4],
     };
     backend.convective_residual(&g, &case.gas, &scheme, &w, &mut r);

@@ -41,7 +41,7 @@ fn implicit_poiseuille_flow_matches_the_parabolic_profile() {
     let volume = lx * h / n as f64;
     let zeros = vec![0.0; n];
     let source = Solution {
-        blocks: vec![BlockSolution { ni, nj, rho: zeros.clone(), rho_u: vec![force * volume; n], rho_v: zeros.clone(), rho_e: zeros.clone(), nu_tilde: zeros }],
+        blocks: vec![BlockSolution { ni, nj, rho: zeros.clone(), rho_u: vec![force * volume; n], rho_v: zeros.clone(), rho_e: zeros.clone(), nu_tilde: zeros, intermittency: Vec::new() }],
     };
     solver.set_source(&source).unwrap();
     let out = solver.solve(&uniform_state(&mesh, &gas, [rho, 0.5 * u_max, 0.0, p]), &mut Silent).unwrap();

@@ -9,7 +9,7 @@ use turbopt::post::{blade_surface, cascade_performance, mixed_out, pitchwise_cut
 fn uniform(block: &Block, gas: &Gas, rho: f64, u: f64, v: f64, p: f64) -> BlockSolution {
     let n = block.n_cells();
     let rho_e = p / (gas.gamma - 1.0) + 0.5 * rho * (u * u + v * v);
-    BlockSolution { ni: block.ni, nj: block.nj, rho: vec![rho; n], rho_u: vec![rho * u; n], rho_v: vec![rho * v; n], rho_e: vec![rho_e; n], nu_tilde: vec![0.0; n] }
+    BlockSolution { ni: block.ni, nj: block.nj, rho: vec![rho; n], rho_u: vec![rho * u; n], rho_v: vec![rho * v; n], rho_e: vec![rho_e; n], nu_tilde: vec![0.0; n], intermittency: Vec::new() }
 }
 
 /// A sheared channel block: x in [0, 1], lower boundary y = 0.3 x, height 0.5 (a parallelogram,

@@ -250,8 +250,9 @@ fn transition_of(cf: impl Fn(f64) -> f64, x_last: f64) -> Transition {
 /// turbulent (nu~ = 3 nu). Prints Cf at every station against the
 /// measurement and the computed onset; returns it.
 fn against_experiment(experiment: Experiment, model: FlowModel, grid: FlatPlateGrid) -> Transition {
-    let turbulence_intensity = (model == FlowModel::SaBcm).then_some(experiment.turbulence_intensity);
-    let nu_tilde_ratio = if model == FlowModel::SaBcm { 0.1 } else { 3.0 };
+    let transitional = matches!(model, FlowModel::SaBcm | FlowModel::SaGamma);
+    let turbulence_intensity = transitional.then_some(experiment.turbulence_intensity);
+    let nu_tilde_ratio = if transitional { 0.1 } else { 3.0 };
     let plate = Plate { re_per_metre: experiment.re_per_metre(), model, turbulence_intensity, nu_tilde_ratio };
     let p = solve_plate(grid, &format!("{grid:?}"), 3_000, Time::Implicit, plate);
     let cf = |x: f64| skin_friction(&p, x);
@@ -332,3 +333,26 @@ fn sa_is_turbulent_from_the_leading_edge_on_the_ercoftac_plates() {
     }
 }
 
+/// SA-gamma (Menter's intermittency transport on SA-noft2, nu~ = 0.1 nu) on the ERCOFTAC plates:
+/// on every plate the layer is laminar from the leading edge, with Cf within 15 % of the
+/// measurement at the stations before 0.8 times the computed onset, and turns turbulent on the
+/// plate (unlike SA-BCM, T3A- too on this grid); on T3B the onset lies between the stations
+/// around the measured one. Measured (docs/transition.md): onsets T3B 106 mm (measured 95), T3A
+/// 293 mm (395), T3A- 727 mm (1,095). `TURBOPT_PLATES=T3B` runs one plate.
+#[test]
+#[ignore = "long validation: SA-gamma on the T3B, T3A and T3A- plates, 137 x 97 grid (about 7 minutes on 2 cores)"]
+fn sa_gamma_on_the_ercoftac_plates() {
+    let which = std::env::var("TURBOPT_PLATES").unwrap_or_else(|_| "T3B,T3A,T3A-".into());
+    for experiment in [T3B, T3A, T3A_MINUS].into_iter().filter(|e| which.split(',').any(|w| w == e.name)) {
+        let transition = against_experiment(experiment, FlowModel::SaGamma, FlatPlateGrid::N137x97);
+        let name = experiment.name;
+        let onset = transition.onset_x.unwrap_or_else(|| panic!("{name}: no transition on the plate"));
+        for (x, ratio) in transition.ratios.iter().take_while(|(x, _)| *x < 0.8 * onset) {
+            assert!((ratio - 1.0).abs() < 0.15, "{name}: laminar Cf {ratio:.3} x the measurement at x = {x} m");
+        }
+        if name == "T3B" {
+            let (lower, _, upper) = experiment.measured_onset();
+            assert!((lower..upper).contains(&onset), "T3B: computed onset {onset} m, measured between {lower} and {upper} m");
+        }
+    }
+}

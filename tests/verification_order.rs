@@ -60,7 +60,7 @@ fn manufactured_source(mesh: &Mesh, gamma: f64) -> Solution {
                 }
             }
             let [rho, rho_u, rho_v, rho_e] = s;
-            BlockSolution { ni: b.ni, nj: b.nj, rho, rho_u, rho_v, rho_e, nu_tilde: vec![0.0; n] }
+            BlockSolution { ni: b.ni, nj: b.nj, rho, rho_u, rho_v, rho_e, nu_tilde: vec![0.0; n], intermittency: Vec::new() }
         })
         .collect();
     Solution { blocks }

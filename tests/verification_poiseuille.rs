@@ -52,6 +52,7 @@ fn poiseuille_velocity_error<B: Backend>(backend: &B, nj: usize) -> f64 {
             rho_v: vec![0.0; n],
             rho_e: vec![0.0; n],
             nu_tilde: vec![0.0; n],
+            intermittency: Vec::new(),
         }],
     };
     solver.set_source(&source).unwrap();

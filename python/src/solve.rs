@@ -53,16 +53,17 @@ fn model(name: &str) -> PyResult<FlowModel> {
     match name {
         "sa" => Ok(FlowModel::SpalartAllmaras),
         "sa_bcm" => Ok(FlowModel::SaBcm),
+        "sa_gamma" => Ok(FlowModel::SaGamma),
         "laminar" => Ok(FlowModel::Laminar),
         "euler" => Ok(FlowModel::Euler),
-        other => Err(value_error(format!("model {other:?}: expected \"sa\", \"sa_bcm\", \"laminar\" or \"euler\""))),
+        other => Err(value_error(format!("model {other:?}: expected \"sa\", \"sa_bcm\", \"sa_gamma\", \"laminar\" or \"euler\""))),
     }
 }
 
 /// Solves `blade` (a blade file) at `case` (default: the file's first operating point) on the
 /// `density` mesh, as `turbopt solve` does: RANS-SA, the implicit scheme, until the figures are
 /// steady. `design` solves a design vector of the blade's parameterization instead of its own
-/// profile. `turbulence_intensity` (a fraction, what `model="sa_bcm"` needs) and
+/// profile. `turbulence_intensity` (a fraction, what `model="sa_bcm"` and `"sa_gamma"` need) and
 /// `nu_tilde_ratio` (inflow nu~/nu) override the operating point's. The solve releases the interpreter and stops on Ctrl-C (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (blade, *, case=None, density="coarse", scheme="implicit", backend="cpu", design=None, threads=None, device=None, max_iterations=None, model=None, turbulence_intensity=None, nu_tilde_ratio=None))]
@@ -188,7 +189,8 @@ impl SolveResult {
         Ok(d)
     }
     /// The convergence history: one row per iteration, columns iteration, wall time [s] and the
-    /// RMS residuals of rho, rho u, rho v, rho E and rho nu~ (the last attempt's solve).
+    /// RMS residuals of rho, rho u, rho v, rho E, rho nu~ and rho gamma (zero unless the model
+    /// is SA-gamma; the last attempt's solve).
     #[getter]
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let rows: Vec<Vec<f64>> = self.solved.solve.outcome.history.records.iter().map(|r| [vec![r.iteration as f64, r.wall_s], r.residuals.to_vec()].concat()).collect();

@@ -89,7 +89,7 @@ def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
     assert r.figures["entropy_rise"] == r.entropy_rise and np.isfinite(r.entropy_rise)
     mis = r.mis
     assert set(np.unique(mis["side"])) == {"ss", "ps"} and mis["mis"].shape == mis["x"].shape
-    assert r.history.shape == (20, 7) and np.all(r.history[:, 0] == np.arange(1, 21))
+    assert r.history.shape == (20, 8) and np.all(r.history[:, 0] == np.arange(1, 21))
     rms = r.write(tmp_path / "out", compare="data/ls89/mur47_isentropic_mach_experiment.csv")
     assert rms is not None and rms > 0
     for f in ["solution.vtm", "convergence.csv", "convergence.png", "mis.csv", "mis.png", "restart.ron"]:

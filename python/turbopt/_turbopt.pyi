@@ -118,7 +118,7 @@ class SolveResult:
         ``cf`` (wall shear over P01 - p2, negative where separated), ``mut_over_mu``."""
     @property
     def history(self) -> npt.NDArray[np.float64]:
-        """Rows of iteration, wall time and the five RMS residuals."""
+        """Rows of iteration, wall time and the six RMS residuals (rho gamma's zero unless the model is SA-gamma)."""
     @property
     def residual_drop_orders(self) -> float: ...
     @property

@@ -170,6 +170,15 @@ pub enum System {
     /// The segregated Spalart-Allmaras system: scalar, unknown `rho nu~` of the interior cells,
     /// at frozen mean flow. Assembled with turbulent physics only.
     Turbulence,
+    /// The segregated intermittency system of SA-gamma: scalar, unknown `rho gamma` of the
+    /// interior cells, at frozen mean flow and nu~. Assembled with [`Physics::SaGamma`] only.
+    Intermittency,
+}
+
+impl System {
+    /// The systems an implicit stage solves, in order: the mean flow, then the segregated
+    /// scalars (each at the others' latest values).
+    pub const ALL: [System; 3] = [System::MeanFlow, System::Turbulence, System::Intermittency];
 }
 
 /// The implicit-scheme operations of a backend. The mean flow is one coupled system with a
@@ -217,7 +226,7 @@ pub trait ImplicitBackend: Backend + Sync {
     /// when the SA system is assembled (other entries of `y` zero).
     fn jacobian_product(&self, geometry: &Self::Geometry, jacobian: &Self::Jacobian, x: &Self::Field, y: &mut Self::Field) {
         self.fill_field(y, 0.0);
-        for system in [System::MeanFlow, System::Turbulence] {
+        for system in System::ALL {
             if !self.is_assembled(jacobian, system) {
                 continue;
             }

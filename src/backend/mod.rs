@@ -46,10 +46,14 @@ pub use implicit::{ConvectiveJacobian, FactorPrecision, GramSchmidt, ImplicitBac
 pub use layout::{BlockLayout, NGHOST};
 pub use select::{with_backend, BackendTask, OpenBackend};
 
-/// Number of conservative variables stored per cell (4 mean-flow + SA working variable).
-pub const NVAR: usize = 5;
-/// Number of mean-flow (Euler / Navier-Stokes) variables.
+/// Number of conservative variables stored per cell: 4 mean-flow, the SA working variable
+/// rho nu~ ([`NFLOW`]) and the intermittency rho gamma ([`INTERMITTENCY`]).
+pub const NVAR: usize = 6;
+/// Number of mean-flow (Euler / Navier-Stokes) variables; also the slot of rho nu~.
 pub const NFLOW: usize = 4;
+/// The slot of rho gamma, the transported intermittency of [`Physics::SaGamma`]. The other
+/// models keep gamma = 1 there (fully turbulent) and do not march it.
+pub const INTERMITTENCY: usize = 5;
 
 /// Physical model: which residual terms exist and how many variables are marched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,6 +69,10 @@ pub enum Physics {
     /// (`flow::sa::bcm_intermittency`), transition onset from the operating point's
     /// `turbulence_intensity`.
     SaBcm,
+    /// SA-gamma: SA-noft2 with the intermittency of Menter's one-equation transport model
+    /// (`flow::intermittency`) on its production and destruction, rho gamma a sixth marched
+    /// variable; onset from the operating point's `turbulence_intensity`.
+    SaGamma,
 }
 
 impl Physics {
@@ -72,14 +80,19 @@ impl Physics {
         !matches!(self, Physics::Euler)
     }
     pub fn is_turbulent(&self) -> bool {
-        matches!(self, Physics::SpalartAllmaras | Physics::SaBcm)
+        matches!(self, Physics::SpalartAllmaras | Physics::SaBcm | Physics::SaGamma)
     }
-    /// Variables the time integration updates (4 mean-flow, plus rho nu_tilde with SA).
+    /// Whether rho gamma is transported.
+    pub fn transports_intermittency(&self) -> bool {
+        matches!(self, Physics::SaGamma)
+    }
+    /// Variables the time integration updates (4 mean-flow, plus rho nu_tilde with SA, plus rho
+    /// gamma with SA-gamma).
     pub fn n_marched(&self) -> usize {
-        if self.is_turbulent() {
-            NVAR
-        } else {
-            NFLOW
+        match self {
+            Physics::Euler | Physics::Laminar => NFLOW,
+            Physics::SpalartAllmaras | Physics::SaBcm => NFLOW + 1,
+            Physics::SaGamma => NVAR,
         }
     }
 }
@@ -93,6 +106,9 @@ pub struct ConvectiveScheme {
     pub entropy_fix: f64,
     /// Also convect rho nu_tilde (first-order upwind with the Roe mass flux, `flow::sa`).
     pub convect_nu_tilde: bool,
+    /// Also convect rho gamma, the same way (SA-gamma).
+    #[serde(default)]
+    pub convect_intermittency: bool,
     /// Absolute limiter epsilon of thesis eq. 4.13 for the primitive variables
     /// `[rho, u, v, p]` (units squared; see `flow::muscl::limiter_epsilon`).
     pub limiter_epsilon: [f64; 4],
@@ -111,6 +127,7 @@ pub trait Backend: Send + Sync {
 
     /// Human-readable backend name (for diagnostics), e.g. "cpu (8 threads)".
     fn name(&self) -> String;
+
 
     /// Reports a failure of the backend itself (a device error in an earlier operation) and
     /// waits for queued work. Operations return nothing, so asynchronous backends keep their
@@ -149,7 +166,8 @@ pub trait Backend: Send + Sync {
     /// Convective residual: `r = sum over faces of F_c . S` (outward), Roe flux on MUSCL
     /// states, pressure-only flux on wall and symmetry faces (thesis eq. 4.2, 4.9-4.13).
     /// Input: the state with filled ghosts and the metrics. Output: `r` overwritten (the SA slot
-    /// holds the upwind convection of rho nu_tilde when `scheme.convect_nu_tilde`, else zero).
+    /// holds the upwind convection of rho nu_tilde when `scheme.convect_nu_tilde`, else zero;
+    /// the intermittency slot that of rho gamma when `scheme.convect_intermittency`).
     fn convective_residual(&self, geometry: &Self::Geometry, gas: &Gas, scheme: &ConvectiveScheme, w: &Self::Field, r: &mut Self::Field);
 
     /// Viscous residual, added to `r`: central viscous fluxes with face gradients from
@@ -170,6 +188,12 @@ pub trait Backend: Send + Sync {
     fn turbulence_source_factor(&self, geometry: &Self::Geometry, gas: &Gas, sa: &SaSourceOptions, w: &Self::Field, dt: &Self::Scalars, factor: &mut Self::Scalars);
     /// Multiplies the rho nu~ residual of every interior cell by its `factor`.
     fn scale_turbulence_residual(&self, geometry: &Self::Geometry, factor: &Self::Scalars, r: &mut Self::Field);
+
+    /// Clamps the intermittency of every interior cell to [0, 1] (rho gamma to [0, rho]): gamma
+    /// is a fraction, and the implicit step, whose source linearization keeps only the
+    /// diagonal-strengthening part, can overshoot it where the production rate
+    /// F_length S is large (SA-gamma only; `flow::intermittency`).
+    fn bound_intermittency(&self, geometry: &Self::Geometry, w: &mut Self::Field);
 
     /// Smallest value of a scalar buffer (global time step for time-accurate runs).
     fn min_scalar(&self, s: &Self::Scalars) -> f64;

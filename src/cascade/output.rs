@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::planes::Planes;
 use super::prepare::PreparedCascade;
+use crate::backend::INTERMITTENCY;
 use crate::error::{Error, Result};
 use crate::flow::gas::Gas;
 use crate::flow::solution::Solution;
@@ -35,7 +36,8 @@ pub fn write_solve_files(
     Ok(comparison)
 }
 
-/// `solution.vtm` (and its block files): density, velocity, pressure, Mach number and nu~ per cell.
+/// `solution.vtm` (and its block files): density, velocity, pressure, Mach number, nu~ and the
+/// intermittency (1 outside SA-gamma) per cell.
 pub fn write_solution_vtk(path: &Path, mesh: &Mesh, sol: &Solution, gas: &Gas) -> Result<()> {
     let per_block = |f: &dyn Fn(&crate::flow::solution::BlockSolution, usize) -> f64| -> Vec<Vec<f64>> {
         sol.blocks.iter().map(|b| (0..b.n_cells()).map(|c| f(b, c)).collect()).collect()
@@ -50,7 +52,8 @@ pub fn write_solution_vtk(path: &Path, mesh: &Mesh, sol: &Solution, gas: &Gas) -
         (speed2 / (g * b.pressure(c, g) / b.rho[c])).sqrt()
     });
     let nut = per_block(&|b, c| b.nu_tilde[c]);
-    write_vtk(path, mesh, &[("density", &rho), ("u", &u), ("v", &v), ("pressure", &p), ("mach", &mach), ("nu_tilde", &nut)])?;
+    let gamma = per_block(&|b, c| b.intermittency_at(c));
+    write_vtk(path, mesh, &[("density", &rho), ("u", &u), ("v", &v), ("pressure", &p), ("mach", &mach), ("nu_tilde", &nut), ("intermittency", &gamma)])?;
     Ok(())
 }
 
@@ -59,15 +62,18 @@ pub fn write_history(dir: &Path, outcome: &SolveOutcome) -> Result<()> {
     let path = dir.join("convergence.csv");
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?);
     let io = |e| Error::io(&path, e);
-    writeln!(f, "iteration,wall_s,res_rho,res_rho_u,res_rho_v,res_rho_e,res_rho_nu_tilde").map_err(io)?;
+    writeln!(f, "iteration,wall_s,res_rho,res_rho_u,res_rho_v,res_rho_e,res_rho_nu_tilde,res_rho_gamma").map_err(io)?;
     for r in &outcome.history.records {
         let res: Vec<String> = r.residuals.iter().map(|x| format!("{x:.6e}")).collect();
         writeln!(f, "{},{:.4},{}", r.iteration, r.wall_s, res.join(",")).map_err(io)?;
     }
     f.flush().map_err(io)?;
-    let names = ["rho", "rho u", "rho v", "rho E", "rho nu~"];
+    // rho gamma only where it is marched (SA-gamma); its residual is zero otherwise.
+    let transition = outcome.history.records.iter().any(|r| r.residuals[INTERMITTENCY] != 0.0);
+    let names = ["rho", "rho u", "rho v", "rho E", "rho nu~", "rho gamma"];
     let series: Vec<(&str, Vec<(f64, f64)>)> = names
         .iter()
+        .take(if transition { names.len() } else { INTERMITTENCY })
         .enumerate()
         .map(|(k, n)| (*n, outcome.history.records.iter().map(|r| (r.iteration as f64, r.residuals[k])).collect()))
         .collect();

@@ -356,6 +356,10 @@ pub enum ModelArg {
     /// SA-BCM: Spalart-Allmaras (noft2) with Bas-Cakmakcioglu transition, onset from the
     /// operating point's turbulence_intensity.
     SaBcm,
+    /// SA-gamma: Spalart-Allmaras (noft2) with Menter's one-equation intermittency transport
+    /// (separation-induced transition), onset from the operating point's turbulence_intensity;
+    /// implicit scheme.
+    SaGamma,
 }
 
 impl ModelArg {
@@ -366,6 +370,7 @@ impl ModelArg {
             ModelArg::Laminar => FlowModel::Laminar,
             ModelArg::Sa => FlowModel::SpalartAllmaras,
             ModelArg::SaBcm => FlowModel::SaBcm,
+            ModelArg::SaGamma => FlowModel::SaGamma,
         }
     }
 }

@@ -369,6 +369,9 @@ fn print_implicit_report(r: &ImplicitReport) {
     if !r.turbulence_linear_iterations.is_empty() {
         println!("  segregated SA system: {:.1} FGMRES iterations per stage", r.mean_turbulence_linear_iterations());
     }
+    if !r.intermittency_linear_iterations.is_empty() {
+        println!("  segregated intermittency system: {:.1} FGMRES iterations per stage", r.mean_intermittency_linear_iterations());
+    }
     println!(
         "  time: residual {:.2} s, Jacobian assembly {:.2} s, factorization {:.2} s, Krylov {:.2} s, total {:.2} s ({:.1} ms per iteration)",
         t.residual,

@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::gas::Gas;
 use super::state::Primitive;
 
-/// Conservative state with the Spalart-Allmaras variable: `[rho, rho u, rho v, rho E, rho nu~]`.
-pub type ConservativeSa = [f64; 5];
+/// Conservative state with the transported turbulence variables: `[rho, rho u, rho v, rho E,
+/// rho nu~, rho gamma]`.
+pub type ConservativeSa = [f64; 6];
 
 /// What the inlet and outlet boundaries impose, in the solver's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,13 +35,14 @@ pub struct BoundaryData {
 
 /// Mirror state of the conservative state `w` across a wall with unit normal `n`: slip walls
 /// reflect the normal velocity (V - 2 (V.n) n), no-slip walls reverse the whole velocity and
-/// nu_tilde so that both vanish on the wall face (the mean of `w` and its image).
+/// nu_tilde so that both vanish on the wall face (the mean of `w` and its image). The
+/// intermittency has a zero normal gradient at any wall (Menter et al. 2015): its image is a copy.
 pub fn mirrored(w: &ConservativeSa, n: [f64; 2], no_slip: bool) -> ConservativeSa {
     if no_slip {
-        [w[0], -w[1], -w[2], w[3], -w[4]]
+        [w[0], -w[1], -w[2], w[3], -w[4], w[5]]
     } else {
         let mn = w[1] * n[0] + w[2] * n[1];
-        [w[0], w[1] - 2.0 * mn * n[0], w[2] - 2.0 * mn * n[1], w[3], w[4]]
+        [w[0], w[1] - 2.0 * mn * n[0], w[2] - 2.0 * mn * n[1], w[3], w[4], w[5]]
     }
 }
 

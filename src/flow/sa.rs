@@ -64,6 +64,11 @@ pub struct SaSourceOptions {
     /// (`Case::sa_options`), never read from a settings file.
     #[serde(skip)]
     pub bcm_onset: Option<f64>,
+    /// SA-gamma ([`crate::flow::intermittency`]): the free-stream turbulence intensity (a
+    /// fraction) of the intermittency equation's onset correlation; `None`: no transported
+    /// intermittency. Set by the solver from the operating point for `model: sa_gamma`.
+    #[serde(skip)]
+    pub intermittency_tu: Option<f64>,
 }
 
 /// chi_1 = 0.002 of SA-BCM (Term 1's scale).
@@ -174,6 +179,23 @@ pub fn sa_source(
     grad_nu_tilde: [f64; 2],
     options: SaSourceOptions,
 ) -> SaSource {
+    sa_source_coupled(rho, nu, nu_tilde, vorticity, wall_distance, grad_nu_tilde, options, (1.0, 1.0))
+}
+
+/// [`sa_source`] with the production multiplied by `coupling.0` and the destruction by
+/// `coupling.1` (SA-gamma: `flow::intermittency::sa_coupling` of the cell's intermittency).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn sa_source_coupled(
+    rho: f64,
+    nu: f64,
+    nu_tilde: f64,
+    vorticity: f64,
+    wall_distance: f64,
+    grad_nu_tilde: [f64; 2],
+    options: SaSourceOptions,
+    coupling: (f64, f64),
+) -> SaSource {
     let nu_tilde_gradient_sq = grad_nu_tilde[0] * grad_nu_tilde[0] + grad_nu_tilde[1] * grad_nu_tilde[1];
     let cb2_term = rho * CB2 / SIGMA * nu_tilde_gradient_sq;
     let d2 = wall_distance * wall_distance;
@@ -187,14 +209,15 @@ pub fn sa_source(
         let d = -CW1 * nu_tilde * nu_tilde / d2;
         (p, CB1 * (1.0 - CT3) * vorticity, d, -2.0 * CW1 * nu_tilde / d2)
     };
-    let production = rho * p;
-    let destruction = rho * d;
+    let (pf, df) = coupling;
+    let production = rho * p * pf;
+    let destruction = rho * d * df;
     SaSource {
         production,
         destruction,
         cb2_term,
         total: production - destruction + cb2_term,
-        d_total_d_nu_tilde: rho * (dp - dd),
+        d_total_d_nu_tilde: rho * (dp * pf - dd * df),
     }
 }
 

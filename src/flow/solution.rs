@@ -16,11 +16,20 @@ pub struct BlockSolution {
     pub rho_e: Vec<f64>,
     /// Spalart-Allmaras working variable nu_tilde [m^2/s] (zeros for inviscid/laminar runs).
     pub nu_tilde: Vec<f64>,
+    /// Intermittency gamma of the transition model (`flow::intermittency`); 1 (fully turbulent)
+    /// for the other models. Empty means 1 everywhere (a state written before the model
+    /// existed, or built by hand).
+    #[serde(default)]
+    pub intermittency: Vec<f64>,
 }
 
 impl BlockSolution {
     pub fn n_cells(&self) -> usize {
         self.ni * self.nj
+    }
+    /// Intermittency of cell `c` (1 where the state carries none).
+    pub fn intermittency_at(&self, c: usize) -> f64 {
+        self.intermittency.get(c).copied().unwrap_or(1.0)
     }
     /// Static pressure of cell `c` for a perfect gas.
     pub fn pressure(&self, c: usize, gamma: f64) -> f64 {
@@ -115,6 +124,7 @@ impl BlockSolution {
             rho_v: field(&self.rho_v),
             rho_e: field(&self.rho_e),
             nu_tilde: field(&self.nu_tilde),
+            intermittency: if self.intermittency.is_empty() { Vec::new() } else { field(&self.intermittency) },
         }
     }
 }
@@ -135,7 +145,7 @@ mod tests {
     fn block(ni: usize, nj: usize, f: impl Fn(f64, f64) -> f64) -> BlockSolution {
         // Cell centres at fractions (i + 0.5) / ni, (j + 0.5) / nj of the block.
         let v: Vec<f64> = (0..nj).flat_map(|j| (0..ni).map(move |i| (i, j))).map(|(i, j)| f((i as f64 + 0.5) / ni as f64, (j as f64 + 0.5) / nj as f64)).collect();
-        BlockSolution { ni, nj, rho: v.clone(), rho_u: v.clone(), rho_v: v.clone(), rho_e: v.clone(), nu_tilde: v }
+        BlockSolution { ni, nj, rho: v.clone(), rho_u: v.clone(), rho_v: v.clone(), rho_e: v.clone(), nu_tilde: v.clone(), intermittency: v }
     }
 
     #[test]
@@ -159,7 +169,7 @@ mod tests {
     #[test]
     fn non_physical_cells_are_counted_and_the_worst_is_named() {
         // rho = 1, u = v = 0, rho E = 2.5: p = 1 everywhere.
-        let uniform = |ni, nj| BlockSolution { ni, nj, rho: vec![1.0; ni * nj], rho_u: vec![0.0; ni * nj], rho_v: vec![0.0; ni * nj], rho_e: vec![2.5; ni * nj], nu_tilde: vec![0.0; ni * nj] };
+        let uniform = |ni, nj| BlockSolution { ni, nj, rho: vec![1.0; ni * nj], rho_u: vec![0.0; ni * nj], rho_v: vec![0.0; ni * nj], rho_e: vec![2.5; ni * nj], nu_tilde: vec![0.0; ni * nj], intermittency: Vec::new() };
         let mut s = Solution { blocks: vec![uniform(4, 3), uniform(5, 2)] };
         assert_eq!(s.non_physical_cells(1.4), None);
         s.blocks[1].rho_e[5 + 3] = -1.0; // block 1 cell (3, 1): p = -0.4

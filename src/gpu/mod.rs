@@ -17,11 +17,12 @@ use device::compile_family;
 #[cfg(feature = "cuda")]
 pub mod sources {
     /// Headers prepended to every family (NVRTC has no include path for our files).
-    pub const HEADERS: [&str; 4] = [
+    pub const HEADERS: [&str; 5] = [
         include_str!("../../cuda/arena.cuh"),
         include_str!("../../cuda/common.cuh"),
         include_str!("../../cuda/boundary_state.cuh"),
         include_str!("../../cuda/sa.cuh"),
+        include_str!("../../cuda/intermittency.cuh"),
     ];
     /// Every kernel family by name.
     pub const FAMILIES: [(&str, &str); 10] = [

@@ -40,6 +40,10 @@ pub struct BlockMetrics {
     /// Distance \[m\] from the cell centroid to the nearest no-slip wall face of the whole mesh
     /// (`f64::INFINITY` when the mesh has no [`BoundaryKind::Wall`]).
     pub wall_distance: Vec<f64>,
+    /// Unit vector from the nearest wall point to the cell centroid: the gradient of the wall
+    /// distance, the wall-normal direction of the transition model's pressure-gradient
+    /// parameter (`flow::intermittency`). Zero without walls or on a wall point.
+    pub wall_normal: Vec<[f64; 2]>,
 }
 
 impl BlockMetrics {
@@ -82,7 +86,7 @@ impl MeshMetrics {
             .iter()
             .map(|block| {
                 let mut m = block_geometry(block);
-                m.wall_distance = wall_distance(&m.centre_x, &m.centre_y, &walls);
+                (m.wall_distance, m.wall_normal) = wall_distance_and_normal(&m.centre_x, &m.centre_y, &walls);
                 m
             })
             .collect();
@@ -192,6 +196,7 @@ fn block_geometry(block: &Block) -> BlockMetrics {
         j_face_x,
         j_face_y,
         wall_distance: Vec::new(),
+        wall_normal: Vec::new(),
     }
 }
 
@@ -236,6 +241,14 @@ pub fn point_segment_distance(p: [f64; 2], s: &[f64; 4]) -> f64 {
     point_segment_distance_squared(p, s).sqrt()
 }
 
+/// The point of segment `s` nearest to `p`.
+fn segment_point(p: [f64; 2], s: &[f64; 4]) -> [f64; 2] {
+    let (dx, dy) = (s[2] - s[0], s[3] - s[1]);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 { (((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    [s[0] + t * dx, s[1] + t * dy]
+}
+
 fn point_segment_distance_squared(p: [f64; 2], s: &[f64; 4]) -> f64 {
     let (dx, dy) = (s[2] - s[0], s[3] - s[1]);
     let (px, py) = (p[0] - s[0], p[1] - s[1]);
@@ -250,9 +263,20 @@ fn point_segment_distance_squared(p: [f64; 2], s: &[f64; 4]) -> f64 {
 /// Exact (the same point-segment distance as a brute-force scan, minimised over every
 /// segment), but with the segments in a bounding-box tree so that each query visits a few
 /// leaves instead of all wall faces.
-fn wall_distance(xs: &[f64], ys: &[f64], walls: &[[f64; 4]]) -> Vec<f64> {
+/// The unit normals are (p - nearest wall point) / distance.
+fn wall_distance_and_normal(xs: &[f64], ys: &[f64], walls: &[[f64; 4]]) -> (Vec<f64>, Vec<[f64; 2]>) {
     let tree = WallTree::new(walls.to_vec());
-    xs.par_iter().zip(ys.par_iter()).map(|(&x, &y)| tree.nearest_squared([x, y]).sqrt()).collect()
+    xs.par_iter()
+        .zip(ys.par_iter())
+        .map(|(&x, &y)| match tree.nearest([x, y]) {
+            Some((d2, q)) => {
+                let (dx, dy) = (x - q[0], y - q[1]);
+                let length = (dx * dx + dy * dy).sqrt();
+                (d2.sqrt(), if length > 0.0 { [dx / length, dy / length] } else { [0.0, 0.0] })
+            }
+            None => (f64::INFINITY, [0.0, 0.0]),
+        })
+        .unzip()
 }
 
 /// Brute-force reference of the wall distance of one point (tests compare the tree with it).
@@ -290,9 +314,16 @@ impl WallTree {
 
     /// Squared distance from `p` to the nearest segment (infinite without segments).
     pub fn nearest_squared(&self, p: [f64; 2]) -> f64 {
+        self.nearest(p).map_or(f64::INFINITY, |(d2, _)| d2)
+    }
+
+    /// The squared distance from `p` to the nearest segment and that segment's point nearest to
+    /// `p` (`None` without segments).
+    pub fn nearest(&self, p: [f64; 2]) -> Option<(f64, [f64; 2])> {
         let mut best = f64::INFINITY;
+        let mut nearest = None;
         if self.nodes.is_empty() {
-            return best;
+            return None;
         }
         let mut stack = vec![0usize];
         while let Some(k) = stack.pop() {
@@ -303,7 +334,11 @@ impl WallTree {
             match node.children {
                 None => {
                     for s in &self.segments[node.segments.clone()] {
-                        best = best.min(point_segment_distance_squared(p, s));
+                        let d = point_segment_distance_squared(p, s);
+                        if d < best {
+                            best = d;
+                            nearest = Some(s);
+                        }
                     }
                 }
                 Some([a, b]) => {
@@ -317,7 +352,7 @@ impl WallTree {
                 }
             }
         }
-        best
+        nearest.map(|s| (best, segment_point(p, s)))
     }
 }
 

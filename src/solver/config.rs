@@ -173,13 +173,16 @@ pub struct Case {
 
 impl Case {
     /// The SA source options the backends get: the solver's, with SA-BCM's onset Reynolds
-    /// number from the operating point's turbulence intensity for `model: sa_bcm`.
+    /// number from the operating point's turbulence intensity for `model: sa_bcm`, and that
+    /// intensity itself for `model: sa_gamma`.
     pub fn sa_options(&self) -> SaSourceOptions {
-        let bcm_onset = match (self.solver.model, self.operating_point.turbulence_intensity) {
+        let tu = self.operating_point.turbulence_intensity;
+        let bcm_onset = match (self.solver.model, tu) {
             (FlowModel::SaBcm, Some(tu)) => Some(crate::flow::sa::bcm_onset_reynolds(tu)),
             _ => None,
         };
-        SaSourceOptions { bcm_onset, ..self.solver.sa }
+        let intermittency_tu = if self.solver.model == FlowModel::SaGamma { tu } else { None };
+        SaSourceOptions { bcm_onset, intermittency_tu, ..self.solver.sa }
     }
 
     /// What the inlet and outlet impose: P0, T0 and direction at the inlet (with the inlet
@@ -219,6 +222,7 @@ impl Case {
             reconstruction: self.solver.reconstruction,
             entropy_fix: self.solver.entropy_fix,
             convect_nu_tilde: self.solver.model.is_turbulent(),
+            convect_intermittency: self.solver.model.transports_intermittency(),
             limiter_epsilon: [limiter_epsilon(k, rho01), limiter_epsilon(k, c01), limiter_epsilon(k, c01), limiter_epsilon(k, op.p01)],
         }
     }
@@ -250,14 +254,15 @@ impl Case {
         if s.model.is_turbulent() && !(op.nu_tilde_ratio.is_finite() && op.nu_tilde_ratio >= 0.0) {
             return Err(Error::Other(format!("invalid case: nu_tilde_ratio = {} must be finite and >= 0", op.nu_tilde_ratio)));
         }
-        if s.model == FlowModel::SaBcm {
+        if matches!(s.model, FlowModel::SaBcm | FlowModel::SaGamma) {
+            let name = if s.model == FlowModel::SaBcm { "sa_bcm" } else { "sa_gamma" };
             match op.turbulence_intensity {
                 Some(tu) if tu.is_finite() && tu > 0.0 && tu < 1.0 => {}
                 Some(tu) => return Err(Error::Other(format!("invalid case: turbulence_intensity = {tu} of point `{}` must lie in (0, 1) (a fraction: 0.01 is 1 %)", op.name))),
-                None => return Err(Error::Other(format!("invalid case: model sa_bcm needs the free-stream turbulence_intensity of point `{}` (a fraction, e.g. 0.01 for 1 %)", op.name))),
+                None => return Err(Error::Other(format!("invalid case: model {name} needs the free-stream turbulence_intensity of point `{}` (a fraction, e.g. 0.01 for 1 %)", op.name))),
             }
             if s.sa.with_ft2 {
-                return Err(Error::Other("invalid case: SA-BCM is built on SA-noft2; sa.with_ft2 must be false".into()));
+                return Err(Error::Other(format!("invalid case: {name} is built on SA-noft2; sa.with_ft2 must be false")));
             }
         }
         let alphas = s.rk.coefficients();

@@ -47,6 +47,11 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     /// geometry to the backend.
     pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
         case.validate()?;
+        if case.solver.model.transports_intermittency() {
+            // The intermittency source is stiff near walls like SA's, and only the implicit
+            // scheme linearizes it (its segregated system).
+            return Err(Error::Other("model sa_gamma runs the implicit scheme only (scheme: Implicit, `--scheme implicit`)".into()));
+        }
         let boundary = case.boundary_data();
         let fine_scheme = case.convective_scheme();
         let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
@@ -154,14 +159,14 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
                 };
             }
             let fine = &self.levels[0];
-            stop |= show_state(observer, iterations, &mut last_look, || backend.download_state(&fine.geometry, &fine.w)) == Control::Stop;
+            stop |= show_state(observer, iterations, &mut last_look, || super::downloaded_state(backend, &fine.geometry, &fine.w, self.case.solver.model)) == Control::Stop;
             if converged || stop {
                 break;
             }
         }
 
         let fine = &self.levels[0];
-        let solution = self.backend.download_state(&fine.geometry, &fine.w);
+        let solution = super::downloaded_state(self.backend, &fine.geometry, &fine.w, self.case.solver.model);
         check_finite(&solution, iterations)?;
         Ok(SolveOutcome { solution, history, converged, iterations, time })
     }

@@ -48,6 +48,9 @@ pub struct ImplicitReport {
     /// without Spalart-Allmaras).
     #[serde(default)]
     pub turbulence_linear_iterations: Vec<Vec<usize>>,
+    /// The same for the segregated intermittency solve (SA-gamma; empty otherwise).
+    #[serde(default)]
+    pub intermittency_linear_iterations: Vec<Vec<usize>>,
     /// CFL of each flow iteration.
     pub cfl: Vec<f64>,
     /// Preconditioner factorizations (first one included).
@@ -72,6 +75,13 @@ impl ImplicitReport {
     pub fn mean_turbulence_linear_iterations(&self) -> f64 {
         let solves: usize = self.turbulence_linear_iterations.iter().map(Vec::len).sum();
         let total: usize = self.turbulence_linear_iterations.iter().flatten().sum();
+        total as f64 / solves.max(1) as f64
+    }
+
+    /// Mean FGMRES iterations per segregated intermittency solve (0 without SA-gamma).
+    pub fn mean_intermittency_linear_iterations(&self) -> f64 {
+        let solves: usize = self.intermittency_linear_iterations.iter().map(Vec::len).sum();
+        let total: usize = self.intermittency_linear_iterations.iter().flatten().sum();
         total as f64 / solves.max(1) as f64
     }
 
@@ -151,6 +161,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let cfg = &self.config;
         let alphas = cfg.coefficients();
         let options = JacobianOptions { convective: cfg.jacobian, entropy_fix: solver.entropy_fix, physics: solver.model, sa: self.case.sa_options() };
+        let transition = solver.model.transports_intermittency();
 
         let mut w = backend.upload_state(g, initial)?;
         let mut w0 = backend.new_field(g);
@@ -220,6 +231,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             backend.copy_field(&w, &mut w0);
             let mut stage_iterations = Vec::with_capacity(alphas.len());
             let mut turbulence_iterations = Vec::new();
+            let mut intermittency_iterations = Vec::new();
             for (stage, alpha) in alphas.iter().enumerate() {
                 if stage > 0 {
                     let t = Instant::now();
@@ -240,16 +252,25 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                     None => 1.0,
                 };
                 backend.axpy_field(relaxation, &dw, &mut w);
+                if transition {
+                    backend.bound_intermittency(g, &mut w);
+                }
                 report.time.krylov += t.elapsed().as_secs_f64();
                 stage_iterations.push(stats.flow.iterations);
                 last_linear = stats.flow.iterations;
                 if let Some(sa) = stats.turbulence {
                     turbulence_iterations.push(sa.iterations);
                 }
+                if let Some(gamma) = stats.intermittency {
+                    intermittency_iterations.push(gamma.iterations);
+                }
             }
             report.linear_iterations.push(stage_iterations);
             if !turbulence_iterations.is_empty() {
                 report.turbulence_linear_iterations.push(std::mem::take(&mut turbulence_iterations));
+            }
+            if !intermittency_iterations.is_empty() {
+                report.intermittency_linear_iterations.push(intermittency_iterations);
             }
 
             if !backend.is_physical(g, gas, &w) {
@@ -285,13 +306,16 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 if let Some(a) = anderson.as_mut() {
                     a.set_systems(marched_systems(backend, &self.jacobian, preconditioner.as_ref()));
                     self.accelerate(a, &history, cfl, residuals[0], &w0, &mut w, &mut acceleration_scratch);
+                    if transition {
+                        backend.bound_intermittency(g, &mut w);
+                    }
                 }
             }
 
             let record = IterationRecord { iteration, residuals, wall_s: start.elapsed().as_secs_f64(), time: 0.0 };
             let mut stop = observer.on_iteration(&record) == Control::Stop;
             history.records.push(record);
-            stop |= show_state(observer, iteration, &mut last_look, || backend.download_state(g, &w)) == Control::Stop;
+            stop |= show_state(observer, iteration, &mut last_look, || super::downloaded_state(backend, g, &w, solver.model)) == Control::Stop;
             converged = steady;
             if converged || stop {
                 break;
@@ -299,7 +323,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         }
         report.time.total = start.elapsed().as_secs_f64();
         backend.check()?;
-        let solution = backend.download_state(g, &w);
+        let solution = super::downloaded_state(backend, g, &w, solver.model);
         let iterations = report.iterations;
         Ok(ImplicitOutcome { outcome: SolveOutcome { solution, history, converged, iterations, time: 0.0 }, report })
     }
@@ -363,21 +387,18 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
     }
 }
 
-/// The linear systems the solver marches (the mean flow, and the SA system when assembled).
+/// The linear systems the solver marches (the mean flow, and the scalar systems assembled).
 fn marched_systems<B: ImplicitBackend>(backend: &B, jacobian: &B::Jacobian, pc: Option<&B::Preconditioner>) -> Vec<System> {
-    let mut systems = vec![System::MeanFlow];
-    if pc.is_some_and(|pc| backend.has_system(jacobian, pc, System::Turbulence)) {
-        systems.push(System::Turbulence);
-    }
-    systems
+    System::ALL.into_iter().filter(|s| *s == System::MeanFlow || pc.is_some_and(|pc| backend.has_system(jacobian, pc, *s))).collect()
 }
 
 /// FGMRES statistics of one implicit stage: the mean-flow solve and, with Spalart-Allmaras, the
-/// segregated SA solve that follows it.
+/// segregated SA solve that follows it, and with SA-gamma the intermittency solve after that.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StageStats {
     pub flow: FgmresStats,
     pub turbulence: Option<FgmresStats>,
+    pub intermittency: Option<FgmresStats>,
 }
 
 /// One stage of thesis eq. 5.5: solves `A dw = -alpha r` with right-preconditioned FGMRES from
@@ -403,11 +424,12 @@ pub fn solve_stage<B: ImplicitBackend>(
 pub struct StageWorkspace<V> {
     flow: KrylovWorkspace<V>,
     turbulence: KrylovWorkspace<V>,
+    intermittency: KrylovWorkspace<V>,
 }
 
 impl<V> Default for StageWorkspace<V> {
     fn default() -> Self {
-        StageWorkspace { flow: KrylovWorkspace::default(), turbulence: KrylovWorkspace::default() }
+        StageWorkspace { flow: KrylovWorkspace::default(), turbulence: KrylovWorkspace::default(), intermittency: KrylovWorkspace::default() }
     }
 }
 
@@ -436,5 +458,6 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     };
     let flow = solve(System::MeanFlow, &mut workspace.flow);
     let turbulence = backend.has_system(jacobian, preconditioner, System::Turbulence).then(|| solve(System::Turbulence, &mut workspace.turbulence));
-    StageStats { flow, turbulence }
+    let intermittency = backend.has_system(jacobian, preconditioner, System::Intermittency).then(|| solve(System::Intermittency, &mut workspace.intermittency));
+    StageStats { flow, turbulence, intermittency }
 }

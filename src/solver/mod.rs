@@ -28,6 +28,17 @@ use crate::flow::state::conservative_from_primitive;
 use crate::mesh::Mesh;
 use crate::Result;
 
+/// The interior state of `w` as a [`Solution`]. A model that does not march rho gamma leaves it
+/// at its start while rho moves, so its intermittency is dropped (meaning gamma = 1) rather than
+/// reported as rho gamma / rho.
+pub(crate) fn downloaded_state<B: crate::backend::Backend>(backend: &B, geometry: &B::Geometry, w: &B::Field, physics: crate::backend::Physics) -> Solution {
+    let mut solution = backend.download_state(geometry, w);
+    if !physics.transports_intermittency() {
+        solution.blocks.iter_mut().for_each(|b| b.intermittency.clear());
+    }
+    solution
+}
+
 /// A uniform state `[rho, u, v, p]` on every cell of `mesh` (nu_tilde = 0).
 pub fn uniform_state(mesh: &Mesh, gas: &Gas, primitive: [f64; 4]) -> Solution {
     let w = conservative_from_primitive(gas.gamma, &primitive);
@@ -44,6 +55,7 @@ pub fn uniform_state(mesh: &Mesh, gas: &Gas, primitive: [f64; 4]) -> Solution {
                 rho_v: vec![w[2]; n],
                 rho_e: vec![w[3]; n],
                 nu_tilde: vec![0.0; n],
+                intermittency: Vec::new(),
             }
         })
         .collect();

@@ -39,7 +39,7 @@ fn supersonic_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
         .iter()
         .map(|b| {
             let n = b.n_cells();
-            let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![rho; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n] };
+            let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![rho; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n], intermittency: Vec::new() };
             for k in 0..n {
                 let u = 1.5 * c + rng.random_range(-0.05..0.05) * c;
                 let v = rng.random_range(-0.05..0.05) * c;

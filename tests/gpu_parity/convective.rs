@@ -12,7 +12,7 @@ fn convective_residual_matches_cpu_on_random_states() {
         for (seed, reconstruction, convect_nu_tilde) in
             [(1, Reconstruction::FirstOrder, false), (2, Reconstruction::SecondOrder, false), (3, Reconstruction::SecondOrder, true)]
         {
-            let scheme = ConvectiveScheme { reconstruction, entropy_fix: 0.1, convect_nu_tilde, limiter_epsilon: [1e-4, 1e-4, 1e-4, 1e-4] };
+            let scheme = ConvectiveScheme { reconstruction, entropy_fix: 0.1, convect_nu_tilde, convect_intermittency: convect_nu_tilde, limiter_epsilon: [1e-4, 1e-4, 1e-4, 1e-4] };
             let (wc, wg) = p.state(&gas, seed, &mesh);
             let (mut rc, mut rg) = (p.cpu.new_field(&p.gc), p.gpu.new_field(&p.gg));
             p.gpu.fill_field(&mut rg, f64::NAN); // every entry must be written

@@ -16,13 +16,14 @@ fn relative_vec(a: &[f64], b: &[f64]) -> f64 {
     common::max_relative_difference(a, b)
 }
 
-/// The options of `physics`; SA-BCM at the onset of Tu = 1 % (Re_theta_c 494).
+/// The options of `physics`; SA-BCM at the onset of Tu = 1 % (Re_theta_c 494), SA-gamma at Tu 1 %.
 fn options(convective: ConvectiveJacobian, physics: Physics) -> JacobianOptions {
     let bcm_onset = (physics == Physics::SaBcm).then_some(494.0);
-    JacobianOptions { convective, entropy_fix: 0.1, physics, sa: SaSourceOptions { bcm_onset, ..SaSourceOptions::default() } }
+    let intermittency_tu = (physics == Physics::SaGamma).then_some(0.01);
+    JacobianOptions { convective, entropy_fix: 0.1, physics, sa: SaSourceOptions { bcm_onset, intermittency_tu, ..SaSourceOptions::default() } }
 }
 
-const PHYSICS: [Physics; 4] = [Physics::Euler, Physics::Laminar, Physics::SpalartAllmaras, Physics::SaBcm];
+const PHYSICS: [Physics; 5] = [Physics::Euler, Physics::Laminar, Physics::SpalartAllmaras, Physics::SaBcm, Physics::SaGamma];
 
 /// Both backends' matrices at the same state and time steps.
 fn assembled(p: &Pair, mesh: &Mesh, opt: &JacobianOptions, seed: u64) -> (turbopt::backend::cpu::CpuJacobian, turbopt::backend::gpu::GpuJacobian) {
@@ -47,13 +48,17 @@ fn assembled_jacobians_match_cpu_slot_by_slot() {
             for convective in [ConvectiveJacobian::FrozenRoe, ConvectiveJacobian::Rusanov, ConvectiveJacobian::Exact] {
                 let (jc, jg) = assembled(&p, &mesh, &options(convective, physics), 21);
                 let (flow, turbulence) = p.gpu.jacobian_to_host(&jg).unwrap();
+                let intermittency = p.gpu.intermittency_jacobian_to_host(&jg).unwrap();
                 let d_flow = relative_vec(&jc.matrix.values, &flow);
                 let d_sa = turbulence.map(|t| relative_vec(&jc.turbulence.values, &t));
-                println!("{name}, {physics:?}, {convective:?}: mean flow {d_flow:.2e}, SA {}", d_sa.map_or("not assembled".into(), |d| format!("{d:.2e}")));
+                let d_gamma = intermittency.map(|t| relative_vec(&jc.intermittency.values, &t));
+                let shown = |d: Option<f64>| d.map_or("not assembled".into(), |d| format!("{d:.2e}"));
+                println!("{name}, {physics:?}, {convective:?}: mean flow {d_flow:.2e}, SA {}, intermittency {}", shown(d_sa), shown(d_gamma));
                 assert!(d_flow <= PARITY, "{name} {physics:?} {convective:?}: mean-flow matrix differs by {d_flow:e}");
                 assert_eq!(d_sa.is_some(), physics.is_turbulent());
-                if let Some(d) = d_sa {
-                    assert!(d <= PARITY, "{name} {physics:?} {convective:?}: SA matrix differs by {d:e}");
+                assert_eq!(d_gamma.is_some(), physics.transports_intermittency());
+                for d in d_sa.into_iter().chain(d_gamma) {
+                    assert!(d <= PARITY, "{name} {physics:?} {convective:?}: a scalar system's matrix differs by {d:e}");
                 }
             }
         }
@@ -92,7 +97,7 @@ fn random_vectors(p: &Pair, jg: &turbopt::backend::gpu::GpuJacobian, system: Sys
 fn preconditioners_match_cpu() {
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
-        let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SpalartAllmaras), 9);
+        let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SaGamma), 9);
         let kinds = [
             PreconditionerKind::Jacobi,
             PreconditionerKind::Ilu,
@@ -105,7 +110,7 @@ fn preconditioners_match_cpu() {
             let pc = p.cpu.factorize(&jc, kind).unwrap();
             let pg = p.gpu.factorize(&jg, kind).unwrap();
             // The CPU gives the SA system a natural ILU(0) except with the multicolour one.
-            let systems: &[System] = if kind == PreconditionerKind::McIlu { &[System::MeanFlow] } else { &[System::MeanFlow, System::Turbulence] };
+            let systems: &[System] = if kind == PreconditionerKind::McIlu { &[System::MeanFlow] } else { &System::ALL };
             for &system in systems {
                 let (rc, rg) = random_vectors(&p, &jg, system, 10);
                 let mut zc = p.cpu.new_krylov_vector(&jc, system);
@@ -133,7 +138,7 @@ fn stage_solves_take_the_cpu_iteration_counts_with(settings: FgmresSettings) {
     let method = settings.gram_schmidt;
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
-        let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SpalartAllmaras), 13);
+        let (jc, jg) = assembled(&p, &mesh, &options(ConvectiveJacobian::FrozenRoe, Physics::SaGamma), 13);
         let rc = random_field(&p.gc, 14);
         let rg = p.gpu.field_from_host(&p.gg, &rc).unwrap();
         let kinds = [
@@ -151,9 +156,12 @@ fn stage_solves_take_the_cpu_iteration_counts_with(settings: FgmresSettings) {
             let b = solve_stage(&p.gpu, &p.gg, &jg, &pg, 1.0, &rg, &mut dg, &settings);
             let d = relative_difference(&dc, &p.host(&dg));
             let sa = (a.turbulence.map(|s| s.iterations), b.turbulence.map(|s| s.iterations));
-            println!("{name}, {kind:?}, {method:?}: FGMRES iterations CPU {} GPU {}, SA {:?}; solutions differ by {d:.2e}", a.flow.iterations, b.flow.iterations, sa);
+            let gamma = (a.intermittency.map(|s| s.iterations), b.intermittency.map(|s| s.iterations));
+            println!("{name}, {kind:?}, {method:?}: FGMRES iterations CPU {} GPU {}, SA {:?}, intermittency {:?}; solutions differ by {d:.2e}", a.flow.iterations, b.flow.iterations, sa, gamma);
             assert_eq!(a.flow.iterations, b.flow.iterations, "{name} {kind:?}: mean-flow FGMRES iterations");
             assert_eq!(sa.0, sa.1, "{name} {kind:?}: SA FGMRES iterations");
+            assert!(gamma.0.is_some(), "{name} {kind:?}: no intermittency solve");
+            assert_eq!(gamma.0, gamma.1, "{name} {kind:?}: intermittency FGMRES iterations");
             assert!(d <= 1e-9, "{name} {kind:?}: stage solutions differ by {d:e}");
         }
     }
@@ -168,6 +176,7 @@ fn implicit_solves_match_cpu() {
     let channel = || wavy_channel(64, 32, 3.0, 1.0, 0.05, walls()).unwrap();
     let (swept, swept_f32) = (PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Double }, PreconditionerKind::SweptIlu { sweeps: 3, factors: FactorPrecision::Single });
     let (rans, modified, twice) = (FlowModel::SpalartAllmaras, GramSchmidt::Modified, GramSchmidt::ClassicalTwice);
+    let transition = FlowModel::SaGamma;
     let cases = [
         ("Euler, 3 blocks, ILU", common::distorted_channel(3, 32, 16, 2.0, 0.03), FlowModel::Euler, PreconditionerKind::Ilu, modified),
         ("RANS-SA, walled channel, ILU", channel(), rans, PreconditionerKind::Ilu, modified),
@@ -176,19 +185,24 @@ fn implicit_solves_match_cpu() {
         ("RANS-SA, walled channel, swept ILU", channel(), rans, swept, modified),
         ("RANS-SA, walled channel, swept ILU, f32 factors", channel(), rans, swept_f32, modified),
         ("RANS-SA, walled channel, swept ILU, f32 factors, classical Gram-Schmidt twice", channel(), rans, swept_f32, twice),
+        ("SA-gamma, walled channel, ILU", channel(), transition, PreconditionerKind::Ilu, modified),
+        ("SA-gamma, walled channel, swept ILU, f32 factors", channel(), transition, swept_f32, modified),
     ];
     for (name, mesh, model, preconditioner, gram_schmidt) in cases {
         let gmres = FgmresSettings { gram_schmidt, ..ImplicitConfig::default().gmres };
         let implicit = ImplicitConfig { preconditioner, gmres, ..ImplicitConfig::default() };
         let config = SolverConfig { model, scheme: Scheme::Implicit(implicit), max_iterations: 60, ..SolverConfig::default() };
-        let (case, start) = common::incidence_channel_case(&mesh, config);
+        let (mut case, start) = common::incidence_channel_case(&mesh, config);
+        if model == FlowModel::SaGamma {
+            case.operating_point.turbulence_intensity = Some(0.01);
+        }
         let a = ImplicitSolver::new(&cpu, &mesh, case.clone()).unwrap().solve(&start, &mut Silent).unwrap();
         let before = gpu.counters();
         let b = ImplicitSolver::new(&gpu, &mesh, case).unwrap().solve(&start, &mut Silent).unwrap();
         let after = gpu.counters();
         let mut worst: f64 = 0.0;
         for (x, y) in a.outcome.solution.blocks.iter().zip(&b.outcome.solution.blocks) {
-            for (s, t) in [(&x.rho, &y.rho), (&x.rho_u, &y.rho_u), (&x.rho_v, &y.rho_v), (&x.rho_e, &y.rho_e), (&x.nu_tilde, &y.nu_tilde)] {
+            for (s, t) in [(&x.rho, &y.rho), (&x.rho_u, &y.rho_u), (&x.rho_v, &y.rho_v), (&x.rho_e, &y.rho_e), (&x.nu_tilde, &y.nu_tilde), (&x.intermittency, &y.intermittency)] {
                 worst = common::max_or_nan(worst, relative_vec(s, t));
             }
         }
@@ -207,6 +221,7 @@ fn implicit_solves_match_cpu() {
         );
         assert_eq!(a.report.linear_iterations, b.report.linear_iterations, "{name}: FGMRES iterations per stage");
         assert_eq!(a.report.turbulence_linear_iterations, b.report.turbulence_linear_iterations, "{name}: SA FGMRES iterations");
+        assert_eq!(a.report.intermittency_linear_iterations, b.report.intermittency_linear_iterations, "{name}: intermittency FGMRES iterations");
         assert!(worst <= 1e-8, "{name}: states differ by {worst:e}");
         assert_eq!(after.field_transfers - before.field_transfers, 2, "{name}: the upload and the download only");
     }

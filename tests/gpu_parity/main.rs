@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use turbopt::backend::cpu::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
 use turbopt::backend::gpu::{GpuBackend, GpuGeometry};
-use turbopt::backend::{Backend, BoundaryData};
+use turbopt::backend::{Backend, BoundaryData, NVAR};
 use turbopt::flow::gas::Gas;
 use turbopt::flow::solution::{BlockSolution, Solution};
 use turbopt::mesh::simple::{wavy_channel, Sides};
@@ -40,7 +40,7 @@ pub fn random_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
         .iter()
         .map(|b| {
             let n = b.n_cells();
-            let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n] };
+            let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n], intermittency: Vec::new() };
             for c in 0..n {
                 let rho = rng.random_range(0.5..2.0);
                 let p = rng.random_range(0.5..2.0);
@@ -51,6 +51,9 @@ pub fn random_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
                 s.rho_e[c] = p / (gas.gamma - 1.0) + 0.5 * rho * (u * u + v * v);
                 s.nu_tilde[c] = rng.random_range(1e-4..1e-2);
             }
+            // Intermittency in (0, 1] from a stream of its own (the other draws as before it).
+            let mut gamma_rng = ChaCha8Rng::seed_from_u64(seed + 1_000_000);
+            s.intermittency = (0..n).map(|_| gamma_rng.random_range(0.01..1.0)).collect();
             s
         })
         .collect();
@@ -60,7 +63,7 @@ pub fn random_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
 /// Random values in every entry of a field (interior and ghosts): residuals, forcing terms.
 pub fn random_field(g: &CpuGeometry, seed: u64) -> CpuField {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    CpuField { blocks: g.blocks.iter().map(|b| (0..5 * b.layout.n_padded()).map(|_| rng.random_range(-1.0..1.0)).collect()).collect() }
+    CpuField { blocks: g.blocks.iter().map(|b| (0..NVAR * b.layout.n_padded()).map(|_| rng.random_range(-1.0..1.0)).collect()).collect() }
 }
 
 /// Random positive values per interior cell in `[lo, hi)`.

@@ -1,5 +1,6 @@
-//! Parity of the viscous kernels (cuda/viscous.cu): the viscous residual (laminar, and SA with
-//! and without ft2) and the SA point-implicit source factor, on states of air whose viscous
+//! Parity of the viscous kernels (cuda/viscous.cu): the viscous residual (laminar, SA with and
+//! without ft2, SA-BCM, SA-gamma with its intermittency terms) and the SA point-implicit source
+//! factor, on states of air whose viscous
 //! terms are not round-off (the unit gas of the other families has T ~ 1 K, where Sutherland's
 //! viscosity is negligible).
 
@@ -21,7 +22,7 @@ fn air_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
         .iter()
         .map(|b| {
             let n = b.n_cells();
-            let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n] };
+            let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n], intermittency: Vec::new() };
             for c in 0..n {
                 let i = c % b.ni;
                 let rho = 1.16 * rng.random_range(0.5..2.0);
@@ -36,6 +37,9 @@ fn air_state(mesh: &Mesh, gas: &Gas, seed: u64) -> Solution {
                 s.rho_e[c] = p / (gas.gamma - 1.0) + 0.5 * rho * (u * u + v * v);
                 s.nu_tilde[c] = nu * rng.random_range(-5.0..40.0);
             }
+            // Intermittency in (0, 1] from a stream of its own (the other draws as before it).
+            let mut gamma_rng = ChaCha8Rng::seed_from_u64(seed + 1_000_000);
+            s.intermittency = (0..n).map(|_| gamma_rng.random_range(0.01..1.0)).collect();
             s
         })
         .collect();
@@ -72,10 +76,12 @@ fn random_start(g: &CpuGeometry, added: &CpuField, seed: u64) -> CpuField {
     start
 }
 
-const SA_NOFT2: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: None };
-const SA_FT2: SaSourceOptions = SaSourceOptions { with_ft2: true, bcm_onset: None };
+const SA_NOFT2: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: None, intermittency_tu: None };
+const SA_FT2: SaSourceOptions = SaSourceOptions { with_ft2: true, bcm_onset: None, intermittency_tu: None };
 /// SA-BCM at the onset of Tu = 1 % (Re_theta_c 494).
-const SA_BCM: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: Some(494.0) };
+const SA_BCM: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: Some(494.0), intermittency_tu: None };
+/// SA-gamma at Tu = 1 %.
+const SA_GAMMA: SaSourceOptions = SaSourceOptions { with_ft2: false, bcm_onset: None, intermittency_tu: Some(0.01) };
 
 #[test]
 #[ignore = "needs a CUDA device"]
@@ -87,7 +93,7 @@ fn viscous_residual_matches_cpu_on_random_states() {
         let p = Pair::new(&mesh);
         let lifted_faces = p.gc.blocks.iter().flat_map(|b| b.diamond_lift_i.iter().chain(&b.diamond_lift_j)).filter(|l| **l > 0.0).count();
         println!("{name}: {lifted_faces} lifted diamonds");
-        for (seed, physics, sa) in [(51, Physics::Laminar, SA_NOFT2), (52, Physics::SpalartAllmaras, SA_NOFT2), (53, Physics::SpalartAllmaras, SA_FT2), (54, Physics::SaBcm, SA_BCM)] {
+        for (seed, physics, sa) in [(51, Physics::Laminar, SA_NOFT2), (52, Physics::SpalartAllmaras, SA_NOFT2), (53, Physics::SpalartAllmaras, SA_FT2), (54, Physics::SaBcm, SA_BCM), (55, Physics::SaGamma, SA_GAMMA)] {
             let (wc, wg) = air_fields(&p, &mesh, &gas, seed);
             let mut added = p.cpu.new_field(&p.gc);
             p.cpu.viscous_residual(&p.gc, &gas, physics, &sa, &wc, &mut added);

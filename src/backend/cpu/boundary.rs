@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::geometry::{BoundaryCell, CpuGeometry, PhysicalBc};
 use super::CpuField;
-use crate::backend::{BlockLayout, BoundaryData, NFLOW, NGHOST, NVAR};
+use crate::backend::{BlockLayout, BoundaryData, INTERMITTENCY, NFLOW, NGHOST, NVAR};
 use crate::flow::boundary::{inlet_state, mirrored, outlet_state};
 use crate::flow::gas::Gas;
 use crate::flow::state::{conservative_from_primitive, primitive_from_conservative};
@@ -74,14 +74,15 @@ fn fill_boundary_cell(kind: PhysicalBc, cell: &BoundaryCell, gas: &Gas, data: &B
         PhysicalBc::Inlet | PhysicalBc::Outlet => {
             let inner = read_state(w, np, cell.interior[0]);
             let q = primitive_from_conservative(gas.gamma, &[inner[0], inner[1], inner[2], inner[3]]);
-            let nu_tilde_inner = inner[NFLOW] / inner[0];
-            let (qb, nu_tilde) = if kind == PhysicalBc::Inlet {
-                (inlet_state(gas, data, &q, cell.normal), data.inlet_nu_tilde)
+            let (nu_tilde_inner, gamma_inner) = (inner[NFLOW] / inner[0], inner[INTERMITTENCY] / inner[0]);
+            // The free stream enters fully turbulent (gamma = 1); an outlet extrapolates both.
+            let (qb, nu_tilde, gamma) = if kind == PhysicalBc::Inlet {
+                (inlet_state(gas, data, &q, cell.normal), data.inlet_nu_tilde, 1.0)
             } else {
-                (outlet_state(gas.gamma, data.p2, &q, cell.normal), nu_tilde_inner)
+                (outlet_state(gas.gamma, data.p2, &q, cell.normal), nu_tilde_inner, gamma_inner)
             };
             let wb = conservative_from_primitive(gas.gamma, &qb);
-            let ghost = [wb[0], wb[1], wb[2], wb[3], wb[0] * nu_tilde];
+            let ghost = [wb[0], wb[1], wb[2], wb[3], wb[0] * nu_tilde, wb[0] * gamma];
             for d in 0..NGHOST {
                 write_state(w, np, cell.ghost[d], &ghost);
             }

@@ -69,6 +69,8 @@ pub struct BlockGeometry {
     pub nodes: Vec<[f64; 2]>,
     /// Distance from each cell centroid to the nearest no-slip wall (infinite without walls).
     pub wall_distance: Vec<f64>,
+    /// Unit wall normal at each cell centroid (`mesh::metrics::BlockMetrics::wall_normal`).
+    pub wall_normal: Vec<[f64; 2]>,
     /// i-face vectors, `(ni+1)*nj`.
     pub si: Vec<[f64; 2]>,
     /// j-face vectors, `ni*(nj+1)`.
@@ -139,6 +141,7 @@ fn block_geometry(b: usize, block: &Block, m: &BlockMetrics) -> Result<BlockGeom
         nodes: block.x.iter().zip(&block.y).map(|(x, y)| [*x, *y]).collect(),
         centre,
         wall_distance: m.wall_distance.clone(),
+        wall_normal: m.wall_normal.clone(),
         si,
         sj,
         wall_i: vec![false; (ni + 1) * nj],

@@ -10,7 +10,7 @@ use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
 use std::ops::Range;
 
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
-use crate::backend::{NFLOW, NVAR};
+use crate::backend::{INTERMITTENCY, NFLOW};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
@@ -74,6 +74,8 @@ impl<const B: usize> SystemIlu<B> {
 pub struct CpuPreconditioner {
     pub flow: FlowPreconditioner,
     pub turbulence: Option<SystemIlu<1>>,
+    /// The intermittency system's scalar ILU(0) (SA-gamma).
+    pub intermittency: Option<SystemIlu<1>>,
     /// The kind it was factorized as (the SA system's ILU follows it).
     kind: PreconditionerKind,
 }
@@ -82,6 +84,23 @@ pub struct CpuPreconditioner {
 /// under the mean flow's `McIlu`), with the swept solves of `SweptIlu`, over the strips of `StripIlu`.
 fn turbulence_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<SystemIlu<1>, String> {
     SystemIlu::new(&jac.turbulence, jac, kind, Ordering::Natural)
+}
+
+/// The intermittency system's scalar ILU(0), made as the SA system's.
+fn intermittency_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<SystemIlu<1>, String> {
+    SystemIlu::new(&jac.intermittency, jac, kind, Ordering::Natural)
+}
+
+/// Refreshes (or makes, or drops) a scalar system's ILU after its matrix was reassembled.
+fn refresh_scalar(pc: &mut Option<SystemIlu<1>>, assembled: bool, make: impl FnOnce() -> std::result::Result<SystemIlu<1>, String>, matrix: &linalg::BsrMatrix<1>) -> std::result::Result<(), String> {
+    match (pc.as_mut(), assembled) {
+        (Some(p), true) => p.refactorize(matrix),
+        (None, true) => make().map(|p| *pc = Some(p)),
+        (_, false) => {
+            *pc = None;
+            Ok(())
+        }
+    }
 }
 
 /// `ilu` with the triangular solves and factor precision of a `SweptIlu` kind (other kinds:
@@ -103,7 +122,8 @@ fn swept<const B: usize>(ilu: BlockIlu0<B>, kind: PreconditionerKind) -> BlockIl
 fn variables(system: System) -> Range<usize> {
     match system {
         System::MeanFlow => 0..NFLOW,
-        System::Turbulence => NFLOW..NVAR,
+        System::Turbulence => NFLOW..NFLOW + 1,
+        System::Intermittency => INTERMITTENCY..INTERMITTENCY + 1,
     }
 }
 
@@ -134,7 +154,11 @@ impl ImplicitBackend for CpuBackend {
     }
 
     fn is_assembled(&self, jac: &CpuJacobian, system: System) -> bool {
-        system == System::MeanFlow || jac.turbulent
+        match system {
+            System::MeanFlow => true,
+            System::Turbulence => jac.turbulent,
+            System::Intermittency => jac.transition,
+        }
     }
 
     /// Strip ILU from [`STRIP_MIN_THREADS`] threads on, the natural-order ILU below: the
@@ -170,7 +194,8 @@ impl ImplicitBackend for CpuBackend {
                 PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(format!("{kind:?} is not a CPU preconditioner")),
             }?;
             let turbulence = if jac.turbulent { Some(turbulence_ilu(jac, kind)?) } else { None };
-            Ok(CpuPreconditioner { flow, turbulence, kind })
+            let intermittency = if jac.transition { Some(intermittency_ilu(jac, kind)?) } else { None };
+            Ok(CpuPreconditioner { flow, turbulence, intermittency, kind })
         })
         .map_err(factorization_error)
     }
@@ -181,14 +206,9 @@ impl ImplicitBackend for CpuBackend {
                 FlowPreconditioner::Jacobi(p) => *p = BlockJacobi::new(&jac.matrix)?,
                 FlowPreconditioner::Ilu(p) => p.refactorize(&jac.matrix)?,
             }
-            match (&mut pc.turbulence, jac.turbulent) {
-                (Some(p), true) => p.refactorize(&jac.turbulence),
-                (None, true) => turbulence_ilu(jac, pc.kind).map(|p| pc.turbulence = Some(p)),
-                (_, false) => {
-                    pc.turbulence = None;
-                    Ok(())
-                }
-            }
+            let kind = pc.kind;
+            refresh_scalar(&mut pc.turbulence, jac.turbulent, || turbulence_ilu(jac, kind), &jac.turbulence)?;
+            refresh_scalar(&mut pc.intermittency, jac.transition, || intermittency_ilu(jac, kind), &jac.intermittency)
         })
         .map_err(factorization_error)
     }
@@ -197,6 +217,7 @@ impl ImplicitBackend for CpuBackend {
         match system {
             System::MeanFlow => true,
             System::Turbulence => jac.turbulent && pc.turbulence.is_some(),
+            System::Intermittency => jac.transition && pc.intermittency.is_some(),
         }
     }
 
@@ -216,14 +237,16 @@ impl ImplicitBackend for CpuBackend {
         self.pool.install(|| match system {
             System::MeanFlow => jac.matrix.spmv(x, y),
             System::Turbulence => jac.turbulence.spmv(x, y),
+            System::Intermittency => jac.intermittency.spmv(x, y),
         });
     }
 
-    /// Panics when the SA system was not factorized: callers check [`Self::has_system`] first.
+    /// Panics when a scalar system was not factorized: callers check [`Self::has_system`] first.
     fn apply_preconditioner(&self, pc: &CpuPreconditioner, system: System, r: &Vec<f64>, z: &mut Vec<f64>) {
         self.pool.install(|| match system {
             System::MeanFlow => pc.flow.apply(r, z),
             System::Turbulence => pc.turbulence.as_ref().expect("the SA system is factorized").apply(r, z),
+            System::Intermittency => pc.intermittency.as_ref().expect("the intermittency system is factorized").apply(r, z),
         });
     }
 

@@ -147,13 +147,18 @@ pub struct CpuJacobian {
     pub turbulence: BsrMatrix<1>,
     /// True once `turbulence` holds an assembled SA matrix.
     pub turbulent: bool,
+    /// The segregated intermittency matrix d R(rho gamma) / d(rho gamma) at frozen mean flow and
+    /// nu~ (SA-gamma), assembled when `transition`.
+    pub intermittency: BsrMatrix<1>,
+    pub transition: bool,
 }
 
 impl CpuJacobian {
     /// Zero matrices on `pattern`.
     pub(crate) fn new(pattern: Arc<JacobianPattern>) -> Self {
         let (matrix, turbulence) = (BsrMatrix::zeros(Arc::clone(&pattern.blocks)), BsrMatrix::zeros(Arc::clone(&pattern.blocks)));
-        CpuJacobian { pattern, matrix, turbulence, turbulent: false }
+        let intermittency = BsrMatrix::zeros(Arc::clone(&pattern.blocks));
+        CpuJacobian { pattern, matrix, turbulence, turbulent: false, intermittency, transition: false }
     }
 
     /// Number of unknown cells (block rows).
@@ -407,6 +412,7 @@ pub(super) fn assemble(
         });
     });
     jac.turbulent = options.physics.is_turbulent();
+    jac.transition = false;
     if jac.turbulent {
         super::turbulence_jacobian::assemble(backend, g, gas, options, w, dt, jac);
     }
@@ -420,8 +426,8 @@ fn interior_rows<'a>(g: &'a CpuGeometry, jac: &'a CpuJacobian) -> impl Iterator<
     })
 }
 
-/// Fills `out` with the variables `vars` (e.g. `0..NFLOW` for the mean flow, `NFLOW..NVAR` for
-/// the SA system) of the interior of a field times `scale`, `vars.len()` per cell in the row
+/// Fills `out` with the variables `vars` (e.g. `0..NFLOW` for the mean flow, `NFLOW..NFLOW + 1`
+/// for the SA system) of the interior of a field times `scale`, `vars.len()` per cell in the row
 /// order of `jac`.
 pub(super) fn gather(g: &CpuGeometry, jac: &CpuJacobian, f: &CpuField, scale: f64, vars: Range<usize>, out: &mut [f64]) {
     let nv = vars.len();

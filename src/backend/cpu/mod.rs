@@ -13,7 +13,7 @@ mod viscous;
 
 use rayon::prelude::*;
 
-use super::{Backend, BoundaryData, ConvectiveScheme, Physics, SaSourceOptions, NFLOW, NVAR};
+use super::{Backend, BoundaryData, ConvectiveScheme, Physics, SaSourceOptions, INTERMITTENCY, NFLOW, NVAR};
 use crate::flow::gas::Gas;
 use crate::flow::solution::{BlockSolution, Solution};
 use crate::flow::sa::eddy_viscosity;
@@ -93,8 +93,10 @@ impl CpuBackend {
                     for v in 0..NFLOW {
                         dst[v * np + p] = arrays[v][c];
                     }
-                    // The SA slot holds rho * nu_tilde (conservative form).
+                    // The SA slot holds rho * nu_tilde, the intermittency slot rho * gamma
+                    // (conservative form).
                     dst[NFLOW * np + p] = sol.rho[c] * sol.nu_tilde[c];
+                    dst[INTERMITTENCY * np + p] = sol.rho[c] * sol.intermittency_at(c);
                 }
             }
         }
@@ -115,7 +117,8 @@ impl CpuBackend {
                 };
                 let rho = gather(0);
                 let nu_tilde = gather(NFLOW).iter().zip(&rho).map(|(rn, r)| rn / r).collect();
-                BlockSolution { ni: l.ni, nj: l.nj, rho_u: gather(1), rho_v: gather(2), rho_e: gather(3), nu_tilde, rho }
+                let intermittency = gather(INTERMITTENCY).iter().zip(&rho).map(|(rg, r)| rg / r).collect();
+                BlockSolution { ni: l.ni, nj: l.nj, rho_u: gather(1), rho_v: gather(2), rho_e: gather(3), nu_tilde, intermittency, rho }
             })
             .collect();
         Solution { blocks }
@@ -233,7 +236,7 @@ impl Backend for CpuBackend {
         }
         self.pool.install(|| {
             r.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).for_each(|((rb, wb), bg)| {
-                viscous::block_residual(bg, gas, physics.is_turbulent(), sa, wb, rb);
+                viscous::block_residual(bg, gas, physics, sa, wb, rb);
             });
         });
     }
@@ -241,7 +244,7 @@ impl Backend for CpuBackend {
     fn turbulence_source_factor(&self, g: &CpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CpuField, dt: &CpuScalars, factor: &mut CpuScalars) {
         self.pool.install(|| {
             factor.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).zip(&dt.blocks).for_each(|(((fb, wb), bg), dtb)| {
-                let derivative = viscous::sa_source_derivatives(bg, gas, sa, wb);
+                let derivative = viscous::sa_source_derivatives(bg, gas, Physics::SpalartAllmaras, sa, wb);
                 fb.iter_mut().zip(&derivative).zip(dtb).for_each(|((f, d), dt)| *f = 1.0 / (1.0 + dt * (-d).max(0.0)));
             });
         });
@@ -317,6 +320,22 @@ impl Backend for CpuBackend {
                             row[i + super::NGHOST] = w0b[v * np + p] - alpha * dtb[c] / bg.volume[c] * rb[v * np + p];
                         }
                     });
+                }
+            });
+        });
+    }
+
+    fn bound_intermittency(&self, g: &CpuGeometry, w: &mut CpuField) {
+        self.pool.install(|| {
+            w.blocks.par_iter_mut().zip(&g.blocks).for_each(|(wb, bg)| {
+                let l = bg.layout;
+                let np = l.n_padded();
+                for j in 0..l.nj {
+                    for i in 0..l.ni {
+                        let p = l.interior(i, j);
+                        // max then min, not clamp: a step about to be rejected may have rho <= 0.
+                        wb[INTERMITTENCY * np + p] = wb[INTERMITTENCY * np + p].max(0.0).min(wb[p]);
+                    }
                 }
             });
         });

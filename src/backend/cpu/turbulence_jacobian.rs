@@ -1,7 +1,8 @@
-//! The segregated Spalart-Allmaras system of the implicit scheme on the CPU (thesis 5.2: the
-//! turbulence model is solved as its own scalar system after the mean flow, Blazek sec. 7.2.3
-//! and 12.4): `Omega/dt + d R(rho nu~) / d(rho nu~)` at frozen mean flow, one scalar per cell
-//! pair, in the same pattern (and slots) as the mean-flow matrix.
+//! The segregated scalar systems of the implicit scheme on the CPU (thesis 5.2: the turbulence
+//! model is solved as its own scalar system after the mean flow, Blazek sec. 7.2.3 and 12.4):
+//! `Omega/dt + d R(rho nu~) / d(rho nu~)` at frozen mean flow, one scalar per cell pair, in the
+//! same pattern (and slots) as the mean-flow matrix; with SA-gamma the same for
+//! `d R(rho gamma) / d(rho gamma)` at frozen mean flow and nu~.
 //!
 //! What is linearized and how:
 //! * convection (first-order upwind with the face mass flux m, `flow::sa::sa_convective_flux`):
@@ -15,21 +16,35 @@
 //! * source: point-implicit, only the part that strengthens the diagonal,
 //!   Omega max(0, -dQ/d(rho nu~)), so that production never weakens the system (Blazek
 //!   sec. 12.4; the usual choice of SA implementations).
+//!
+//! The intermittency system differs in its diffusion coefficient, mu + mu_t/sigma_gamma, and at
+//! walls, where gamma has a zero normal gradient (no diffusion term), and its source derivative
+//! is that of P_gamma - E_gamma (`flow::intermittency::intermittency_source`).
 
 use rayon::prelude::*;
 
 use super::geometry::CpuGeometry;
 use super::jacobian::{conservative_at, global_of, CpuJacobian, Neighbour};
-use super::viscous::sa_source_derivatives;
+use super::viscous::source_derivatives;
 use super::{CpuBackend, CpuField, CpuScalars};
 use crate::backend::implicit::JacobianOptions;
 use crate::backend::NFLOW;
 use crate::flow::gas::Gas;
 use crate::flow::roe::roe_flux;
-use crate::flow::sa::sa_diffusion_coefficient;
+use crate::flow::intermittency::SIGMA_GAMMA;
+use crate::flow::sa::{eddy_viscosity, sa_diffusion_coefficient};
 use crate::flow::state::{primitive_from_conservative, Primitive};
 
-/// Cell values the SA linearization needs.
+/// The transported scalar a segregated system is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scalar {
+    /// rho nu~ (SA).
+    NuTilde,
+    /// rho gamma (SA-gamma).
+    Intermittency,
+}
+
+/// Cell values the scalar linearizations need.
 struct SaCell {
     q: Primitive,
     nu: f64,
@@ -42,14 +57,23 @@ fn sa_cell(gas: &Gas, w: &[f64], np: usize, p: usize) -> SaCell {
     SaCell { q, nu, nu_tilde: w[NFLOW * np + p] / q[0] }
 }
 
-/// Thin-layer diffusion coefficient of a face: (mu + rho nu~ f_n)/sigma |S|^2 / Omega_f with face
-/// means of the two sides [kg/s]; multiplies a difference of nu~.
-fn face_diffusion(a: &SaCell, b: &SaCell, area: f64, face_volume: f64) -> f64 {
+/// Thin-layer diffusion coefficient of a face [kg/s], multiplying a difference of the scalar:
+/// (mu + rho nu~ f_n)/sigma |S|^2 / Omega_f for nu~, (mu + mu_t/sigma_gamma) |S|^2 / Omega_f
+/// for gamma, with face means of the two sides.
+fn face_diffusion(scalar: Scalar, a: &SaCell, b: &SaCell, area: f64, face_volume: f64) -> f64 {
     let rho = 0.5 * (a.q[0] + b.q[0]);
-    sa_diffusion_coefficient(rho, 0.5 * (a.nu + b.nu), 0.5 * (a.nu_tilde + b.nu_tilde)) * area * area / face_volume
+    let coefficient = match scalar {
+        Scalar::NuTilde => sa_diffusion_coefficient(rho, 0.5 * (a.nu + b.nu), 0.5 * (a.nu_tilde + b.nu_tilde)),
+        Scalar::Intermittency => {
+            let mu_t = |c: &SaCell| eddy_viscosity(c.q[0], c.nu_tilde, c.nu);
+            rho * 0.5 * (a.nu + b.nu) + 0.5 * (mu_t(a) + mu_t(b)) / SIGMA_GAMMA
+        }
+    };
+    coefficient * area * area / face_volume
 }
 
-/// Assembles `jac.turbulence` at the state `w` (ghosts filled), rows in parallel.
+/// Assembles `jac.turbulence` at the state `w` (ghosts filled), and with SA-gamma
+/// `jac.intermittency`, rows in parallel.
 pub(super) fn assemble(
     backend: &CpuBackend,
     g: &CpuGeometry,
@@ -59,13 +83,35 @@ pub(super) fn assemble(
     dt: Option<&CpuScalars>,
     jac: &mut CpuJacobian,
 ) {
-    let gamma = gas.gamma;
-    let source_derivatives: Vec<Vec<f64>> = backend.pool.install(|| {
-        g.blocks.iter().zip(&w.blocks).map(|(bg, wb)| sa_source_derivatives(bg, gas, &options.sa, wb)).collect()
+    let (sa, gamma): (Vec<Vec<f64>>, Vec<Vec<f64>>) = backend.pool.install(|| {
+        g.blocks.iter().zip(&w.blocks).map(|(bg, wb)| source_derivatives(bg, gas, options.physics, &options.sa, wb)).unzip()
     });
-    let CpuJacobian { turbulence, pattern, .. } = jac;
+    assemble_scalar(backend, g, gas, options, w, dt, jac, Scalar::NuTilde, &sa);
+    jac.transition = options.physics.transports_intermittency();
+    if jac.transition {
+        assemble_scalar(backend, g, gas, options, w, dt, jac, Scalar::Intermittency, &gamma);
+    }
+}
+
+/// Assembles the segregated system of `scalar` with the cell source derivatives
+/// `source_derivatives` (per block, per interior cell).
+#[allow(clippy::too_many_arguments)]
+fn assemble_scalar(
+    backend: &CpuBackend,
+    g: &CpuGeometry,
+    gas: &Gas,
+    options: &JacobianOptions,
+    w: &CpuField,
+    dt: Option<&CpuScalars>,
+    jac: &mut CpuJacobian,
+    scalar: Scalar,
+    source_derivatives: &[Vec<f64>],
+) {
+    let gamma = gas.gamma;
+    let CpuJacobian { turbulence, intermittency, pattern, .. } = jac;
+    let matrix = if scalar == Scalar::NuTilde { turbulence } else { intermittency };
     let rows = &pattern.rows;
-    let mut row_values = turbulence.row_values_mut();
+    let mut row_values = matrix.row_values_mut();
     backend.pool.install(|| {
         row_values.par_iter_mut().zip(rows.par_iter()).with_min_len(256).for_each(|(values, row)| {
             values.iter_mut().for_each(|v| *v = 0.0);
@@ -80,8 +126,10 @@ pub(super) fn assemble(
                 let n = [face.s_out[0] / area, face.s_out[1] / area];
                 match face.neighbour {
                     Neighbour::Wall { no_slip } => {
-                        if no_slip {
-                            diag += 2.0 * face_diffusion(&c, &c, area, volume) / c.q[0];
+                        // nu~ vanishes on a no-slip wall (ghost -nu~_c); gamma has a zero
+                        // normal gradient at every wall.
+                        if no_slip && scalar == Scalar::NuTilde {
+                            diag += 2.0 * face_diffusion(scalar, &c, &c, area, volume) / c.q[0];
                         }
                     }
                     Neighbour::Cell { block, padded, slot } => {
@@ -89,7 +137,7 @@ pub(super) fn assemble(
                         let o = sa_cell(gas, &w.blocks[block], og.layout.n_padded(), padded);
                         let mass_flux = roe_flux(gamma, &c.q, &o.q, n, area, options.entropy_fix)[0];
                         let face_volume = 0.5 * (volume + og.volume[global_of(og, padded)]);
-                        let k = face_diffusion(&c, &o, area, face_volume);
+                        let k = face_diffusion(scalar, &c, &o, area, face_volume);
                         diag += mass_flux.max(0.0) / c.q[0] + k / c.q[0];
                         values[slot] += mass_flux.min(0.0) / o.q[0] - k / o.q[0];
                     }
@@ -98,10 +146,10 @@ pub(super) fn assemble(
                         let mass_flux = roe_flux(gamma, &c.q, &gh.q, n, area, options.entropy_fix)[0];
                         diag += mass_flux.max(0.0) / c.q[0];
                         if kind == super::geometry::PhysicalBc::Inlet {
-                            // Fixed inlet nu~: the ghost does not move with the cell.
-                            diag += face_diffusion(&c, &gh, area, volume) / c.q[0];
+                            // Fixed inlet nu~ or gamma: the ghost does not move with the cell.
+                            diag += face_diffusion(scalar, &c, &gh, area, volume) / c.q[0];
                         } else {
-                            // The outlet ghost copies nu~_c: inflow there convects the cell's own nu~.
+                            // The outlet ghost copies the cell's value: inflow there convects it.
                             diag += mass_flux.min(0.0) / c.q[0];
                         }
                     }

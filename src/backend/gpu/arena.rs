@@ -106,6 +106,8 @@ pub struct GpuGeometry {
     /// Cell volumes and wall distances, per interior cell.
     pub volume: CudaSlice<f64>,
     pub wall_distance: CudaSlice<f64>,
+    /// Unit wall normals per interior cell, interleaved (SA-gamma's dV/dy).
+    pub wall_normal: CudaSlice<f64>,
     /// Face vectors, interleaved (sx, sy), per i-face and j-face.
     pub si: CudaSlice<f64>,
     pub sj: CudaSlice<f64>,
@@ -128,10 +130,10 @@ pub struct GpuGeometry {
 pub(crate) struct KernelScratch {
     /// Primitive variables of every padded cell (4 x np).
     pub primitives: CudaSlice<f64>,
-    /// Face fluxes (5 x nfi, 5 x nfj), shared by the convective and viscous kernels.
+    /// Face fluxes (NVAR x nfi, NVAR x nfj), shared by the convective and viscous kernels.
     pub flux_i: CudaSlice<f64>,
     pub flux_j: CudaSlice<f64>,
-    /// Cell quantities of the viscous terms (8 x np) and node values (4 x nnodes).
+    /// Cell quantities of the viscous terms (9 x np) and node values (5 x nnodes).
     pub viscous_cells: CudaSlice<f64>,
     pub node_values: CudaSlice<f64>,
     /// Scratch of the residual smoothing's Thomas sweeps (NVAR x np).
@@ -163,6 +165,7 @@ impl GpuGeometry {
             blocks: stream.clone_htod(&table).map_err(gpu_err)?,
             volume: up_f64(concat(bl.iter().map(|b| &b.volume)))?,
             wall_distance: up_f64(concat(bl.iter().map(|b| &b.wall_distance)))?,
+            wall_normal: up_f64(interleave(&concat(bl.iter().map(|b| &b.wall_normal))))?,
             si: up_f64(interleave(&concat(bl.iter().map(|b| &b.si))))?,
             sj: up_f64(interleave(&concat(bl.iter().map(|b| &b.sj))))?,
             wall_i: up_u8(concat(bl.iter().map(|b| flags(&b.wall_i))))?,
@@ -174,10 +177,10 @@ impl GpuGeometry {
             boundary: BoundaryTables::upload(stream, &host, &table)?,
             work: Mutex::new(KernelScratch {
                 primitives: zeros(4 * np)?,
-                flux_i: zeros(5 * nfi)?,
-                flux_j: zeros(5 * nfj)?,
-                viscous_cells: zeros(8 * np)?,
-                node_values: zeros(4 * nn)?,
+                flux_i: zeros(NVAR * nfi)?,
+                flux_j: zeros(NVAR * nfj)?,
+                viscous_cells: zeros(9 * np)?,
+                node_values: zeros(5 * nn)?,
                 smoothing_scratch: zeros(NVAR * np)?,
                 smoothing_active: stream.alloc_zeros::<i32>(2 * table.len().max(1)).map_err(gpu_err)?,
             }),

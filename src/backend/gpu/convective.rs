@@ -15,6 +15,8 @@ use crate::Result;
 struct SchemeArgs {
     second_order: i32,
     convect_nu_tilde: i32,
+    convect_intermittency: i32,
+    pad: i32,
     entropy_fix: f64,
     eps: [f64; 4],
 }
@@ -46,6 +48,8 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, scheme
     let args = SchemeArgs {
         second_order: (scheme.reconstruction == Reconstruction::SecondOrder) as i32,
         convect_nu_tilde: scheme.convect_nu_tilde as i32,
+        convect_intermittency: scheme.convect_intermittency as i32,
+        pad: 0,
         entropy_fix: scheme.entropy_fix,
         eps: scheme.limiter_epsilon,
     };

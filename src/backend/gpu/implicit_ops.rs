@@ -16,7 +16,7 @@ use super::ilu::{DeviceMatrix, SystemPreconditioner};
 use super::jacobian::{self, GpuJacobian};
 use super::{gpu_err, reduce, update, viscous, GpuBackend, GpuField, GpuGeometry, GpuScalars};
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
-use crate::backend::{BoundaryData, NFLOW, NVAR};
+use crate::backend::{BoundaryData, INTERMITTENCY, NFLOW};
 use crate::flow::gas::Gas;
 use crate::backend::GramSchmidt;
 use crate::{Error, Result};
@@ -34,6 +34,8 @@ pub struct GpuPreconditioner {
     kind: PreconditionerKind,
     flow: SystemPreconditioner,
     turbulence: Option<SystemPreconditioner>,
+    /// The intermittency system's (SA-gamma), made as the SA system's.
+    intermittency: Option<SystemPreconditioner>,
     /// The Arnoldi steps recorded as CUDA graphs, by the device addresses they work on.
     steps: RecordedSteps,
 }
@@ -68,14 +70,17 @@ impl GpuPreconditioner {
 fn variables(system: System) -> Range<usize> {
     match system {
         System::MeanFlow => 0..NFLOW,
-        System::Turbulence => NFLOW..NVAR,
+        System::Turbulence => NFLOW..NFLOW + 1,
+        System::Intermittency => INTERMITTENCY..INTERMITTENCY + 1,
     }
 }
 
+/// The matrix of `system`.
 fn matrix(jac: &GpuJacobian, system: System) -> DeviceMatrix<'_> {
     let (block, values) = match system {
         System::MeanFlow => (4, &jac.values),
         System::Turbulence => (1, &jac.turbulence),
+        System::Intermittency => (1, &jac.intermittency),
     };
     DeviceMatrix { block, n_rows: jac.n_rows(), row_ptr: &jac.row_ptr, cols: &jac.cols, diag: &jac.diag, values }
 }
@@ -98,6 +103,12 @@ impl GpuBackend {
         let flow = self.stream().clone_dtoh(&jac.values).map_err(gpu_err)?;
         let turbulence = if jac.turbulent { Some(self.stream().clone_dtoh(&jac.turbulence).map_err(gpu_err)?) } else { None };
         Ok((flow, turbulence))
+    }
+
+    /// Host copy of the intermittency matrix values (SA-gamma; `None` when not assembled; tests).
+    pub fn intermittency_jacobian_to_host(&self, jac: &GpuJacobian) -> Result<Option<Vec<f64>>> {
+        self.counters.field_transfer();
+        jac.transition.then(|| self.stream().clone_dtoh(&jac.intermittency).map_err(gpu_err)).transpose()
     }
 
     /// A device Krylov vector from host values (tests; counted as a transfer).
@@ -128,12 +139,15 @@ impl GpuBackend {
         let cx = self.ctx();
         let k = &self.kernels.ilu;
         let flow = SystemPreconditioner::new(k, &cx, &matrix(jac, System::MeanFlow), &jac.pattern.blocks, kind, self.graphs)?;
-        let turbulence = if jac.turbulent {
-            Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.blocks, turbulence_kind(kind), self.graphs)?)
-        } else {
-            None
+        let scalar = |assembled: bool, system: System| -> Result<Option<SystemPreconditioner>> {
+            match assembled {
+                true => Ok(Some(SystemPreconditioner::new(k, &cx, &matrix(jac, system), &jac.pattern.blocks, turbulence_kind(kind), self.graphs)?)),
+                false => Ok(None),
+            }
         };
-        Ok(GpuPreconditioner { kind, flow, turbulence, steps: RecordedSteps::default() })
+        let turbulence = scalar(jac.turbulent, System::Turbulence)?;
+        let intermittency = scalar(jac.transition, System::Intermittency)?;
+        Ok(GpuPreconditioner { kind, flow, turbulence, intermittency, steps: RecordedSteps::default() })
     }
 }
 
@@ -155,9 +169,8 @@ impl GpuBackend {
         let v_k = &basis.last().ok_or_else(|| Error::Gpu("an Arnoldi step needs v_k".into()))?.data;
         let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
         scratch.reserve(cx, m)?;
-        let turbulent = system == System::Turbulence;
-        let values = if turbulent { &jac.turbulence } else { &jac.values };
-        let mut key = vec![turbulent as u64, method as u64, values.device_ptr(cx.stream).0, jac.row_ptr.device_ptr(cx.stream).0, w.data.device_ptr(cx.stream).0, z.data.device_ptr(cx.stream).0];
+        let values = matrix(jac, system).values;
+        let mut key = vec![system as u64, method as u64, values.device_ptr(cx.stream).0, jac.row_ptr.device_ptr(cx.stream).0, w.data.device_ptr(cx.stream).0, z.data.device_ptr(cx.stream).0];
         key.extend(basis.iter().map(|v| v.data.device_ptr(cx.stream).0));
         key.extend(scratch.addresses(cx));
         let mut steps = pc.steps.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -171,7 +184,7 @@ impl GpuBackend {
         let vectors: Vec<&CudaSlice<f64>> = basis.iter().map(|v| &v.data).collect();
         let recording = super::GpuRecording::record(cx, "an Arnoldi step", || {
             p.apply(&self.kernels.ilu, cx, v_k, &mut z.data)?;
-            jacobian::spmv(&self.kernels.jacobian, cx, jac, turbulent, &z.data, &mut w.data)?;
+            jacobian::spmv(&self.kernels.jacobian, cx, jac, system, &z.data, &mut w.data)?;
             queue_gram_schmidt(&self.kernels, cx, &mut scratch, &vectors, &mut w.data, method)
         })?;
         steps.insert(key, recording);
@@ -214,14 +227,19 @@ impl ImplicitBackend for GpuBackend {
     ) {
         self.guarded(|cx| {
             if options.physics.is_turbulent() {
-                viscous::source_derivative(&self.kernels.viscous, cx, g, gas, &options.sa, &w.data, jacobian::source_derivative(jac))?;
+                let (sa, gamma) = jacobian::source_derivatives(jac);
+                viscous::source_derivative(&self.kernels.viscous, cx, g, gas, options.physics, &options.sa, &w.data, sa, gamma)?;
             }
             jacobian::assemble(&self.kernels.jacobian, cx, g, gas, data, options, &w.data, dt.map(|d| &d.data), jac)
         });
     }
 
     fn is_assembled(&self, jac: &GpuJacobian, system: System) -> bool {
-        system == System::MeanFlow || jac.turbulent
+        match system {
+            System::MeanFlow => true,
+            System::Turbulence => jac.turbulent,
+            System::Intermittency => jac.transition,
+        }
     }
 
     /// ILU(0) with Jacobi-swept triangular solves: on LS89 medium (H100, BENCHMARKS.md) 8.6 s to
@@ -249,24 +267,22 @@ impl ImplicitBackend for GpuBackend {
         let cx = self.ctx();
         let k = &self.kernels.ilu;
         pc.flow.refactorize(k, &cx, &matrix(jac, System::MeanFlow))?;
-        match (&mut pc.turbulence, jac.turbulent) {
-            (Some(p), true) => p.refactorize(k, &cx, &matrix(jac, System::Turbulence)),
-            (None, true) => {
-                let kind = turbulence_kind(pc.kind);
-                pc.turbulence = Some(SystemPreconditioner::new(k, &cx, &matrix(jac, System::Turbulence), &jac.pattern.blocks, kind, self.graphs)?);
-                Ok(())
-            }
-            (_, false) => {
-                pc.turbulence = None;
-                Ok(())
+        let kind = turbulence_kind(pc.kind);
+        for (slot, assembled, system) in [(&mut pc.turbulence, jac.turbulent, System::Turbulence), (&mut pc.intermittency, jac.transition, System::Intermittency)] {
+            match (slot.as_mut(), assembled) {
+                (Some(p), true) => p.refactorize(k, &cx, &matrix(jac, system))?,
+                (None, true) => *slot = Some(SystemPreconditioner::new(k, &cx, &matrix(jac, system), &jac.pattern.blocks, kind, self.graphs)?),
+                (_, false) => *slot = None,
             }
         }
+        Ok(())
     }
 
     fn has_system(&self, jac: &GpuJacobian, pc: &GpuPreconditioner, system: System) -> bool {
         match system {
             System::MeanFlow => true,
             System::Turbulence => jac.turbulent && pc.turbulence.is_some(),
+            System::Intermittency => jac.transition && pc.intermittency.is_some(),
         }
     }
 
@@ -292,7 +308,7 @@ impl ImplicitBackend for GpuBackend {
     }
 
     fn apply_operator(&self, jac: &GpuJacobian, system: System, x: &GpuVector, y: &mut GpuVector) {
-        self.guarded(|cx| jacobian::spmv(&self.kernels.jacobian, cx, jac, system == System::Turbulence, &x.data, &mut y.data));
+        self.guarded(|cx| jacobian::spmv(&self.kernels.jacobian, cx, jac, system, &x.data, &mut y.data));
     }
 
     fn apply_preconditioner(&self, pc: &GpuPreconditioner, system: System, r: &GpuVector, z: &mut GpuVector) {
@@ -300,6 +316,7 @@ impl ImplicitBackend for GpuBackend {
             let p = match system {
                 System::MeanFlow => &pc.flow,
                 System::Turbulence => pc.turbulence.as_ref().ok_or_else(|| Error::Gpu("the SA system was not factorized".into()))?,
+                System::Intermittency => pc.intermittency.as_ref().ok_or_else(|| Error::Gpu("the intermittency system was not factorized".into()))?,
             };
             p.apply(&self.kernels.ilu, cx, &r.data, &mut z.data)
         });
@@ -356,6 +373,7 @@ impl ImplicitBackend for GpuBackend {
         let p = match system {
             System::MeanFlow => &pc.flow,
             System::Turbulence => pc.turbulence.as_ref()?,
+            System::Intermittency => pc.intermittency.as_ref()?,
         };
         if !self.graphs || !p.is_recordable(&self.kernels.ilu) || !runs_on_device(method, basis.len()) {
             return None;

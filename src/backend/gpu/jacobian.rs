@@ -11,7 +11,7 @@ use super::{grid, gpu_err, Ctx, GasArgs, GpuGeometry};
 use crate::backend::cpu::geometry::PhysicalBc;
 use crate::backend::cpu::jacobian::{global_of, JacobianPattern, Neighbour};
 use std::sync::Arc;
-use crate::backend::implicit::{ConvectiveJacobian, JacobianOptions};
+use crate::backend::implicit::{ConvectiveJacobian, JacobianOptions, System};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::gpu::GpuDevice;
@@ -108,6 +108,12 @@ pub struct GpuJacobian {
     source_derivative: CudaSlice<f64>,
     /// True once `turbulence` holds an assembled SA matrix.
     pub turbulent: bool,
+    /// The intermittency system's values (SA-gamma), one per slot, and its source part
+    /// dQ_gamma/d(rho gamma) per cell.
+    pub(super) intermittency: CudaSlice<f64>,
+    gamma_source_derivative: CudaSlice<f64>,
+    /// True once `intermittency` holds an assembled matrix.
+    pub transition: bool,
 }
 
 impl GpuJacobian {
@@ -128,6 +134,9 @@ impl GpuJacobian {
             turbulence: cx.stream.alloc_zeros::<f64>(nnz).map_err(gpu_err)?,
             source_derivative: cx.stream.alloc_zeros::<f64>(g.n_interior().max(1)).map_err(gpu_err)?,
             turbulent: false,
+            intermittency: cx.stream.alloc_zeros::<f64>(nnz).map_err(gpu_err)?,
+            gamma_source_derivative: cx.stream.alloc_zeros::<f64>(g.n_interior().max(1)).map_err(gpu_err)?,
+            transition: false,
             pattern,
         })
     }
@@ -171,8 +180,8 @@ fn face_table(g: &GpuGeometry, pattern: &JacobianPattern) -> Vec<RowFaceEntry> {
 }
 
 /// Assembles the mean-flow matrix at `w` (ghosts filled), with `Omega/dt` on the diagonal when
-/// `dt` is given, and with turbulent physics the SA matrix (`source_derivative` filled first by
-/// the viscous family).
+/// `dt` is given, with turbulent physics the SA matrix and with SA-gamma the intermittency
+/// matrix (`source_derivative` and `gamma_source_derivative` filled first by the viscous family).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn assemble(
     k: &Kernels,
@@ -210,7 +219,14 @@ pub(super) fn assemble(
     }
     cx.counters.launched(1);
     jac.turbulent = options.physics.is_turbulent();
-    if jac.turbulent {
+    jac.transition = options.physics.transports_intermittency();
+    let scalars = [(jac.turbulent, 0i32), (jac.transition, 1i32)];
+    for (assembled, scalar) in scalars {
+        if !assembled {
+            continue;
+        }
+        let GpuJacobian { row_ptr, diag, faces, source_derivative, gamma_source_derivative, turbulence, intermittency, .. } = &mut *jac;
+        let (derivative, values) = if scalar == 0 { (&*source_derivative, turbulence) } else { (&*gamma_source_derivative, intermittency) };
         unsafe {
             cx.stream
                 .launch_builder(&k.assemble_turbulence)
@@ -218,14 +234,15 @@ pub(super) fn assemble(
                 .arg(&e)
                 .arg(&gas)
                 .arg(&args)
-                .arg(&jac.row_ptr)
-                .arg(&jac.diag)
-                .arg(&jac.faces)
+                .arg(&scalar)
+                .arg(&*row_ptr)
+                .arg(&*diag)
+                .arg(&*faces)
                 .arg(w)
                 .arg(&g.volume)
-                .arg(&jac.source_derivative)
+                .arg(derivative)
                 .arg(dt)
-                .arg(&mut jac.turbulence)
+                .arg(values)
                 .launch(grid(g.n_interior()))
                 .map_err(gpu_err)?;
         }
@@ -234,9 +251,10 @@ pub(super) fn assemble(
     Ok(())
 }
 
-/// The SA source derivative buffer of `jac`, for the viscous family to fill before assembly.
-pub(super) fn source_derivative(jac: &mut GpuJacobian) -> &mut CudaSlice<f64> {
-    &mut jac.source_derivative
+/// The source derivative buffers of `jac` (SA, intermittency), for the viscous family to fill
+/// before assembly.
+pub(super) fn source_derivatives(jac: &mut GpuJacobian) -> (&mut CudaSlice<f64>, &mut CudaSlice<f64>) {
+    (&mut jac.source_derivative, &mut jac.gamma_source_derivative)
 }
 
 /// `b = scale * f[vars]` on the interior cells, `nv` values per row (`first` the first variable).
@@ -257,10 +275,14 @@ pub(super) fn scatter(k: &Kernels, cx: &Ctx, g: &GpuGeometry, first: usize, nv: 
     Ok(())
 }
 
-/// `y = A x` with the mean-flow matrix (`turbulence` false) or the SA matrix.
-pub(super) fn spmv(k: &Kernels, cx: &Ctx, jac: &GpuJacobian, turbulence: bool, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
+/// `y = A x` with the matrix of `system`.
+pub(super) fn spmv(k: &Kernels, cx: &Ctx, jac: &GpuJacobian, system: System, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
     let n = jac.n_rows() as i32;
-    let (kernel, values, threads) = if turbulence { (&k.csr_spmv, &jac.turbulence, n) } else { (&k.bsr4_spmv, &jac.values, 4 * n) };
+    let (kernel, values, threads) = match system {
+        System::MeanFlow => (&k.bsr4_spmv, &jac.values, 4 * n),
+        System::Turbulence => (&k.csr_spmv, &jac.turbulence, n),
+        System::Intermittency => (&k.csr_spmv, &jac.intermittency, n),
+    };
     unsafe { cx.stream.launch_builder(kernel).arg(&n).arg(&jac.row_ptr).arg(&jac.cols).arg(values).arg(x).arg(y).launch(grid(threads as usize)) }
         .map_err(gpu_err)?;
     cx.counters.launched(1);

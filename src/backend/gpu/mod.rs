@@ -438,7 +438,7 @@ impl Backend for GpuBackend {
         if !physics.is_viscous() {
             return;
         }
-        self.guarded(|cx| viscous::residual(&self.kernels.viscous, cx, g, gas, physics.is_turbulent(), sa, &w.data, &mut r.data));
+        self.guarded(|cx| viscous::residual(&self.kernels.viscous, cx, g, gas, physics, sa, &w.data, &mut r.data));
     }
 
     fn turbulence_source_factor(&self, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &GpuField, dt: &GpuScalars, factor: &mut GpuScalars) {
@@ -468,6 +468,10 @@ impl Backend for GpuBackend {
 
     fn rk_stage_update(&self, g: &GpuGeometry, nvar: usize, alpha: f64, w0: &GpuField, r: &GpuField, dt: &GpuScalars, w: &mut GpuField) {
         self.guarded(|cx| update::rk_stage(&self.kernels.update, cx, g, nvar, alpha, &w0.data, &r.data, &dt.data, &mut w.data));
+    }
+
+    fn bound_intermittency(&self, g: &GpuGeometry, w: &mut GpuField) {
+        self.guarded(|cx| update::bound_intermittency(&self.kernels.update, cx, g, &mut w.data));
     }
 
     fn smooth_residual(&self, g: &GpuGeometry, nvar: usize, epsilon: [f64; 2], r: &mut GpuField) {

@@ -12,6 +12,7 @@ pub(super) struct Kernels {
     axpy: CudaFunction,
     rk_stage_update: CudaFunction,
     scale_turbulence_residual: CudaFunction,
+    bound_intermittency: CudaFunction,
     scale: CudaFunction,
     divide: CudaFunction,
     normalize_by: CudaFunction,
@@ -25,6 +26,7 @@ impl Kernels {
             axpy: m.function("axpy")?,
             rk_stage_update: m.function("rk_stage_update")?,
             scale_turbulence_residual: m.function("scale_turbulence_residual")?,
+            bound_intermittency: m.function("bound_intermittency")?,
             scale: m.function("scale")?,
             divide: m.function("divide")?,
             normalize_by: m.function("normalize_by")?,
@@ -67,6 +69,13 @@ pub(super) fn rk_stage(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usize, alph
             .launch(grid(g.n_interior()))
     }
     .map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// rho gamma of every interior cell clamped to [0, rho] (`Backend::bound_intermittency`).
+pub(super) fn bound_intermittency(k: &Kernels, cx: &Ctx, g: &GpuGeometry, w: &mut CudaSlice<f64>) -> Result<()> {
+    unsafe { cx.stream.launch_builder(&k.bound_intermittency).arg(&g.blocks).arg(&g.extent).arg(w).launch(grid(g.n_interior())) }.map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())
 }

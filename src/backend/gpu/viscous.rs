@@ -6,7 +6,7 @@
 use cudarc::driver::{CudaFunction, CudaSlice, PushKernelArg};
 
 use super::{grid, gpu_err, Ctx, GasArgs, GpuGeometry};
-use crate::backend::SaSourceOptions;
+use crate::backend::{Physics, SaSourceOptions};
 use crate::flow::gas::Gas;
 use crate::gpu::GpuDevice;
 use crate::Result;
@@ -34,8 +34,8 @@ impl Kernels {
     }
 }
 
-/// Fills `cells` (8 x np) with rho, u, v, p, T, nu_tilde, mu, mu_t of every padded cell
-/// (nu_tilde and mu_t zero unless `turbulent`).
+/// Fills `cells` (9 x np) with rho, u, v, p, T, nu_tilde, mu, mu_t, gamma of every padded cell
+/// (nu_tilde and mu_t zero, gamma 1 unless `turbulent`).
 fn cell_states(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &GasArgs, turbulent: bool, w: &CudaSlice<f64>, cells: &mut CudaSlice<f64>) -> Result<()> {
     let e = g.extent;
     let turbulent = turbulent as i32;
@@ -49,26 +49,39 @@ fn bcm_onset(sa: &SaSourceOptions) -> f64 {
     sa.bcm_onset.unwrap_or(0.0)
 }
 
+/// SA-gamma's free-stream turbulence intensity as the kernels take it: 0 without the
+/// intermittency equation (`physics` does not transport it).
+fn intermittency_tu(physics: Physics, sa: &SaSourceOptions) -> f64 {
+    if physics.transports_intermittency() {
+        sa.intermittency_tu.unwrap_or(0.0)
+    } else {
+        0.0
+    }
+}
+
 /// Adds the viscous residual of `w` to `r` (thesis 4.2.2, eq. 4.14; with SA the diffusion and
-/// source of rho nu_tilde): interior cells only, the SA variable only when `turbulent`.
+/// source of rho nu_tilde, with SA-gamma those of rho gamma): interior cells only, the variables
+/// `physics` marches.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbulent: bool, sa: &SaSourceOptions, w: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
+pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
     let gas = GasArgs::from(gas);
     let e = g.extent;
-    let (on, with_ft2, bcm_onset) = (turbulent as i32, sa.with_ft2 as i32, bcm_onset(sa));
+    let turbulent = physics.is_turbulent();
+    let (on, with_ft2, bcm_onset, tu) = (turbulent as i32, sa.with_ft2 as i32, bcm_onset(sa), intermittency_tu(physics, sa));
     let mut work = g.workspace();
     let ws = &mut *work;
     let (cells, nodes, fi, fj) = (&mut ws.viscous_cells, &mut ws.node_values, &mut ws.flux_i, &mut ws.flux_j);
     cell_states(k, cx, g, &gas, turbulent, w, cells)?;
     let faces = (e.nfi + e.nfj) as usize;
     unsafe {
-        cx.stream.launch_builder(&k.node_values).arg(&g.blocks).arg(&e).arg(&*cells).arg(&mut *nodes).launch(grid(e.nnodes as usize)).map_err(gpu_err)?;
+        cx.stream.launch_builder(&k.node_values).arg(&g.blocks).arg(&e).arg(&tu).arg(&*cells).arg(&mut *nodes).launch(grid(e.nnodes as usize)).map_err(gpu_err)?;
         cx.stream
             .launch_builder(&k.face_fluxes)
             .arg(&g.blocks)
             .arg(&e)
             .arg(&gas)
             .arg(&on)
+            .arg(&tu)
             .arg(&*cells)
             .arg(&*nodes)
             .arg(&g.centre_padded)
@@ -88,6 +101,7 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbul
             .arg(&on)
             .arg(&with_ft2)
             .arg(&bcm_onset)
+            .arg(&tu)
             .arg(&*cells)
             .arg(&*fi)
             .arg(&*fj)
@@ -95,6 +109,7 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, turbul
             .arg(&g.sj)
             .arg(&g.volume)
             .arg(&g.wall_distance)
+            .arg(&g.wall_normal)
             .arg(r)
             .launch(grid(g.n_interior()))
             .map_err(gpu_err)?;
@@ -125,6 +140,7 @@ pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, g
             .arg(&g.sj)
             .arg(&g.volume)
             .arg(&g.wall_distance)
+            .arg(&g.wall_normal)
             .arg(dt)
             .arg(factor)
             .launch(grid(g.n_interior()))
@@ -134,11 +150,23 @@ pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, g
     Ok(())
 }
 
-/// dQ/d(rho nu~) per interior cell, Q the SA source per unit volume of `w`
-/// (`sa_source_derivatives` of the CPU): the source part of the segregated SA Jacobian.
-pub(super) fn source_derivative(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CudaSlice<f64>, out: &mut CudaSlice<f64>) -> Result<()> {
+/// dQ/d(rho nu~) per interior cell, Q the SA source per unit volume of `w`, into `out`, and with
+/// SA-gamma dQ_gamma/d(rho gamma) into `gamma_out` (`source_derivatives` of the CPU): the source
+/// parts of the segregated SA and intermittency Jacobians.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn source_derivative(
+    k: &Kernels,
+    cx: &Ctx,
+    g: &GpuGeometry,
+    gas: &Gas,
+    physics: Physics,
+    sa: &SaSourceOptions,
+    w: &CudaSlice<f64>,
+    out: &mut CudaSlice<f64>,
+    gamma_out: &mut CudaSlice<f64>,
+) -> Result<()> {
     let gas = GasArgs::from(gas);
-    let (with_ft2, bcm_onset) = (sa.with_ft2 as i32, bcm_onset(sa));
+    let (with_ft2, bcm_onset, tu) = (sa.with_ft2 as i32, bcm_onset(sa), intermittency_tu(physics, sa));
     let mut work = g.workspace();
     let cells = &mut work.viscous_cells;
     cell_states(k, cx, g, &gas, true, w, cells)?;
@@ -149,12 +177,15 @@ pub(super) fn source_derivative(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Ga
             .arg(&g.extent)
             .arg(&with_ft2)
             .arg(&bcm_onset)
+            .arg(&tu)
             .arg(&*cells)
             .arg(&g.si)
             .arg(&g.sj)
             .arg(&g.volume)
             .arg(&g.wall_distance)
+            .arg(&g.wall_normal)
             .arg(out)
+            .arg(gamma_out)
             .launch(grid(g.n_interior()))
             .map_err(gpu_err)?;
     }

@@ -11,8 +11,10 @@ use crate::Result;
 
 /// Bytes of one f64.
 const F64: f64 = 8.0;
-/// Variables per cell: the four mean-flow ones and rho nu~ (SA), all marched.
-const NV: f64 = NVAR as f64;
+/// Variables the RANS-SA problem marches per cell: the four mean-flow ones and rho nu~.
+const NV: f64 = 5.0;
+/// Variables stored per cell (the intermittency slot too): what whole-field operations move.
+const NS: f64 = NVAR as f64;
 /// A cell's share of the face vectors: one i-face and one j-face, two components each.
 const FACE_VECTORS: f64 = 4.0;
 /// Constant residual-smoothing coefficient along i and j (the multigrid correction smoothing
@@ -80,41 +82,41 @@ impl Operation {
     /// The least traffic to and from memory per interior (fine) cell \[bytes\]: every input read
     /// once and every output written once, with perfect reuse of neighbour values (stencil
     /// neighbours and shared faces and nodes cost nothing extra), in f64 and with the SA
-    /// model (5 variables marched). Geometry per cell: 4 f64 of face vectors (one i- and one
+    /// model (5 variables marched of the 6 stored). Geometry per cell: 4 f64 of face vectors (one i- and one
     /// j-face), 2 of node coordinates, 2 of centroid, 1 volume, 1 wall distance. Boundary
     /// flags and index tables are not counted.
     ///
     /// | operation | reads | writes | bytes per cell |
     /// |---|---|---|---|
-    /// | copy_field | W (5), ghosts included | W0 (5) | 80 x padded / interior cells |
-    /// | apply_boundary_conditions | 5 per ghost (donor or mirrored interior cell) | 5 per ghost | 80 x ghosts / interior cells |
-    /// | convective_residual | W (5), faces (4) | R (5) | 112 |
+    /// | copy_field | W (6), ghosts included | W0 (6) | 96 x padded / interior cells |
+    /// | apply_boundary_conditions | 6 per ghost (donor or mirrored interior cell) | 6 per ghost | 96 x ghosts / interior cells |
+    /// | convective_residual | W (5), faces (4) | R (6) | 120 |
     /// | viscous_residual | W (5), faces (4), nodes (2), centroid (2), volume, wall distance, R (5) | R (5) | 200 |
     /// | local_time_step | W (5), faces (4), volume | dt | 88 |
     /// | turbulence_source_factor | W (5), faces (4), volume, wall distance, dt | factor | 104 |
     /// | scale_turbulence_residual | factor, R (SA slot) | R (SA slot) | 24 |
     /// | smooth_residual | R (5), once per direction | R (5), once per direction | 160 |
     /// | rk_stage_update | W0 (5), R (5), dt, volume | W (5) | 136 |
-    /// | residual_norms | R (5), volume | - | 48 |
-    /// | restrict_state | W (5), volume | 5/4 coarse values | 58 |
-    /// | restrict_residual | R (5) | 5/4 coarse values | 50 |
-    /// | prolong_correction | W (5), 2 x 5/4 coarse values | W (5) | 100 |
+    /// | residual_norms | R (6), volume | - | 56 |
+    /// | restrict_state | W (6), volume | 6/4 coarse values | 68 |
+    /// | restrict_residual | R (6) | 6/4 coarse values | 60 |
+    /// | prolong_correction | W (6), 2 x 6/4 coarse values | W (6) | 120 |
     pub fn bytes_per_cell(&self, counts: &MeshCounts) -> f64 {
         let per_cell = |n: usize| n as f64 / counts.cells as f64;
         let values = match self {
-            Operation::CopyField => 2.0 * NV * per_cell(counts.padded_cells),
-            Operation::ApplyBoundaryConditions => 2.0 * NV * per_cell(counts.boundary_ghosts),
-            Operation::ConvectiveResidual => NV + FACE_VECTORS + NV,
+            Operation::CopyField => 2.0 * NS * per_cell(counts.padded_cells),
+            Operation::ApplyBoundaryConditions => 2.0 * NS * per_cell(counts.boundary_ghosts),
+            Operation::ConvectiveResidual => NV + FACE_VECTORS + NS,
             Operation::ViscousResidual => NV + FACE_VECTORS + 2.0 + 2.0 + 1.0 + 1.0 + 2.0 * NV,
             Operation::LocalTimeStep => NV + FACE_VECTORS + 1.0 + 1.0,
             Operation::TurbulenceSourceFactor => NV + FACE_VECTORS + 1.0 + 1.0 + 1.0 + 1.0,
             Operation::ScaleTurbulenceResidual => 3.0,
             Operation::SmoothResidual => 2.0 * 2.0 * NV,
             Operation::RkStageUpdate => 3.0 * NV + 2.0,
-            Operation::ResidualNorms => NV + 1.0,
-            Operation::RestrictState => NV + 1.0 + NV / 4.0,
-            Operation::RestrictResidual => NV + NV / 4.0,
-            Operation::ProlongCorrection => 2.0 * NV + 2.0 * NV / 4.0,
+            Operation::ResidualNorms => NS + 1.0,
+            Operation::RestrictState => NS + 1.0 + NS / 4.0,
+            Operation::RestrictResidual => NS + NS / 4.0,
+            Operation::ProlongCorrection => 2.0 * NS + 2.0 * NS / 4.0,
         };
         values * F64
     }

@@ -190,7 +190,7 @@ fn channel_flow_state(mesh: &Mesh, gas: &Gas, op: &OperatingPoint) -> Solution {
         .iter()
         .map(|block| {
             let n = block.n_cells();
-            let mut s = BlockSolution { ni: block.ni, nj: block.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n] };
+            let mut s = BlockSolution { ni: block.ni, nj: block.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n], intermittency: Vec::new() };
             for j in 0..block.nj {
                 for i in 0..block.ni {
                     let corners = [block.node(i, j), block.node(i + 1, j), block.node(i + 1, j + 1), block.node(i, j + 1)];
