@@ -39,14 +39,15 @@ extern "C" __global__ void bound_intermittency(const BlockEntry* __restrict__ bl
     w[INTERMITTENCY * ext.np + g] = fmin(fmax(w[INTERMITTENCY * ext.np + g], 0.0), w[g]);
 }
 
-// The rho nu~ residual of every interior cell times its point-implicit factor.
-extern "C" __global__ void scale_turbulence_residual(const BlockEntry* __restrict__ blocks, Extent ext,
+// The residual of variable `slot` (rho nu~ or rho gamma) of every interior cell times its
+// point-implicit factor.
+extern "C" __global__ void scale_turbulence_residual(const BlockEntry* __restrict__ blocks, Extent ext, int slot,
                                                      const double* __restrict__ factor, double* __restrict__ r) {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= ext.nint) return;
     int i, j;
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
-    r[NFLOW * ext.np + gcell(e, i, j)] *= factor[c];
+    r[slot * ext.np + gcell(e, i, j)] *= factor[c];
 }
 
 // x *= a (the Krylov vectors' scale).

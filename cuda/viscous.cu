@@ -279,20 +279,22 @@ extern "C" __global__ void viscous_gather(const BlockEntry* __restrict__ blocks,
     }
 }
 
-// Point-implicit SA factor per interior cell (turbulence_source_factor, sa_source_derivatives):
-// factor = 1/(1 + dt max(0, -dQ/d(rho nu~))) with dQ/d(rho nu~) = (dQ/d nu~)/rho. The explicit
-// scheme's: SA and SA-BCM (no intermittency, tu 0).
-extern "C" __global__ void sa_source_factor(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset,
-                                            const double* __restrict__ cells, const double* __restrict__ si, const double* __restrict__ sj,
-                                            const double* __restrict__ volume, const double* __restrict__ wall_distance,
-                                            const double* __restrict__ wall_normal, const double* __restrict__ dt,
-                                            double* __restrict__ factor) {
+// Point-implicit factors per interior cell of the explicit scheme (turbulence_source_factor,
+// intermittency_source_factor): factor = 1/(1 + dt max(0, -dQ/d(rho s))) with Q the SA source
+// (coupled to the intermittency with SA-gamma, tu > 0) for `gamma_equation` 0, the intermittency
+// source for 1.
+extern "C" __global__ void source_factor(const BlockEntry* __restrict__ blocks, Extent ext, int with_ft2, double bcm_onset, double tu,
+                                         int gamma_equation, const double* __restrict__ cells, const double* __restrict__ si,
+                                         const double* __restrict__ sj, const double* __restrict__ volume,
+                                         const double* __restrict__ wall_distance, const double* __restrict__ wall_normal,
+                                         const double* __restrict__ dt, double* __restrict__ factor) {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= ext.nint) return;
     int i, j;
     const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
-    SaSource s = cell_sources(e, ext.np, cells, si, sj, volume, wall_distance, wall_normal, with_ft2, bcm_onset, 0.0, c, i, j).sa;
-    double derivative = s.d_total_d_nu_tilde / cells[CELL_RHO * ext.np + gcell(e, i, j)];
+    CellSources s = cell_sources(e, ext.np, cells, si, sj, volume, wall_distance, wall_normal, with_ft2, bcm_onset, tu, c, i, j);
+    double d = gamma_equation ? s.gamma.d_total_d_gamma : s.sa.d_total_d_nu_tilde;
+    double derivative = d / cells[CELL_RHO * ext.np + gcell(e, i, j)];
     factor[c] = 1.0 / (1.0 + dt[c] * fmax(-derivative, 0.0));
 }
 

@@ -184,14 +184,23 @@ pub trait Backend: Send + Sync {
     /// (`flow::sa::sa_source`). Near y+ ~ 1 walls the destruction rate 2 cw1 fw nu~/d^2 is many
     /// times the inverse of the convective/viscous time step, which an explicit RK scheme cannot
     /// follow; scaling the rho nu~ residual by this factor treats that part implicitly (Blazek
-    /// sec. 12.6.3; the same linearization as the implicit scheme's SA diagonal).
+    /// sec. 12.6.3; the same linearization as the implicit scheme's SA diagonal). With SA-gamma
+    /// (`sa.intermittency_tu` set) Q is SA's source coupled to the intermittency.
     fn turbulence_source_factor(&self, geometry: &Self::Geometry, gas: &Gas, sa: &SaSourceOptions, w: &Self::Field, dt: &Self::Scalars, factor: &mut Self::Scalars);
     /// Multiplies the rho nu~ residual of every interior cell by its `factor`.
     fn scale_turbulence_residual(&self, geometry: &Self::Geometry, factor: &Self::Scalars, r: &mut Self::Field);
+    /// Point-implicit factor of SA-gamma's intermittency equation for explicit schemes, per
+    /// interior cell: `factor = 1 / (1 + dt max(0, -dQ_gamma/d(rho gamma)))` with Q_gamma the
+    /// intermittency source per unit volume (`flow::intermittency`; `sa.intermittency_tu` set).
+    /// Its production rate F_length S F_onset is many times the inverse explicit time step in a
+    /// shear layer, as SA's destruction is at a wall.
+    fn intermittency_source_factor(&self, geometry: &Self::Geometry, gas: &Gas, sa: &SaSourceOptions, w: &Self::Field, dt: &Self::Scalars, factor: &mut Self::Scalars);
+    /// Multiplies the rho gamma residual of every interior cell by its `factor`.
+    fn scale_intermittency_residual(&self, geometry: &Self::Geometry, factor: &Self::Scalars, r: &mut Self::Field);
 
     /// Clamps the intermittency of every interior cell to [0, 1] (rho gamma to [0, rho]): gamma
-    /// is a fraction, and the implicit step, whose source linearization keeps only the
-    /// diagonal-strengthening part, can overshoot it where the production rate
+    /// is a fraction, and an implicit step or explicit stage, whose source linearization keeps
+    /// only the diagonal-strengthening part, can overshoot it where the production rate
     /// F_length S is large (SA-gamma only; `flow::intermittency`).
     fn bound_intermittency(&self, geometry: &Self::Geometry, w: &mut Self::Field);
 

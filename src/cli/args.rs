@@ -357,8 +357,7 @@ pub enum ModelArg {
     /// operating point's turbulence_intensity.
     SaBcm,
     /// SA-gamma: Spalart-Allmaras (noft2) with Menter's one-equation intermittency transport
-    /// (separation-induced transition), onset from the operating point's turbulence_intensity;
-    /// implicit scheme.
+    /// (separation-induced transition), onset from the operating point's turbulence_intensity.
     SaGamma,
 }
 

@@ -27,6 +27,8 @@ struct Level<B: Backend> {
     dt: B::Scalars,
     /// Point-implicit factor of the SA residual (turbulent runs).
     sa_factor: B::Scalars,
+    /// Point-implicit factor of the intermittency residual (SA-gamma, finest level).
+    gamma_factor: Option<B::Scalars>,
     /// Per-cell residual-smoothing coefficients along i and j (variable smoothing only).
     smoothing_eps: Option<[B::Scalars; 2]>,
     forcing: Option<B::Field>,
@@ -47,11 +49,6 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
     /// geometry to the backend.
     pub fn new(backend: &'b B, mesh: &Mesh, case: Case) -> Result<Self> {
         case.validate()?;
-        if case.solver.model.transports_intermittency() {
-            // The intermittency source is stiff near walls like SA's, and only the implicit
-            // scheme linearizes it (its segregated system).
-            return Err(Error::Other("model sa_gamma runs the implicit scheme only (scheme: Implicit, `--scheme implicit`)".into()));
-        }
         let boundary = case.boundary_data();
         let fine_scheme = case.convective_scheme();
         let n_levels = case.solver.multigrid.map_or(1, |mg| mg.levels);
@@ -70,7 +67,8 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             let correction = if l + 1 < n_levels { Some(backend.new_field(&geometry)) } else { None };
             let variable_smoothing = case.solver.smoothing.is_some_and(|sm| sm.variable.is_some());
             let smoothing_eps = variable_smoothing.then(|| [backend.new_scalars(&geometry), backend.new_scalars(&geometry)]);
-            levels.push(Level { geometry, scheme, w0, w, r, dt, sa_factor, smoothing_eps, forcing, w_start, correction });
+            let gamma_factor = (l == 0 && case.solver.model.transports_intermittency()).then(|| backend.new_scalars(&geometry));
+            levels.push(Level { geometry, scheme, w0, w, r, dt, sa_factor, gamma_factor, smoothing_eps, forcing, w_start, correction });
         }
         Ok(ExplicitSolver { backend, case, boundary, levels })
     }
@@ -192,13 +190,18 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             }
             backend.fill_scalars(&mut level.dt, step);
         }
-        // Coarse grids carry mean-flow corrections only: the SA equation is marched on the
-        // finest grid and the coarse grids see the restricted eddy viscosity, frozen (as SU2
-        // does: the model's stiff near-wall source does not survive 2 x 2 agglomeration).
+        // Coarse grids carry mean-flow corrections only: the SA (and intermittency) equations are
+        // marched on the finest grid and the coarse grids see the restricted eddy viscosity,
+        // frozen (as SU2 does: the model's stiff near-wall source does not survive 2 x 2
+        // agglomeration).
         let nvar = if l == 0 { config.model.n_marched() } else { config.model.n_marched().min(NFLOW) };
         let turbulent = l == 0 && config.model.is_turbulent();
+        let sa = self.case.sa_options();
         if turbulent {
-            backend.turbulence_source_factor(&level.geometry, &self.case.gas, &self.case.sa_options(), &level.w, &level.dt, &mut level.sa_factor);
+            backend.turbulence_source_factor(&level.geometry, &self.case.gas, &sa, &level.w, &level.dt, &mut level.sa_factor);
+        }
+        if let Some(factor) = level.gamma_factor.as_mut() {
+            backend.intermittency_source_factor(&level.geometry, &self.case.gas, &sa, &level.w, &level.dt, factor);
         }
         // Variable smoothing coefficients are frozen over the stages, like the time step.
         if let (Some(eps), Some(v)) = (level.smoothing_eps.as_mut(), config.smoothing.and_then(|sm| sm.variable)) {
@@ -215,12 +218,19 @@ impl<'b, B: Backend> ExplicitSolver<'b, B> {
             if turbulent {
                 backend.scale_turbulence_residual(&level.geometry, &level.sa_factor, &mut level.r);
             }
+            if let Some(factor) = &level.gamma_factor {
+                backend.scale_intermittency_residual(&level.geometry, factor, &mut level.r);
+            }
             match (&level.smoothing_eps, config.smoothing) {
                 (Some(eps), _) => backend.smooth_residual_variable(&level.geometry, nvar, eps, &mut level.r),
                 (None, Some(sm)) => backend.smooth_residual(&level.geometry, nvar, sm.epsilon, &mut level.r),
                 (None, None) => {}
             }
             backend.rk_stage_update(&level.geometry, nvar, *alpha, &level.w0, &level.r, &level.dt, &mut level.w);
+            if level.gamma_factor.is_some() {
+                // gamma is a fraction; a stage can overshoot it where the production is large.
+                backend.bound_intermittency(&level.geometry, &mut level.w);
+            }
         }
         Ok(step)
     }

@@ -12,7 +12,7 @@ fn rk_stage_update_axpy_fill_and_turbulence_scaling_match_cpu() {
         let factor = random_scalars(&p.gc, 15, 0.1, 1.0);
         let up = |f: &CpuField| p.gpu.field_from_host(&p.gg, f).unwrap();
         let (w0g, rg, dtg, fg) = (up(&w0), up(&r), p.gpu.scalars_from_host(&dt).unwrap(), p.gpu.scalars_from_host(&factor).unwrap());
-        for nvar in [4, 5] {
+        for nvar in [4, 5, 6] {
             let (mut wc, mut wg) = (w.clone(), up(&w));
             p.cpu.rk_stage_update(&p.gc, nvar, 0.375, &w0, &r, &dt, &mut wc);
             p.gpu.rk_stage_update(&p.gg, nvar, 0.375, &w0g, &rg, &dtg, &mut wg);
@@ -31,6 +31,15 @@ fn rk_stage_update_axpy_fill_and_turbulence_scaling_match_cpu() {
         p.gpu.scale_turbulence_residual(&p.gg, &fg, &mut sg);
         let diff = relative_difference(&sc, &p.host(&sg));
         assert!(diff <= PARITY, "{name}: scale_turbulence_residual differs by {diff:e}");
+        let (mut sc, mut sg) = (r.clone(), up(&r));
+        p.cpu.scale_intermittency_residual(&p.gc, &factor, &mut sc);
+        p.gpu.scale_intermittency_residual(&p.gg, &fg, &mut sg);
+        let diff = relative_difference(&sc, &p.host(&sg));
+        assert!(diff <= PARITY, "{name}: scale_intermittency_residual differs by {diff:e}");
+        let (mut bc, mut bg) = (w.clone(), up(&w));
+        p.cpu.bound_intermittency(&p.gc, &mut bc);
+        p.gpu.bound_intermittency(&p.gg, &mut bg);
+        assert_eq!(relative_difference(&bc, &p.host(&bg)), 0.0, "{name}: bound_intermittency");
 
         let (mut fc, mut fgd) = (r.clone(), up(&r));
         p.cpu.fill_field(&mut fc, 2.5);

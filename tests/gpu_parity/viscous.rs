@@ -110,23 +110,29 @@ fn viscous_residual_matches_cpu_on_random_states() {
 
 #[test]
 #[ignore = "needs a CUDA device"]
-fn turbulence_source_factor_matches_cpu_on_random_states() {
+fn source_factors_match_cpu_on_random_states() {
     let gas = Gas::default();
     for (name, mesh) in meshes() {
         let p = Pair::new(&mesh);
-        for (seed, sa) in [(61, SA_NOFT2), (62, SA_FT2), (63, SA_BCM)] {
+        for (seed, sa, gamma_equation) in [(61, SA_NOFT2, false), (62, SA_FT2, false), (63, SA_BCM, false), (64, SA_GAMMA, false), (65, SA_GAMMA, true)] {
             let (wc, wg) = air_fields(&p, &mesh, &gas, seed);
             let dt = random_scalars(&p.gc, seed + 100, 1e-4, 1.0);
             let dtg = p.gpu.scalars_from_host(&dt).unwrap();
             let (mut fc, mut fg) = (p.cpu.new_scalars(&p.gc), p.gpu.new_scalars(&p.gg));
             p.gpu.fill_scalars(&mut fg, f64::NAN); // every entry must be written
-            p.cpu.turbulence_source_factor(&p.gc, &gas, &sa, &wc, &dt, &mut fc);
-            p.gpu.turbulence_source_factor(&p.gg, &gas, &sa, &wg, &dtg, &mut fg);
+            if gamma_equation {
+                p.cpu.intermittency_source_factor(&p.gc, &gas, &sa, &wc, &dt, &mut fc);
+                p.gpu.intermittency_source_factor(&p.gg, &gas, &sa, &wg, &dtg, &mut fg);
+            } else {
+                p.cpu.turbulence_source_factor(&p.gc, &gas, &sa, &wc, &dt, &mut fc);
+                p.gpu.turbulence_source_factor(&p.gg, &gas, &sa, &wg, &dtg, &mut fg);
+            }
             p.gpu.check().unwrap();
             let diff = relative_difference_scalars(&fc, &p.gpu.scalars_to_host(&p.gg, &fg).unwrap());
             let smallest = fc.blocks.iter().flatten().fold(1.0f64, |m, f| m.min(*f));
-            println!("{name}: {sa:?}: smallest factor {smallest:.3e}, max relative difference {diff:.3e}");
-            assert!(diff <= PARITY, "{name} {sa:?}: GPU SA source factor differs by {diff:e}");
+            let which = if gamma_equation { "intermittency" } else { "SA" };
+            println!("{name}: {sa:?}, {which} factor: smallest {smallest:.3e}, max relative difference {diff:.3e}");
+            assert!(diff <= PARITY, "{name} {sa:?}: GPU {which} source factor differs by {diff:e}");
         }
     }
 }

@@ -125,6 +125,36 @@ impl CpuBackend {
     }
 }
 
+impl CpuBackend {
+    /// `factor = 1 / (1 + dt max(0, -d))` per interior cell with `d` the source derivative that
+    /// `pick` takes from `viscous::source_derivatives` (SA's, or SA-gamma's intermittency's).
+    #[allow(clippy::too_many_arguments)]
+    fn source_factor(&self, g: &CpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CpuField, dt: &CpuScalars, factor: &mut CpuScalars, pick: impl Fn((Vec<f64>, Vec<f64>)) -> Vec<f64> + Sync) {
+        self.pool.install(|| {
+            factor.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).zip(&dt.blocks).for_each(|(((fb, wb), bg), dtb)| {
+                // sa.intermittency_tu is set for SA-gamma only: SA's source is then the coupled one.
+                let derivative = pick(viscous::source_derivatives(bg, gas, sa.intermittency_tu, sa, wb));
+                fb.iter_mut().zip(&derivative).zip(dtb).for_each(|((f, d), dt)| *f = 1.0 / (1.0 + dt * (-d).max(0.0)));
+            });
+        });
+    }
+}
+
+/// Multiplies variable `slot` of the residual of every interior cell by its `factor`.
+fn scale_slot(pool: &rayon::ThreadPool, g: &CpuGeometry, factor: &CpuScalars, r: &mut CpuField, slot: usize) {
+    pool.install(|| {
+        r.blocks.par_iter_mut().zip(&g.blocks).zip(&factor.blocks).for_each(|((rb, bg), fb)| {
+            let l = bg.layout;
+            let np = l.n_padded();
+            for j in 0..l.nj {
+                for i in 0..l.ni {
+                    rb[slot * np + l.interior(i, j)] *= fb[i + l.ni * j];
+                }
+            }
+        });
+    });
+}
+
 /// Volume and spectral radii per grid direction of interior cell (i, j) of one block, over the
 /// mean face vectors (Blazek eq. 6.18-6.22): convective, and viscous ones (with the eddy viscosity
 /// for SA) for viscous physics only.
@@ -242,26 +272,19 @@ impl Backend for CpuBackend {
     }
 
     fn turbulence_source_factor(&self, g: &CpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CpuField, dt: &CpuScalars, factor: &mut CpuScalars) {
-        self.pool.install(|| {
-            factor.blocks.par_iter_mut().zip(&w.blocks).zip(&g.blocks).zip(&dt.blocks).for_each(|(((fb, wb), bg), dtb)| {
-                let derivative = viscous::sa_source_derivatives(bg, gas, Physics::SpalartAllmaras, sa, wb);
-                fb.iter_mut().zip(&derivative).zip(dtb).for_each(|((f, d), dt)| *f = 1.0 / (1.0 + dt * (-d).max(0.0)));
-            });
-        });
+        self.source_factor(g, gas, sa, w, dt, factor, |(sa, _)| sa);
     }
 
     fn scale_turbulence_residual(&self, g: &CpuGeometry, factor: &CpuScalars, r: &mut CpuField) {
-        self.pool.install(|| {
-            r.blocks.par_iter_mut().zip(&g.blocks).zip(&factor.blocks).for_each(|((rb, bg), fb)| {
-                let l = bg.layout;
-                let np = l.n_padded();
-                for j in 0..l.nj {
-                    for i in 0..l.ni {
-                        rb[NFLOW * np + l.interior(i, j)] *= fb[i + l.ni * j];
-                    }
-                }
-            });
-        });
+        scale_slot(&self.pool, g, factor, r, NFLOW);
+    }
+
+    fn intermittency_source_factor(&self, g: &CpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CpuField, dt: &CpuScalars, factor: &mut CpuScalars) {
+        self.source_factor(g, gas, sa, w, dt, factor, |(_, gamma)| gamma);
+    }
+
+    fn scale_intermittency_residual(&self, g: &CpuGeometry, factor: &CpuScalars, r: &mut CpuField) {
+        scale_slot(&self.pool, g, factor, r, INTERMITTENCY);
     }
 
     fn local_time_step(&self, g: &CpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &CpuField, dt: &mut CpuScalars) {

@@ -44,8 +44,16 @@ struct Terms {
 
 impl Terms {
     fn of(physics: Physics, sa: &SaSourceOptions) -> Self {
-        let transition = if physics.transports_intermittency() { sa.intermittency_tu } else { None };
-        Terms { turbulent: physics.is_turbulent(), transition }
+        Terms { turbulent: physics.is_turbulent(), transition: transition_of(physics, sa) }
+    }
+}
+
+/// SA-gamma's free-stream turbulence intensity when `physics` transports the intermittency.
+pub(super) fn transition_of(physics: Physics, sa: &SaSourceOptions) -> Option<f64> {
+    if physics.transports_intermittency() {
+        sa.intermittency_tu
+    } else {
+        None
     }
 }
 
@@ -175,12 +183,12 @@ fn face_flux(gas: &Gas, terms: Terms, a: &CellState, b: &CellState, grad: [[f64;
 
 /// Derivatives of the cell sources per unit volume with respect to the cell's own conservative
 /// variable, at fixed mean flow and gradients, per interior cell `i + ni*j`: d Q_sa / d(rho nu~) =
-/// (d Q_sa / d nu~) / rho and (SA-gamma; zero otherwise) d Q_gamma / d(rho gamma): the point-implicit
-/// parts of the segregated SA and intermittency Jacobians.
-pub(super) fn source_derivatives(bg: &BlockGeometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &[f64]) -> (Vec<f64>, Vec<f64>) {
+/// (d Q_sa / d nu~) / rho and, with `transition` (SA-gamma's turbulence intensity; zero
+/// otherwise), d Q_gamma / d(rho gamma): the point-implicit parts of the segregated SA and
+/// intermittency Jacobians and of the explicit scheme's source factors.
+pub(super) fn source_derivatives(bg: &BlockGeometry, gas: &Gas, transition: Option<f64>, sa: &SaSourceOptions, w: &[f64]) -> (Vec<f64>, Vec<f64>) {
     let l = bg.layout;
     let cells = cell_states(bg, gas, true, w);
-    let transition = Terms::of(physics, sa).transition;
     (0..l.n_interior())
         .into_par_iter()
         .with_min_len(1024)
@@ -193,10 +201,6 @@ pub(super) fn source_derivatives(bg: &BlockGeometry, gas: &Gas, physics: Physics
         .unzip()
 }
 
-/// d Q_sa / d(rho nu~) per interior cell (`source_derivatives`' first part).
-pub(super) fn sa_source_derivatives(bg: &BlockGeometry, gas: &Gas, physics: Physics, sa: &SaSourceOptions, w: &[f64]) -> Vec<f64> {
-    source_derivatives(bg, gas, physics, sa, w).0
-}
 
 /// The SA source per unit volume of interior cell (i, j), and with `transition` (the free-stream
 /// turbulence intensity of SA-gamma) the intermittency source, whose gamma then scales SA's

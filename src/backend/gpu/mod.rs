@@ -442,11 +442,19 @@ impl Backend for GpuBackend {
     }
 
     fn turbulence_source_factor(&self, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &GpuField, dt: &GpuScalars, factor: &mut GpuScalars) {
-        self.guarded(|cx| viscous::turbulence_source_factor(&self.kernels.viscous, cx, g, gas, sa, &w.data, &dt.data, &mut factor.data));
+        self.guarded(|cx| viscous::source_factor(&self.kernels.viscous, cx, g, gas, sa, false, &w.data, &dt.data, &mut factor.data));
     }
 
     fn scale_turbulence_residual(&self, g: &GpuGeometry, factor: &GpuScalars, r: &mut GpuField) {
-        self.guarded(|cx| update::scale_turbulence_residual(&self.kernels.update, cx, g, &factor.data, &mut r.data));
+        self.guarded(|cx| update::scale_turbulence_residual(&self.kernels.update, cx, g, super::NFLOW, &factor.data, &mut r.data));
+    }
+
+    fn intermittency_source_factor(&self, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &GpuField, dt: &GpuScalars, factor: &mut GpuScalars) {
+        self.guarded(|cx| viscous::source_factor(&self.kernels.viscous, cx, g, gas, sa, true, &w.data, &dt.data, &mut factor.data));
+    }
+
+    fn scale_intermittency_residual(&self, g: &GpuGeometry, factor: &GpuScalars, r: &mut GpuField) {
+        self.guarded(|cx| update::scale_turbulence_residual(&self.kernels.update, cx, g, super::INTERMITTENCY, &factor.data, &mut r.data));
     }
 
     fn local_time_step(&self, g: &GpuGeometry, gas: &Gas, physics: Physics, cfl: f64, w: &GpuField, dt: &mut GpuScalars) {

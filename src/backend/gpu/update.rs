@@ -80,9 +80,11 @@ pub(super) fn bound_intermittency(k: &Kernels, cx: &Ctx, g: &GpuGeometry, w: &mu
     Ok(())
 }
 
-/// The rho nu~ residual of every interior cell times its point-implicit factor.
-pub(super) fn scale_turbulence_residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, factor: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
-    unsafe { cx.stream.launch_builder(&k.scale_turbulence_residual).arg(&g.blocks).arg(&g.extent).arg(factor).arg(r).launch(grid(g.n_interior())) }
+/// The residual of variable `slot` (rho nu~ or rho gamma) of every interior cell times its
+/// point-implicit factor.
+pub(super) fn scale_turbulence_residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, slot: usize, factor: &CudaSlice<f64>, r: &mut CudaSlice<f64>) -> Result<()> {
+    let slot = slot as i32;
+    unsafe { cx.stream.launch_builder(&k.scale_turbulence_residual).arg(&g.blocks).arg(&g.extent).arg(&slot).arg(factor).arg(r).launch(grid(g.n_interior())) }
         .map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())

@@ -28,7 +28,7 @@ impl Kernels {
             node_values: m.function("viscous_node_values")?,
             face_fluxes: m.function("viscous_face_fluxes")?,
             gather: m.function("viscous_gather")?,
-            source_factor: m.function("sa_source_factor")?,
+            source_factor: m.function("source_factor")?,
             source_derivative: m.function("sa_source_derivative")?,
         })
     }
@@ -118,13 +118,25 @@ pub(super) fn residual(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, physic
     Ok(())
 }
 
-/// `factor` = 1/(1 + dt max(0, -dQ/d(rho nu~))) per interior cell, Q the SA source per unit
-/// volume of `w` (Blazek sec. 12.6.3).
+/// `factor` = 1/(1 + dt max(0, -dQ/d(rho s))) per interior cell, Q the SA source per unit
+/// volume of `w` (coupled to the intermittency with SA-gamma) or, with `gamma_equation`, the
+/// intermittency source (Blazek sec. 12.6.3).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, gas: &Gas, sa: &SaSourceOptions, w: &CudaSlice<f64>, dt: &CudaSlice<f64>, factor: &mut CudaSlice<f64>) -> Result<()> {
+pub(super) fn source_factor(
+    k: &Kernels,
+    cx: &Ctx,
+    g: &GpuGeometry,
+    gas: &Gas,
+    sa: &SaSourceOptions,
+    gamma_equation: bool,
+    w: &CudaSlice<f64>,
+    dt: &CudaSlice<f64>,
+    factor: &mut CudaSlice<f64>,
+) -> Result<()> {
     let gas = GasArgs::from(gas);
     let e = g.extent;
-    let (with_ft2, bcm_onset) = (sa.with_ft2 as i32, bcm_onset(sa));
+    // sa.intermittency_tu is set for SA-gamma only.
+    let (with_ft2, bcm_onset, tu, gamma_equation) = (sa.with_ft2 as i32, bcm_onset(sa), sa.intermittency_tu.unwrap_or(0.0), gamma_equation as i32);
     let mut work = g.workspace();
     let cells = &mut work.viscous_cells;
     cell_states(k, cx, g, &gas, true, w, cells)?;
@@ -135,6 +147,8 @@ pub(super) fn turbulence_source_factor(k: &Kernels, cx: &Ctx, g: &GpuGeometry, g
             .arg(&e)
             .arg(&with_ft2)
             .arg(&bcm_onset)
+            .arg(&tu)
+            .arg(&gamma_equation)
             .arg(&*cells)
             .arg(&g.si)
             .arg(&g.sj)
