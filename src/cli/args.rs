@@ -239,12 +239,14 @@ pub struct EvaluateArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct FreeStreamFlags {
     /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %), the transition onset of
-    /// `--model sa-bcm` (overrides the operating point's `turbulence_intensity`).
+    /// `--model sa-bcm` and `--model sa-gamma` (overrides the operating point's
+    /// `turbulence_intensity`).
     #[arg(long)]
     pub turbulence_intensity: Option<f64>,
     /// Inlet nu~/nu (overrides the operating point's `nu_tilde_ratio`, usually 3). SA-BCM keeps a
     /// boundary layer laminar only under a low free-stream nu~ (0.1; with 3 it is turbulent from
-    /// the leading edge, docs/transition.md).
+    /// the leading edge); SA-gamma runs with either, and turns separated shear layers turbulent
+    /// at low Reynolds numbers only with 3 (docs/transition.md).
     #[arg(long)]
     pub nu_tilde_ratio: Option<f64>,
 }

@@ -80,7 +80,7 @@ fn settings(args: &ImportArgs) -> Result<ImportSettings> {
 }
 
 /// `NAME:p01=..,t01=..,alpha1=..,p2=..` (or `m2is=..` for p2) with an optional `nu_tilde_ratio`
-/// and `turbulence_intensity` (a fraction, for `model: sa_bcm`).
+/// and `turbulence_intensity` (a fraction, for `model: sa_bcm` and `sa_gamma`).
 fn parse_point(spec: &str, gas: &Gas) -> Result<OperatingPoint> {
     let bad = |why: String| Error::Invalid(format!("--point {spec:?}: {why} (expected NAME:p01=PA,t01=K,alpha1=DEG,p2=PA or m2is=MACH)"));
     let (name, values) = spec.split_once(':').ok_or_else(|| bad("no NAME: before the values".into()))?;

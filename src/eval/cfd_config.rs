@@ -97,7 +97,7 @@ pub struct EvaluatorConfig {
     #[serde(default)]
     pub solver: SolverSettings,
     /// Free-stream turbulence set over every operating point (for example the turbulence
-    /// intensity `model: sa_bcm` needs where the blade file's points carry none).
+    /// intensity `model: sa_bcm` and `sa_gamma` need where the blade file's points carry none).
     #[serde(default)]
     pub free_stream: FreeStreamTurbulence,
     pub objectives: Vec<Objective>,

@@ -18,7 +18,8 @@ pub struct OperatingPoint {
     #[serde(default = "default_nu_tilde_ratio")]
     pub nu_tilde_ratio: f64,
     /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %): the transition onset of
-    /// `model: sa_bcm` (`flow::sa::bcm_onset_reynolds`); the fully turbulent models ignore it.
+    /// `model: sa_bcm` (`flow::sa::bcm_onset_reynolds`) and `model: sa_gamma`
+    /// (`flow::intermittency::onset_reynolds`); the fully turbulent models ignore it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turbulence_intensity: Option<f64>,
 }
@@ -31,8 +32,8 @@ fn default_nu_tilde_ratio() -> f64 {
 }
 
 /// Free-stream turbulence set over a blade file's operating points (command line, evaluator
-/// and campaign settings): the turbulence intensity `model: sa_bcm` needs and the inflow
-/// nu~/nu. A field left out keeps the point's own value.
+/// and campaign settings): the turbulence intensity `model: sa_bcm` and `sa_gamma` need and
+/// the inflow nu~/nu. A field left out keeps the point's own value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FreeStreamTurbulence {
