@@ -237,7 +237,8 @@ __device__ CellSources cell_sources(const BlockEntry& e, int np, const double* c
     out.gamma = IntermittencySource{0.0, 0.0, 0.0, 0.0};
     double production_factor = 1.0, destruction_factor = 1.0;
     if (tu > 0.0) {
-        // sqrt(2 S_ij S_ij) in 2D and dV/dy = n . (grad V) n (cell_sources of the CPU).
+        // sqrt(2 S_ij S_ij) in 2D and dV/dy = n . (grad V) n (flow/intermittency.rs
+        // strain_rate_magnitude, wall_normal_velocity_derivative).
         double shear = gu[1] + gv[0];
         double strain_rate = sqrt(2.0 * gu[0] * gu[0] + 2.0 * gv[1] * gv[1] + shear * shear);
         double nx = wall_normal[2 * c], ny = wall_normal[2 * c + 1];

@@ -115,3 +115,25 @@ fn sa_sees_the_intermittency_on_its_production_and_a_bounded_one_on_its_destruct
     assert_eq!(sa_coupling(0.5), (0.5, 0.5));
     assert_eq!(sa_coupling(1.1), (1.1, 1.0));
 }
+
+/// The kinematic inputs of the source: a simple shear u = a y has strain rate |a| (and vorticity
+/// |a|); a pure strain u = a x, v = -a y has 2|a| and no vorticity. dV/dy is the wall-normal
+/// derivative of the wall-normal velocity: dv/dy for a wall normal along y, du/dx along x, and
+/// invariant under rotating the frame with the flow.
+#[test]
+fn strain_rate_and_wall_normal_derivative_of_simple_flows() {
+    let a = 3.0;
+    assert_eq!(strain_rate_magnitude([0.0, a], [0.0, 0.0]), a);
+    assert!((strain_rate_magnitude([a, 0.0], [0.0, -a]) - 2.0 * a).abs() < 1e-15);
+    let (grad_u, grad_v) = ([0.5, 2.0], [-1.0, 1.5]);
+    assert_eq!(wall_normal_velocity_derivative([0.0, 1.0], grad_u, grad_v), 1.5);
+    assert_eq!(wall_normal_velocity_derivative([1.0, 0.0], grad_u, grad_v), 0.5);
+    // A wall normal at 30 degrees in a frame rotated by 30 degrees: the same as along y unrotated.
+    let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+    // grad V' = R grad V R^T for V' = R V, x' = R x.
+    let g = [[grad_u[0], grad_u[1]], [grad_v[0], grad_v[1]]];
+    let r = [[c, -s], [s, c]];
+    let rg = |i: usize, j: usize| (0..2).map(|k| (0..2).map(|l| r[i][k] * g[k][l] * r[j][l]).sum::<f64>()).sum::<f64>();
+    let rotated = wall_normal_velocity_derivative([-s, c], [rg(0, 0), rg(0, 1)], [rg(1, 0), rg(1, 1)]);
+    assert!((rotated - 1.5).abs() < 1e-14, "{rotated}");
+}

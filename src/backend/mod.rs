@@ -86,6 +86,15 @@ impl Physics {
     pub fn transports_intermittency(&self) -> bool {
         matches!(self, Physics::SaGamma)
     }
+    /// The free-stream turbulence intensity of the intermittency terms: `sa.intermittency_tu`
+    /// when this model transports rho gamma, `None` otherwise.
+    pub fn intermittency_tu(&self, sa: &SaSourceOptions) -> Option<f64> {
+        if self.transports_intermittency() {
+            sa.intermittency_tu
+        } else {
+            None
+        }
+    }
     /// Variables the time integration updates (4 mean-flow, plus rho nu_tilde with SA, plus rho
     /// gamma with SA-gamma).
     pub fn n_marched(&self) -> usize {

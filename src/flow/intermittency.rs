@@ -46,6 +46,20 @@ pub const CPG: [f64; 5] = [14.68, 1.5, -7.34, 3.0, 0.0];
 /// Lower bound of the factor on SA's destruction.
 pub const MIN_DESTRUCTION_FACTOR: f64 = 0.1;
 
+/// Strain-rate magnitude sqrt(2 S_ij S_ij) [1/s] of a 2D velocity field from its gradients.
+#[inline]
+pub fn strain_rate_magnitude(grad_u: [f64; 2], grad_v: [f64; 2]) -> f64 {
+    (2.0 * grad_u[0] * grad_u[0] + 2.0 * grad_v[1] * grad_v[1] + (grad_u[1] + grad_v[0]).powi(2)).sqrt()
+}
+
+/// dV/dy = grad(n . V) . n = n . (grad V) n [1/s]: the wall-normal derivative of the wall-normal
+/// velocity, with `n` the unit wall normal (the gradient of the wall distance, whose change along
+/// n vanishes for a distance function, so n can be held fixed).
+#[inline]
+pub fn wall_normal_velocity_derivative(n: [f64; 2], grad_u: [f64; 2], grad_v: [f64; 2]) -> f64 {
+    n[0] * (grad_u[0] * n[0] + grad_u[1] * n[1]) + n[1] * (grad_v[0] * n[0] + grad_v[1] * n[1])
+}
+
 /// The pressure-gradient parameter lambda_theta_L from dV/dy [1/s] (the wall-normal derivative of
 /// the wall-normal velocity), the wall distance [m] and the kinematic viscosity [m^2/s], clipped
 /// to [-1, 1].

@@ -67,28 +67,30 @@ impl ImplicitReport {
 
     /// Mean FGMRES iterations per stage solve.
     pub fn mean_linear_iterations(&self) -> f64 {
-        let solves: usize = self.linear_iterations.iter().map(Vec::len).sum();
-        self.total_linear_iterations() as f64 / solves.max(1) as f64
+        mean_per_solve(&self.linear_iterations)
     }
 
     /// Mean FGMRES iterations per segregated SA solve (0 without Spalart-Allmaras).
     pub fn mean_turbulence_linear_iterations(&self) -> f64 {
-        let solves: usize = self.turbulence_linear_iterations.iter().map(Vec::len).sum();
-        let total: usize = self.turbulence_linear_iterations.iter().flatten().sum();
-        total as f64 / solves.max(1) as f64
+        mean_per_solve(&self.turbulence_linear_iterations)
     }
 
     /// Mean FGMRES iterations per segregated intermittency solve (0 without SA-gamma).
     pub fn mean_intermittency_linear_iterations(&self) -> f64 {
-        let solves: usize = self.intermittency_linear_iterations.iter().map(Vec::len).sum();
-        let total: usize = self.intermittency_linear_iterations.iter().flatten().sum();
-        total as f64 / solves.max(1) as f64
+        mean_per_solve(&self.intermittency_linear_iterations)
     }
 
     /// Mean wall time per flow iteration \[s\].
     pub fn time_per_iteration(&self) -> f64 {
         self.time.total / self.iterations.max(1) as f64
     }
+}
+
+/// Mean FGMRES iterations per solve of per-iteration, per-stage counts (0 without solves).
+fn mean_per_solve(iterations: &[Vec<usize>]) -> f64 {
+    let solves: usize = iterations.iter().map(Vec::len).sum();
+    let total: usize = iterations.iter().flatten().sum();
+    total as f64 / solves.max(1) as f64
 }
 
 /// Result of an implicit solve: the outcome shared with the explicit solver plus its report.

@@ -80,22 +80,18 @@ pub struct CpuPreconditioner {
     kind: PreconditionerKind,
 }
 
-/// The SA system's scalar ILU(0) for a mean-flow preconditioner `kind`: natural ordering (also
-/// under the mean flow's `McIlu`), with the swept solves of `SweptIlu`, over the strips of `StripIlu`.
-fn turbulence_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<SystemIlu<1>, String> {
-    SystemIlu::new(&jac.turbulence, jac, kind, Ordering::Natural)
-}
-
-/// The intermittency system's scalar ILU(0), made as the SA system's.
-fn intermittency_ilu(jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<SystemIlu<1>, String> {
-    SystemIlu::new(&jac.intermittency, jac, kind, Ordering::Natural)
+/// A scalar system's ILU(0) (`matrix`: the SA or the intermittency system of `jac`) for a
+/// mean-flow preconditioner `kind`: natural ordering (also under the mean flow's `McIlu`), with
+/// the swept solves of `SweptIlu`, over the strips of `StripIlu`.
+fn scalar_ilu(matrix: &linalg::BsrMatrix<1>, jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<SystemIlu<1>, String> {
+    SystemIlu::new(matrix, jac, kind, Ordering::Natural)
 }
 
 /// Refreshes (or makes, or drops) a scalar system's ILU after its matrix was reassembled.
-fn refresh_scalar(pc: &mut Option<SystemIlu<1>>, assembled: bool, make: impl FnOnce() -> std::result::Result<SystemIlu<1>, String>, matrix: &linalg::BsrMatrix<1>) -> std::result::Result<(), String> {
+fn refresh_scalar(pc: &mut Option<SystemIlu<1>>, assembled: bool, matrix: &linalg::BsrMatrix<1>, jac: &CpuJacobian, kind: PreconditionerKind) -> std::result::Result<(), String> {
     match (pc.as_mut(), assembled) {
         (Some(p), true) => p.refactorize(matrix),
-        (None, true) => make().map(|p| *pc = Some(p)),
+        (None, true) => scalar_ilu(matrix, jac, kind).map(|p| *pc = Some(p)),
         (_, false) => {
             *pc = None;
             Ok(())
@@ -193,8 +189,8 @@ impl ImplicitBackend for CpuBackend {
                 }
                 PreconditionerKind::CusparseIlu | PreconditionerKind::Auto => Err(format!("{kind:?} is not a CPU preconditioner")),
             }?;
-            let turbulence = if jac.turbulent { Some(turbulence_ilu(jac, kind)?) } else { None };
-            let intermittency = if jac.transition { Some(intermittency_ilu(jac, kind)?) } else { None };
+            let turbulence = if jac.turbulent { Some(scalar_ilu(&jac.turbulence, jac, kind)?) } else { None };
+            let intermittency = if jac.transition { Some(scalar_ilu(&jac.intermittency, jac, kind)?) } else { None };
             Ok(CpuPreconditioner { flow, turbulence, intermittency, kind })
         })
         .map_err(factorization_error)
@@ -206,9 +202,8 @@ impl ImplicitBackend for CpuBackend {
                 FlowPreconditioner::Jacobi(p) => *p = BlockJacobi::new(&jac.matrix)?,
                 FlowPreconditioner::Ilu(p) => p.refactorize(&jac.matrix)?,
             }
-            let kind = pc.kind;
-            refresh_scalar(&mut pc.turbulence, jac.turbulent, || turbulence_ilu(jac, kind), &jac.turbulence)?;
-            refresh_scalar(&mut pc.intermittency, jac.transition, || intermittency_ilu(jac, kind), &jac.intermittency)
+            refresh_scalar(&mut pc.turbulence, jac.turbulent, &jac.turbulence, jac, pc.kind)?;
+            refresh_scalar(&mut pc.intermittency, jac.transition, &jac.intermittency, jac, pc.kind)
         })
         .map_err(factorization_error)
     }

@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use super::geometry::CpuGeometry;
 use super::jacobian::{conservative_at, global_of, CpuJacobian, Neighbour};
-use super::viscous::{source_derivatives, transition_of};
+use super::viscous::source_derivatives;
 use super::{CpuBackend, CpuField, CpuScalars};
 use crate::backend::implicit::JacobianOptions;
 use crate::backend::NFLOW;
@@ -84,7 +84,7 @@ pub(super) fn assemble(
     jac: &mut CpuJacobian,
 ) {
     let (sa, gamma): (Vec<Vec<f64>>, Vec<Vec<f64>>) = backend.pool.install(|| {
-        let transition = transition_of(options.physics, &options.sa);
+        let transition = options.physics.intermittency_tu(&options.sa);
         g.blocks.iter().zip(&w.blocks).map(|(bg, wb)| source_derivatives(bg, gas, transition, &options.sa, wb)).unzip()
     });
     assemble_scalar(backend, g, gas, options, w, dt, jac, Scalar::NuTilde, &sa);

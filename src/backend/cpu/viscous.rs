@@ -15,7 +15,9 @@ use super::geometry::BlockGeometry;
 use super::rows_per_task;
 use crate::backend::{Physics, SaSourceOptions, INTERMITTENCY, NFLOW, NGHOST, NVAR};
 use crate::flow::gas::Gas;
-use crate::flow::intermittency::{intermittency_source, sa_coupling, IntermittencyCell, IntermittencySource, SIGMA_GAMMA};
+use crate::flow::intermittency::{
+    intermittency_source, sa_coupling, strain_rate_magnitude, wall_normal_velocity_derivative, IntermittencyCell, IntermittencySource, SIGMA_GAMMA,
+};
 use crate::flow::sa::{eddy_viscosity, sa_diffusion_flux, sa_source_coupled, SaSource};
 use crate::flow::state::primitive_from_conservative;
 use crate::flow::viscous::{green_gauss_gradient, lifted_diamond, quad_vertex_gradient, viscous_flux};
@@ -44,16 +46,7 @@ struct Terms {
 
 impl Terms {
     fn of(physics: Physics, sa: &SaSourceOptions) -> Self {
-        Terms { turbulent: physics.is_turbulent(), transition: transition_of(physics, sa) }
-    }
-}
-
-/// SA-gamma's free-stream turbulence intensity when `physics` transports the intermittency.
-pub(super) fn transition_of(physics: Physics, sa: &SaSourceOptions) -> Option<f64> {
-    if physics.transports_intermittency() {
-        sa.intermittency_tu
-    } else {
-        None
+        Terms { turbulent: physics.is_turbulent(), transition: physics.intermittency_tu(sa) }
     }
 }
 
@@ -201,7 +194,6 @@ pub(super) fn source_derivatives(bg: &BlockGeometry, gas: &Gas, transition: Opti
         .unzip()
 }
 
-
 /// The SA source per unit volume of interior cell (i, j), and with `transition` (the free-stream
 /// turbulence intensity of SA-gamma) the intermittency source, whose gamma then scales SA's
 /// production and destruction (`flow::intermittency::sa_coupling`). Velocity gradient and
@@ -224,11 +216,7 @@ fn cell_sources(bg: &BlockGeometry, cells: &[CellState], sa: &SaSourceOptions, t
     let rho = here.q[0];
     let wall_distance = bg.wall_distance[c];
     let gamma_source = transition.map(|tu| {
-        // sqrt(2 S_ij S_ij) in 2D, and dV/dy = n . (grad V) n: the wall-normal derivative of the
-        // wall-normal velocity (the change of n along n vanishes for a distance function).
-        let strain_rate = (2.0 * gu[0] * gu[0] + 2.0 * gv[1] * gv[1] + (gu[1] + gv[0]).powi(2)).sqrt();
-        let n = bg.wall_normal[c];
-        let dv_dy = n[0] * (gu[0] * n[0] + gu[1] * n[1]) + n[1] * (gv[0] * n[0] + gv[1] * n[1]);
+        let (strain_rate, dv_dy) = (strain_rate_magnitude(gu, gv), wall_normal_velocity_derivative(bg.wall_normal[c], gu, gv));
         let cell = IntermittencyCell { rho, mu: here.mu, mu_t: here.mu_t, strain_rate, vorticity, wall_distance, dv_dy, turbulence_intensity: tu };
         intermittency_source(here.g[4], &cell)
     });

@@ -50,13 +50,9 @@ fn bcm_onset(sa: &SaSourceOptions) -> f64 {
 }
 
 /// SA-gamma's free-stream turbulence intensity as the kernels take it: 0 without the
-/// intermittency equation (`physics` does not transport it).
+/// intermittency equation.
 fn intermittency_tu(physics: Physics, sa: &SaSourceOptions) -> f64 {
-    if physics.transports_intermittency() {
-        sa.intermittency_tu.unwrap_or(0.0)
-    } else {
-        0.0
-    }
+    physics.intermittency_tu(sa).unwrap_or(0.0)
 }
 
 /// Adds the viscous residual of `w` to `r` (thesis 4.2.2, eq. 4.14; with SA the diffusion and
