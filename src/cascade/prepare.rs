@@ -13,7 +13,7 @@ use crate::mesh::generate::{check_meshable, mesh_passage, PassageLayout, Passage
 use crate::mesh::passage::{passage_spec_for, trailing_edge_camber_angle_deg, MeshSettings};
 use crate::mesh::{Density, Mesh};
 use crate::solver::FlowModel;
-use crate::post::{blade_surface, cascade_performance, CascadePerformance, SurfacePoint};
+use crate::post::{blade_surface, CascadePerformance, PerformanceCuts, SurfacePoint};
 
 /// Why a blade did not get as far as a flow to solve, or a flow gave no figures.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -101,7 +101,8 @@ impl CheckedBlade {
     pub fn mesh(self, setup: &CascadeSetup) -> Result<PreparedCascade, CascadeError> {
         let mesh = mesh_passage(&self.layout).map_err(|e| CascadeError::Mesh(e.to_string()))?;
         let planes = Planes::new(&mesh, &self.section.outline, setup.exit_plane_axial_chords)?;
-        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, gas: setup.gas, viscous: setup.model.is_viscous() })
+        let cuts = PerformanceCuts::new(&mesh, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
+        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, cuts, gas: setup.gas, viscous: setup.model.is_viscous() })
     }
 }
 
@@ -112,6 +113,8 @@ pub struct PreparedCascade {
     pub spec: PassageSpec,
     pub mesh: Mesh,
     pub planes: Planes,
+    /// The cells the planes cut (found once: the figures are looked at every few iterations).
+    cuts: PerformanceCuts,
     pub gas: Gas,
     /// Whether the flow is viscous (the surface then carries skin friction).
     pub viscous: bool,
@@ -172,8 +175,7 @@ impl PreparedCascade {
     /// Performance on the planes and the blade-surface Mis of `solution` at `op`; non-finite
     /// figures are an error.
     pub fn figures(&self, op: &OperatingPoint, solution: &Solution) -> Result<PointFigures, CascadeError> {
-        let p = &self.planes;
-        let performance = cascade_performance(&self.mesh, solution, &self.gas, op, p.x_inlet, p.x_outlet, p.x_exit_measurement);
+        let performance = self.cuts.performance(solution, &self.gas, op);
         let figures = PointFigures { performance, surface: blade_surface(&self.mesh, solution, &self.gas, op, self.viscous) };
         let headline = figures.headline();
         if headline.iter().any(|v| !v.is_finite()) {

@@ -11,5 +11,5 @@ pub mod surface;
 pub use coefficients::{cascade_coefficients, CascadeCoefficients};
 pub use compare::{read_measured_mis, rms_against_measured, MeasuredMis, MisComparison};
 pub use pictures::{draw_isentropic_mach, plot_isentropic_mach, plot_skin_friction};
-pub use planes::{cascade_performance, mixed_out, pitchwise_cut, plane_averages, CascadePerformance, CutSample, MixedOut, PlaneAverages};
+pub use planes::{cascade_performance, mixed_out, pitchwise_cut, plane_averages, CascadePerformance, CutSample, MixedOut, PerformanceCuts, PitchwiseCut, PlaneAverages};
 pub use surface::{blade_surface, side_layers, BladeSide, SideLayer, SurfacePoint, LAYER_CELLS, TURBULENT_EDDY_VISCOSITY_RATIO};
