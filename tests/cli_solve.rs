@@ -113,6 +113,21 @@ fn evaluate_refuses_a_turbulence_intensity_outside_zero_to_one() {
     assert!(!out.status.success() && stderr.contains("turbulence_intensity = 3 must lie in (0, 1)"), "{stderr}");
 }
 
+/// A preconditioner's own flag is refused unless `--precond` names that preconditioner (it would
+/// be ignored otherwise): `--sweeps` alone, and `--strips` with `--precond swept-ilu`.
+#[test]
+fn a_preconditioner_flag_needs_its_preconditioner() {
+    let out = std::env::temp_dir().join(format!("turbopt-precond-flags-{}", std::process::id()));
+    let run = |extra: &[&str]| turbopt().args(["solve", "blades/ls89.ron", "--density", "coarse", "--out"]).arg(&out).args(extra).output().unwrap();
+    let alone = run(&["--sweeps", "6"]);
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert!(!alone.status.success() && stderr.contains("--precond"), "{stderr}");
+    let other = run(&["--precond", "swept-ilu", "--strips", "8"]);
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success() && stderr.contains("--strips belongs to --precond strip-ilu, not to --precond swept-ilu"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// SA-gamma is selectable in `turbopt solve`: it marches rho gamma on either scheme (a nonzero
 /// rho gamma residual in convergence.csv; in the implicit scheme as a third segregated system,
 /// reported), and needs the point's turbulence intensity, with an error that says so.

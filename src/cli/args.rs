@@ -436,18 +436,19 @@ pub struct SolveArgs {
     /// Implicit scheme preconditioner.
     #[arg(long, value_enum)]
     pub precond: Option<PrecondArg>,
-    /// Jacobi sweeps per triangular solve of `--precond swept-ilu`.
-    #[arg(long, default_value_t = turbopt::backend::implicit::DEFAULT_TRIANGULAR_SWEEPS)]
-    pub sweeps: usize,
-    /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays f64).
-    #[arg(long, value_enum, default_value = "single")]
-    pub factors: FactorsArg,
-    /// Strips of grid lines of `--precond strip-ilu` (about; at least one per block).
-    #[arg(long, default_value_t = turbopt::backend::implicit::DEFAULT_STRIPS)]
-    pub strips: usize,
-    /// Cell layers each strip of `--precond strip-ilu` overlaps its neighbours by.
-    #[arg(long, default_value_t = turbopt::backend::implicit::DEFAULT_STRIP_OVERLAP)]
-    pub overlap: usize,
+    /// Jacobi sweeps per triangular solve of `--precond swept-ilu` (default 8).
+    #[arg(long, requires = "precond")]
+    pub sweeps: Option<usize>,
+    /// Precision of the factors the sweeps of `--precond swept-ilu` read (the arithmetic stays
+    /// f64; default single).
+    #[arg(long, value_enum, requires = "precond")]
+    pub factors: Option<FactorsArg>,
+    /// Strips of grid lines of `--precond strip-ilu` (about; at least one per block; default 16).
+    #[arg(long, requires = "precond")]
+    pub strips: Option<usize>,
+    /// Cell layers each strip of `--precond strip-ilu` overlaps its neighbours by (default 2).
+    #[arg(long, requires = "precond")]
+    pub overlap: Option<usize>,
     /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: modified).
     #[arg(long, value_enum)]
     pub gram_schmidt: Option<GramSchmidtArg>,

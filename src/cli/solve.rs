@@ -91,11 +91,28 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, model: Flow
     Ok(prepared)
 }
 
+/// The preconditioner's own flags belong to the preconditioner `--precond` names: a flag of
+/// another one would be ignored, so it is an error.
+fn check_preconditioner_flags(args: &SolveArgs, precond: super::args::PrecondArg) -> Result<()> {
+    use super::args::PrecondArg;
+    let name = |p: PrecondArg| clap::ValueEnum::to_possible_value(&p).map_or(String::new(), |v| v.get_name().to_string());
+    let flags = [
+        ("--sweeps", args.sweeps.is_some(), PrecondArg::SweptIlu),
+        ("--factors", args.factors.is_some(), PrecondArg::SweptIlu),
+        ("--strips", args.strips.is_some(), PrecondArg::StripIlu),
+        ("--overlap", args.overlap.is_some(), PrecondArg::StripIlu),
+    ];
+    match flags.iter().find(|(_, given, owner)| *given && *owner != precond) {
+        Some((flag, _, owner)) => Err(Error::Other(format!("{flag} belongs to --precond {}, not to --precond {}", name(*owner), name(precond)))),
+        None => Ok(()),
+    }
+}
+
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
     use super::args::{FactorsArg, GramSchmidtArg, PrecondArg, SchemeArg};
     use turbopt::solver::krylov::GramSchmidt;
-    use turbopt::backend::implicit::{FactorPrecision, PreconditionerKind};
+    use turbopt::backend::implicit::{FactorPrecision, PreconditionerKind, DEFAULT_STRIPS, DEFAULT_STRIP_OVERLAP, DEFAULT_TRIANGULAR_SWEEPS};
     use turbopt::solver::{ImplicitConfig, Scheme};
     if let Some(m) = args.model {
         config.model = m.model();
@@ -121,15 +138,16 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
                 };
             }
             if let Some(p) = args.precond {
+                check_preconditioner_flags(args, p)?;
                 imp.preconditioner = match p {
                     PrecondArg::Ilu => PreconditionerKind::Ilu,
                     PrecondArg::McIlu => PreconditionerKind::McIlu,
-                    PrecondArg::StripIlu => PreconditionerKind::StripIlu { strips: args.strips, overlap: args.overlap },
+                    PrecondArg::StripIlu => PreconditionerKind::StripIlu { strips: args.strips.unwrap_or(DEFAULT_STRIPS), overlap: args.overlap.unwrap_or(DEFAULT_STRIP_OVERLAP) },
                     PrecondArg::Jacobi => PreconditionerKind::Jacobi,
                     PrecondArg::CusparseIlu => PreconditionerKind::CusparseIlu,
                     PrecondArg::SweptIlu => PreconditionerKind::SweptIlu {
-                        sweeps: args.sweeps,
-                        factors: match args.factors {
+                        sweeps: args.sweeps.unwrap_or(DEFAULT_TRIANGULAR_SWEEPS),
+                        factors: match args.factors.unwrap_or(FactorsArg::Single) {
                             FactorsArg::Double => FactorPrecision::Double,
                             FactorsArg::Single => FactorPrecision::Single,
                         },
