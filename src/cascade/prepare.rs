@@ -113,7 +113,8 @@ pub struct PreparedCascade {
     pub spec: PassageSpec,
     pub mesh: Mesh,
     pub planes: Planes,
-    /// The cells the planes cut (found once: the figures are looked at every few iterations).
+    /// The cells `planes` cut in `mesh` as built (found once: the figures are looked at every
+    /// few iterations); a `PreparedCascade` is built anew, not edited, for another mesh.
     cuts: PerformanceCuts,
     pub gas: Gas,
     /// Whether the flow is viscous (the surface then carries skin friction).
