@@ -72,6 +72,23 @@ pub fn operating_point_state(gas: &Gas, op: &OperatingPoint) -> [f64; 4] {
     [op.p2 / (gas.gas_constant * t), speed * alpha.cos(), speed * alpha.sin(), op.p2]
 }
 
+/// The density residual of `state` on `mesh` (boundary conditions applied, the case's
+/// discretization): what a solve started from `state` records at its first iteration. A solve
+/// started from another flow counts its orders from it, so that it stops where a solve from
+/// `state` would (never later: the monitor's own reference is the largest of the first
+/// iterations' residuals, at least this one).
+pub fn density_residual<B: ImplicitBackend>(backend: &B, mesh: &Mesh, case: &Case, state: &Solution) -> Result<f64> {
+    case.validate()?;
+    let g = backend.upload_geometry(mesh)?;
+    let mut w = backend.upload_state(&g, state)?;
+    let mut r = backend.new_field(&g);
+    backend.apply_boundary_conditions(&g, &case.gas, &case.boundary_data(), &mut w);
+    backend.convective_residual(&g, &case.gas, &case.convective_scheme(), &w, &mut r);
+    backend.viscous_residual(&g, &case.gas, case.solver.model, &case.sa_options(), &w, &mut r);
+    backend.check()?;
+    Ok(backend.residual_norms(&g, &r)[0])
+}
+
 /// Solves `case` with the scheme its configuration names: explicit Runge-Kutta or implicit.
 /// The implicit report comes back with implicit runs.
 pub fn solve_case<B: ImplicitBackend>(
