@@ -5,7 +5,8 @@
 use super::prepare::{CascadeSetup, PreparedCascade};
 use super::section::BladeChoice;
 use super::settings::{SchemeChoice, SolverSettings};
-use super::solve::{solve_point, PointFailure, PointRun, PointSolve, Start};
+use super::sequencing::{prepare_sequence, solve_sequenced, CoarserMesh, CoarserSolve};
+use super::solve::{PointFailure, PointRun, PointSolve};
 use crate::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
@@ -20,11 +21,14 @@ pub struct BladeSolve {
     pub solve: PointSolve,
     /// The backend that solved it (`Backend::name`).
     pub backend: String,
+    /// The coarser meshes' solves it started from, coarsest first (`SolverSettings::sequencing`).
+    pub coarser: Vec<CoarserSolve>,
 }
 
-/// Checks and meshes `which` blade of `blade` at `density`, then solves it at `op` from the cold
-/// start with `settings`, on the backend they choose, through the recovery chain; `progress`
-/// sees every iteration of every attempt and may stop the solve. `Auto` scheme or backend
+/// Checks and meshes `which` blade of `blade` at `density`, then solves it at `op` with `settings`
+/// (from the cold start, or from a coarser mesh's flow: `SolverSettings::sequencing`), on the
+/// backend they choose, through the recovery chain; `progress` sees every iteration of every
+/// attempt and may stop the solve. `Auto` scheme or backend
 /// choices are the performance model's to resolve first (`perf::auto::resolve`).
 ///
 /// Errors name the cause: a blade the checks reject or the mesher cannot mesh, a backend that
@@ -36,22 +40,24 @@ pub fn solve_blade(blade: &BladeFile, which: BladeChoice, op: &OperatingPoint, d
     settings.validate().map_err(Error::Other)?;
     let backend = OpenBackend::open(&settings.backend)?;
     let setup = CascadeSetup::new(blade, vec![op.clone()], density).with_model(settings.config.model);
-    let prepared = PreparedCascade::new(blade, which, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+    let (prepared, coarser_meshes) = prepare_sequence(blade, which, &setup, settings.sequencing);
+    let prepared = prepared.map_err(|e| Error::Mesh(e.to_string()))?;
     let run = PointRun { prepared: &prepared, op, settings, extras: &|_| Vec::new() };
-    let solve = backend.run(SolveOnePoint { run: &run, progress }).map_err(failure_error)?;
-    Ok(BladeSolve { prepared, solve, backend: backend.name() })
+    let (solve, coarser) = backend.run(SolveOnePoint { run: &run, coarser: &coarser_meshes, progress });
+    Ok(BladeSolve { solve: solve.map_err(failure_error)?, prepared, backend: backend.name(), coarser })
 }
 
-/// [`solve_point`] from the cold start on whichever backend was opened.
+/// [`solve_sequenced`] on whichever backend was opened.
 struct SolveOnePoint<'a, 'r> {
     run: &'a PointRun<'r>,
+    coarser: &'a [CoarserMesh],
     progress: &'a mut dyn Observer,
 }
 
 impl BackendTask for SolveOnePoint<'_, '_> {
-    type Output = std::result::Result<PointSolve, PointFailure>;
+    type Output = (std::result::Result<PointSolve, PointFailure>, Vec<CoarserSolve>);
     fn run<B: ImplicitBackend>(self, backend: &B) -> Self::Output {
-        solve_point(backend, self.run, Start::Cold, self.progress)
+        solve_sequenced(backend, self.run, self.coarser, self.progress)
     }
 }
 

@@ -82,7 +82,16 @@ pub struct CheckedBlade {
 impl CheckedBlade {
     /// The section `choice` names in `file`, checked, and its passage for `setup`.
     pub fn new(file: &BladeFile, choice: BladeChoice, setup: &CascadeSetup) -> Result<Self, CascadeError> {
-        let section = Section::of(file, choice)?;
+        Self::of_section(Section::of(file, choice)?, setup)
+    }
+
+    /// This blade's section checked again, and its passage laid out, for another `setup` (a
+    /// coarser mesh density of a sequenced solve).
+    pub fn for_setup(&self, setup: &CascadeSetup) -> Result<Self, CascadeError> {
+        Self::of_section(self.section.clone(), setup)
+    }
+
+    fn of_section(section: Section, setup: &CascadeSetup) -> Result<Self, CascadeError> {
         let spec = passage_spec_for(&setup.gas, &section.cascade, &section.outline, &setup.points, setup.density, &setup.mesh)
             .map_err(|e| CascadeError::Mesh(e.to_string()))?;
         let layout = check_meshable(&section.outline, &spec)?;

@@ -5,6 +5,7 @@
 
 use super::figures::FigureConvergence;
 use super::recovery::Remedy;
+use crate::mesh::Density;
 pub use crate::backend::{BackendChoice, Devices};
 use crate::solver::{Cycle, FlowModel, Multigrid, SolverConfig};
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,10 @@ pub struct SolverSettings {
     /// recorded; `ColdStartAsConfigured` also after a warm-started solve's unanswered budget
     /// stop); empty: give up at the first failure.
     pub recovery: Vec<Remedy>,
+    /// Whether a cold-started point starts from a coarser mesh's converged flow instead
+    /// (`cascade::Sequencing`): `turbopt solve`, `solve_blade`, and the evaluator's baseline
+    /// (its designs start from the baseline's flow).
+    pub sequencing: Sequencing,
     /// Everything else of the solver (model, CFL, smoothing, multigrid, implicit section...);
     /// its `max_iterations` and `convergence_orders` are overridden by the two above.
     pub config: SolverConfig,
@@ -132,6 +137,7 @@ impl Default for SolverSettings {
             figures: Some(FigureConvergence::default()),
             accept_orders: None,
             recovery: Remedy::default_chain(),
+            sequencing: Sequencing::default(),
             config: default_rans_config(),
         }
     }
@@ -150,5 +156,51 @@ pub fn default_rans_config() -> SolverConfig {
         smoothing: None,
         multigrid: Some(Multigrid { levels: 3, cycle: Cycle::W, correction_smoothing: 1.0, delay: 150 }),
         ..SolverConfig::default()
+    }
+}
+
+/// Whether a point starts from a coarser mesh's flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Sequencing {
+    /// A fine-mesh point starts from the medium mesh's flow, and that medium solve from the cold
+    /// start, as coarse and medium points do. A medium point gains nothing from the coarse mesh
+    /// on a GPU (both meshes are bound by kernel launches, so a coarse iteration costs most of a
+    /// medium one) or on 16 CPU cores (a coarse mesh is too small to share out): the coarse
+    /// solve costs what it saves (BENCHMARKS.md).
+    #[default]
+    Auto,
+    /// Every mesh starts cold.
+    Off,
+    /// Start from this density's flow (a coarser one than the point's), which starts cold.
+    From(Density),
+}
+
+impl Sequencing {
+    /// A `From` density that is not coarser than the point's `density` is an error (it would
+    /// be ignored).
+    pub fn check(self, density: Density) -> Result<(), String> {
+        match self {
+            Sequencing::From(d) if cells_rank(d) >= cells_rank(density) => {
+                Err(format!("sequencing from the {d:?} mesh needs a finer point mesh than {density:?} (a point starts from a coarser mesh's flow)").to_lowercase())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The coarser densities a point on `density` is solved on first, coarsest first.
+    pub fn coarser_than(self, density: Density) -> Vec<Density> {
+        match self {
+            Sequencing::Auto if density == Density::Fine => vec![Density::Medium],
+            Sequencing::From(d) if cells_rank(d) < cells_rank(density) => vec![d],
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn cells_rank(d: Density) -> u8 {
+    match d {
+        Density::Coarse => 0,
+        Density::Medium => 1,
+        Density::Fine => 2,
     }
 }

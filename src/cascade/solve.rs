@@ -250,7 +250,7 @@ fn attempt<B: ImplicitBackend>(
 }
 
 /// The case of `run` with `config`.
-fn case(run: &PointRun, config: SolverConfig) -> Case {
+pub(super) fn case(run: &PointRun, config: SolverConfig) -> Case {
     Case { gas: run.prepared.gas, operating_point: run.op.clone(), solver: config }
 }
 
