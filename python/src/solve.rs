@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use turbopt::cascade::{default_rans_config, solve_blade, write_solve_files, BladeChoice, BladeSolve, SchemeChoice, SolverSettings};
+use turbopt::cascade::{default_rans_config, solve_blade, write_solve_files, BladeChoice, BladeSolve, SchemeChoice, Sequencing, SolverSettings};
 use turbopt::eval::cfd::BackendChoice;
 use turbopt::flow::case::{FreeStreamTurbulence, OperatingPoint};
 use turbopt::geometry::{load_blade_file, BladeFile};
@@ -49,6 +49,16 @@ fn scheme(name: &str) -> PyResult<SchemeChoice> {
     }
 }
 
+fn sequencing(name: &str) -> PyResult<Sequencing> {
+    match name {
+        "auto" => Ok(Sequencing::Auto),
+        "off" => Ok(Sequencing::Off),
+        "coarse" => Ok(Sequencing::From(Density::Coarse)),
+        "medium" => Ok(Sequencing::From(Density::Medium)),
+        other => Err(value_error(format!("sequence {other:?}: expected \"auto\", \"off\", \"coarse\" or \"medium\""))),
+    }
+}
+
 fn model(name: &str) -> PyResult<FlowModel> {
     match name {
         "sa" => Ok(FlowModel::SpalartAllmaras),
@@ -64,9 +74,11 @@ fn model(name: &str) -> PyResult<FlowModel> {
 /// `density` mesh, as `turbopt solve` does: RANS-SA, the implicit scheme, until the figures are
 /// steady. `design` solves a design vector of the blade's parameterization instead of its own
 /// profile. `turbulence_intensity` (a fraction, what `model="sa_bcm"` and `"sa_gamma"` need) and
-/// `nu_tilde_ratio` (inflow nu~/nu) override the operating point's. The solve releases the interpreter and stops on Ctrl-C (KeyboardInterrupt).
+/// `nu_tilde_ratio` (inflow nu~/nu) override the operating point's. `sequence`: start from a
+/// coarser mesh's converged flow (`"auto"`: the fine mesh from the medium one; `"off"`,
+/// `"coarse"`, `"medium"`). The solve releases the interpreter and stops on Ctrl-C (KeyboardInterrupt).
 #[pyfunction]
-#[pyo3(signature = (blade, *, case=None, density="coarse", scheme="implicit", backend="cpu", design=None, threads=None, device=None, max_iterations=None, model=None, turbulence_intensity=None, nu_tilde_ratio=None))]
+#[pyo3(signature = (blade, *, case=None, density="coarse", scheme="implicit", backend="cpu", design=None, threads=None, device=None, max_iterations=None, model=None, turbulence_intensity=None, nu_tilde_ratio=None, sequence="auto"))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -82,6 +94,7 @@ pub fn solve(
     model: Option<&str>,
     turbulence_intensity: Option<f64>,
     nu_tilde_ratio: Option<f64>,
+    sequence: &str,
 ) -> PyResult<SolveResult> {
     let path = path_like(blade).ok_or_else(|| pyo3::exceptions::PyTypeError::new_err("blade must be the path of a blade file"))?;
     let file = load_blade_file(&path).py_err()?;
@@ -94,6 +107,8 @@ pub fn solve(
     if let Some(m) = model {
         settings.config.model = self::model(m)?;
     }
+    settings.sequencing = self::sequencing(sequence)?;
+    settings.sequencing.check(density).map_err(|e| value_error(format!("sequence={sequence:?}: {e}")))?;
     if let Some(n) = max_iterations {
         if n == 0 {
             return Err(value_error("max_iterations must be at least 1"));
@@ -195,6 +210,12 @@ impl SolveResult {
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let rows: Vec<Vec<f64>> = self.solved.solve.outcome.history.records.iter().map(|r| [vec![r.iteration as f64, r.wall_s], r.residuals.to_vec()].concat()).collect();
         PyArray2::from_vec2(py, &rows).map_err(|e| value_error(e.to_string()))
+    }
+    /// The coarser meshes solved first (`sequence`), coarsest first: a list of dicts with
+    /// `density`, `cells`, `iterations`, `wall_s` and `outcome`.
+    #[getter]
+    fn coarser<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.solved.coarser)
     }
     /// Orders of magnitude the density residual dropped.
     #[getter]

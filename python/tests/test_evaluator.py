@@ -94,6 +94,16 @@ def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
     assert rms is not None and rms > 0
     for f in ["solution.vtm", "convergence.csv", "convergence.png", "mis.csv", "mis.png", "restart.ron"]:
         assert (tmp_path / "out" / f).exists(), f
+    assert r.coarser == []
+
+
+def test_a_sequenced_solve_reports_its_coarser_mesh():
+    # 20 iterations do not converge the coarse mesh, so the medium one starts cold, and says why.
+    r = turbopt.solve("blades/ls89.ron", case="MUR47", density="medium", sequence="coarse", max_iterations=20)
+    assert r.iterations == 20 and r.cells == 39040
+    [coarse] = r.coarser
+    assert coarse["density"] == "coarse" and coarse["cells"] == 16128 and coarse["iterations"] == 20
+    assert coarse["outcome"].endswith("the next mesh started cold"), coarse["outcome"]
 
 
 @pytest.mark.parametrize(
@@ -108,6 +118,8 @@ def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
         ({"max_iterations": 0}, ValueError, "max_iterations"),
         ({"model": "sa_bcm", "turbulence_intensity": 3.0}, ValueError, "turbulence_intensity"),
         ({"nu_tilde_ratio": -1.0}, ValueError, "nu_tilde_ratio"),
+        ({"sequence": "fine"}, ValueError, "sequence"),
+        ({"sequence": "medium", "density": "coarse"}, ValueError, "coarser mesh"),
     ],
 )
 def test_solve_rejects_bad_input_naming_it(kwargs, error, words):

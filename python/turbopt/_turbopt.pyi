@@ -130,6 +130,10 @@ class SolveResult:
     @property
     def attempts(self) -> List[Dict[str, Any]]: ...
     @property
+    def coarser(self) -> List[Dict[str, Any]]:
+        """The coarser meshes solved first (``sequence``), coarsest first: ``density``, ``cells``,
+        ``iterations``, ``wall_s``, ``outcome``."""
+    @property
     def cells(self) -> int: ...
     @property
     def backend(self) -> str: ...
@@ -151,6 +155,7 @@ def solve(
     model: Optional[str] = None,
     turbulence_intensity: Optional[float] = None,
     nu_tilde_ratio: Optional[float] = None,
+    sequence: str = "auto",
 ) -> SolveResult: ...
 
 def import_blade(

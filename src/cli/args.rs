@@ -395,6 +395,31 @@ pub enum FactorsArg {
     Single,
 }
 
+/// Where a solve starts (`cascade::Sequencing`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SequenceArg {
+    /// The fine mesh from the medium mesh's converged flow, the others cold.
+    Auto,
+    /// The cold start on every mesh.
+    Off,
+    /// From the coarse mesh's converged flow.
+    Coarse,
+    /// From the medium mesh's converged flow.
+    Medium,
+}
+
+impl SequenceArg {
+    pub fn sequencing(self) -> turbopt::cascade::Sequencing {
+        use turbopt::cascade::Sequencing;
+        match self {
+            SequenceArg::Auto => Sequencing::Auto,
+            SequenceArg::Off => Sequencing::Off,
+            SequenceArg::Coarse => Sequencing::From(turbopt::mesh::Density::Coarse),
+            SequenceArg::Medium => Sequencing::From(turbopt::mesh::Density::Medium),
+        }
+    }
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GramSchmidtArg {
     Modified,
@@ -454,6 +479,10 @@ pub struct SolveArgs {
     pub gram_schmidt: Option<GramSchmidtArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
+    /// Start from a coarser mesh's converged flow (mesh sequencing), solved first with the same
+    /// settings; a coarser density than --density, else the cold start.
+    #[arg(long, value_enum, default_value = "auto", conflicts_with = "restart")]
+    pub sequence: SequenceArg,
     /// Measured Mis (CSV with side, x_mm or x, mis columns) to overlay and score.
     #[arg(long)]
     pub compare: Option<std::path::PathBuf>,

@@ -13,12 +13,13 @@
 use super::args::SolveArgs;
 use turbopt::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use turbopt::cascade::{
-    default_rans_config, solve_point, write_solve_files, BladeChoice, CascadeSetup, Planes, PointRun, PointSolve, PreparedCascade, SolverSettings, Start,
+    default_rans_config, prepare_sequence, solve_point, solve_sequenced, write_solve_files, BladeChoice, CascadeSetup, CoarserMesh, CoarserSolve, Planes,
+    PointRun, PointSolve, PreparedCascade, Sequencing, SolverSettings, Start,
 };
 use turbopt::flow::case::OperatingPoint;
 use turbopt::geometry::blade_file::{load_blade_file, BladeFile};
 use turbopt::post::{cascade_coefficients, read_measured_mis, side_layers, BladeSide, CascadeCoefficients, CascadePerformance, MeasuredMis, SideLayer};
-use turbopt::solver::{read_restart, FlowModel, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
+use turbopt::solver::{read_restart, write_restart, Control, ImplicitReport, IterationRecord, Observer, Restart, SolveOutcome, SolverConfig};
 use turbopt::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
@@ -38,8 +39,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     // The backend first: a GPU that cannot be opened ends the command before the mesh is made.
     let backend = OpenBackend::open(&settings.backend)?;
-    let prepared = prepare(args, &blade, &op, settings.config.model)?;
-    let ending = backend.run(SolveAndReport { args, blade: &blade, prepared: &prepared, op: &op, settings: &settings })?;
+    let (prepared, coarser) = prepare(args, &blade, &op, &settings)?;
+    let ending = backend.run(SolveAndReport { args, blade: &blade, prepared: &prepared, coarser: &coarser, op: &op, settings: &settings })?;
     match ending {
         Ending::Converged => Ok(()),
         Ending::NotConverged { iterations, orders } => {
@@ -78,17 +79,23 @@ pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
     if let Some(n) = args.max_iterations {
         settings.max_iterations = n;
     }
+    settings.sequencing = args.sequence.sequencing();
+    settings.sequencing.check(args.density).map_err(|e| Error::Other(format!("--sequence: {e}")))?;
     settings.validate().map_err(Error::Other)?;
     Ok(settings)
 }
 
-/// The blade's passage mesh at `--density`, announced on stdout.
-fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, model: FlowModel) -> Result<PreparedCascade> {
-    let setup = CascadeSetup::new(blade, vec![op.clone()], args.density).with_model(model);
-    let prepared = PreparedCascade::new(blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+/// The blade's passage mesh at `--density`, announced on stdout, and the coarser meshes a
+/// sequenced solve starts from (made at the same time).
+fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, settings: &SolverSettings) -> Result<(PreparedCascade, Vec<CoarserMesh>)> {
+    let setup = CascadeSetup::new(blade, vec![op.clone()], args.density).with_model(settings.config.model);
+    // A restarted solve continues its own flow: no coarser mesh.
+    let sequencing = if args.restart.is_some() { Sequencing::Off } else { settings.sequencing };
+    let (prepared, coarser) = prepare_sequence(blade, BladeChoice::Main, &setup, sequencing);
+    let prepared = prepared.map_err(|e| Error::Mesh(e.to_string()))?;
     let mesh = &prepared.mesh;
     println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
-    Ok(prepared)
+    Ok((prepared, coarser))
 }
 
 /// The preconditioner's own flags belong to the preconditioner `--precond` names: a flag of
@@ -172,6 +179,7 @@ struct SolveAndReport<'a> {
     args: &'a SolveArgs,
     blade: &'a BladeFile,
     prepared: &'a PreparedCascade,
+    coarser: &'a [CoarserMesh],
     op: &'a OperatingPoint,
     settings: &'a SolverSettings,
 }
@@ -179,7 +187,7 @@ struct SolveAndReport<'a> {
 impl BackendTask for SolveAndReport<'_> {
     type Output = Result<Ending>;
     fn run<B: ImplicitBackend>(self, backend: &B) -> Result<Ending> {
-        let result = solve_and_report(backend, self.args, self.blade, self.prepared, self.op, self.settings);
+        let result = solve_and_report(backend, self.args, self.blade, self.prepared, self.coarser, self.op, self.settings);
         // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).
         if let Some(traffic) = backend.traffic_report() {
             eprintln!("{traffic}");
@@ -201,10 +209,16 @@ struct Progress {
     last_line: Instant,
     /// Density residual the orders shown count from.
     first: Option<f64>,
+    /// A restarted solve counts from the restart's reference; any other counts from the first
+    /// residual of each solve (a coarser mesh's, then the point's).
+    restart: bool,
 }
 
 impl Observer for Progress {
     fn on_iteration(&mut self, r: &IterationRecord) -> Control {
+        if r.iteration == 1 && !self.restart {
+            self.first = None;
+        }
         let r0 = *self.first.get_or_insert(r.residuals[0]);
         let orders = (r0 / r.residuals[0]).log10();
         self.bar.set_position(r.iteration as u64);
@@ -221,23 +235,26 @@ impl Observer for Progress {
     }
 }
 
-/// Solves the prepared cascade (from `--restart` or cold) and writes and prints the results.
-fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
+/// Solves the prepared cascade (from `--restart`, a coarser mesh's flow or cold) and writes and
+/// prints the results.
+fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, coarser: &[CoarserMesh], op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
     // Read the measured data before the solve: a bad --compare file must not cost a solution.
     let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
     let restart = args.restart.as_deref().map(read_restart).transpose()?;
-    let start = match &restart {
-        Some(r) => {
-            r.check_fits(&prepared.mesh)?;
-            println!("restarting from {} iterations of {} at {} (density residual {:.2e}, reference {:.2e})", r.iterations, r.blade, r.case, r.history.last().map_or(f64::NAN, |h| h.residuals[0]), r.residual_reference);
-            Start::Given { solution: &r.solution, residual_reference: r.residual_reference, restart: true }
-        }
-        None => Start::Cold,
-    };
+    if let Some(r) = &restart {
+        r.check_fits(&prepared.mesh)?;
+        println!("restarting from {} iterations of {} at {} (density residual {:.2e}, reference {:.2e})", r.iterations, r.blade, r.case, r.history.last().map_or(f64::NAN, |h| h.residuals[0]), r.residual_reference);
+    }
     let clock = Instant::now();
-    let mut progress = Progress { bar: progress_bar(settings.max_iterations, args.json), start: clock, last_line: clock, first: restart.as_ref().map(|r| r.residual_reference) };
+    let mut progress = Progress { bar: progress_bar(settings.max_iterations, args.json), start: clock, last_line: clock, first: restart.as_ref().map(|r| r.residual_reference), restart: restart.is_some() };
     let run = PointRun { prepared, op, settings, extras: &|_| Vec::new() };
-    let result = solve_point(backend, &run, start, &mut progress);
+    let (result, coarser) = match &restart {
+        Some(r) => (solve_point(backend, &run, Start::Given { solution: &r.solution, residual_reference: r.residual_reference, restart: true }, &mut progress), Vec::new()),
+        None => solve_sequenced(backend, &run, coarser, &mut progress),
+    };
+    for c in &coarser {
+        println!("{}", describe_coarser(c));
+    }
     progress.bar.finish_and_clear();
     let solved = result.map_err(|failure| {
         print_attempts(&failure.attempts);
@@ -257,8 +274,13 @@ fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &B
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
     write_restart(&args.out.join("restart.ron"), &state)?;
     let whole = SolveOutcome { history: state.convergence_history(), iterations: state.iterations, ..outcome.clone() };
-    report(args, blade, prepared, &solved, &whole, measured.as_deref(), wall_s, &backend.name())?;
+    report(args, blade, prepared, &solved, &whole, &coarser, measured.as_deref(), wall_s, &backend.name())?;
     Ok(if solved.stop.converged() { Ending::Converged } else { Ending::NotConverged { iterations: whole.iterations, orders: whole.history.orders_dropped() } })
+}
+
+/// The coarser solve a point started from, in one line.
+fn describe_coarser(c: &CoarserSolve) -> String {
+    format!("{:?} mesh first ({} cells): {} iterations in {:.1} s; {}", c.density, c.cells, c.iterations, c.wall_s, c.outcome)
 }
 
 /// The recovery chain's attempts, one line each.
@@ -275,6 +297,7 @@ fn report(
     prepared: &PreparedCascade,
     solved: &PointSolve,
     whole: &SolveOutcome,
+    coarser: &[CoarserSolve],
     measured: Option<&[MeasuredMis]>,
     wall_s: f64,
     backend: &str,
@@ -322,6 +345,9 @@ fn report(
         }
         if let Some(layers) = &layers {
             v["boundary_layers"] = serde_json::to_value(layers).map_err(|e| Error::Other(e.to_string()))?;
+        }
+        if !coarser.is_empty() {
+            v["coarser"] = serde_json::to_value(coarser).map_err(|e| Error::Other(e.to_string()))?;
         }
         if let Some(o) = &solved.oscillation {
             v["oscillation"] = serde_json::to_value(o).map_err(|e| Error::Other(e.to_string()))?;
