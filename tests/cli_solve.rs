@@ -128,6 +128,21 @@ fn a_preconditioner_flag_needs_its_preconditioner() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// `--sequence` names a coarser mesh than the point's, or is refused (it would be ignored), and
+/// does not go with `--restart` (a restart continues its own flow).
+#[test]
+fn a_sequenced_start_needs_a_coarser_mesh() {
+    let out = std::env::temp_dir().join(format!("turbopt-sequence-flags-{}", std::process::id()));
+    let run = |extra: &[&str]| turbopt().args(["solve", "blades/ls89.ron", "--out"]).arg(&out).args(extra).output().unwrap();
+    let same = run(&["--density", "medium", "--sequence", "medium"]);
+    let stderr = String::from_utf8_lossy(&same.stderr);
+    assert!(!same.status.success() && stderr.contains("--sequence: sequencing from the medium mesh needs a finer point mesh than medium"), "{stderr}");
+    let restart = run(&["--density", "fine", "--sequence", "coarse", "--restart", "out/none/restart.ron"]);
+    let stderr = String::from_utf8_lossy(&restart.stderr);
+    assert!(!restart.status.success() && stderr.contains("cannot be used with"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// SA-gamma is selectable in `turbopt solve`: it marches rho gamma on either scheme (a nonzero
 /// rho gamma residual in convergence.csv; in the implicit scheme as a third segregated system,
 /// reported), and needs the point's turbulence intensity, with an error that says so.
