@@ -39,7 +39,7 @@ pub use planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
 pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, PreparedCascade};
 pub use recovery::{Attempt, Remedy};
 pub use section::{BladeChoice, Section};
-pub use sequencing::{inject, prepare_sequence, solve_sequenced, CoarserMesh, CoarserSolve};
+pub use sequencing::{coarser_meshes, inject, prepare_sequence, solve_sequenced, CoarserMesh, CoarserSolve};
 pub use settings::{default_rans_config, BackendChoice, Devices, SchemeChoice, Sequencing, SolverSettings};
 pub use solve::{solve_point, PointError, PointFailure, PointRun, PointSolve, Start, Stop};
 pub use start::quasi_1d_start;

@@ -15,7 +15,7 @@
 //! (one residual evaluation on the finer mesh), so it stops at the same absolute level as a
 //! cold solve of that mesh, not some orders below its already small first residual.
 
-use super::prepare::{CascadeError, CascadeSetup, PreparedCascade};
+use super::prepare::{CascadeError, CascadeSetup, CheckedBlade, PreparedCascade};
 use super::section::BladeChoice;
 use super::settings::Sequencing;
 use super::solve::{solve_point, PointFailure, PointRun, PointSolve, Start};
@@ -37,8 +37,20 @@ pub struct CoarserMesh {
 /// The point's own mesh (`setup`'s) and the coarser meshes `sequencing` solves first, meshed at
 /// the same time (the mesher is serial; each mesh takes a core).
 pub fn prepare_sequence(blade: &BladeFile, which: BladeChoice, setup: &CascadeSetup, sequencing: Sequencing) -> (Result<PreparedCascade, CascadeError>, Vec<CoarserMesh>) {
-    let coarser = |density: Density| CoarserMesh { density, prepared: PreparedCascade::new(blade, which, &CascadeSetup { density, ..setup.clone() }) };
-    rayon::join(|| PreparedCascade::new(blade, which, setup), || sequencing.coarser_than(setup.density).into_par_iter().map(coarser).collect())
+    let checked = match CheckedBlade::new(blade, which, setup) {
+        Ok(c) => c,
+        Err(e) => return (Err(e), Vec::new()),
+    };
+    rayon::join(|| checked.clone().mesh(setup), || coarser_meshes(&checked, setup, sequencing))
+}
+
+/// The coarser meshes `sequencing` solves `blade` on before the mesh of `setup`, coarsest first.
+pub fn coarser_meshes(blade: &CheckedBlade, setup: &CascadeSetup, sequencing: Sequencing) -> Vec<CoarserMesh> {
+    let mesh = |density: Density| {
+        let coarser = CascadeSetup { density, ..setup.clone() };
+        CoarserMesh { density, prepared: blade.for_setup(&coarser).and_then(|b| b.mesh(&coarser)) }
+    };
+    sequencing.coarser_than(setup.density).into_par_iter().map(mesh).collect()
 }
 
 /// The coarser solve a point started from.

@@ -45,14 +45,14 @@ use crate::backend::pool::DevicePool;
 use crate::backend::select::{unresolved_auto, BackendTask, OpenBackend};
 use crate::backend::ImplicitBackend;
 use crate::cascade::{
-    solve_point, solve_sequenced, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, CoarserMesh, CoarserSolve, PointFailure, PointFigures, PointRun,
+    coarser_meshes, solve_point, solve_sequenced, BladeChoice, CascadeError, CascadeSetup, CheckedBlade, CoarserSolve, PointFailure, PointFigures, PointRun,
     PointSolve, PreparedCascade, Start, Stop,
 };
 use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
 use crate::flow::solution::Solution;
 use crate::geometry::{load_blade_file, BladeFile, Outline};
-use crate::mesh::{Density, Mesh};
+use crate::mesh::Mesh;
 use crate::post::{read_measured_mis, SurfacePoint};
 use crate::perf::auto::AutoChoice;
 use crate::solver::{Silent, StopSignal, Stoppable};
@@ -671,18 +671,18 @@ impl CfdEvaluator {
     }
 
     /// Mesh -> a solve on `backend` at every operating point, warm-started from `from` (resampled
-    /// onto the design's blocks where their sizes differ). A failure comes back as the failed
-    /// evaluation.
+    /// onto the design's blocks where their sizes differ), or cold through the coarser meshes
+    /// the settings sequence. A failure comes back as the failed evaluation.
     fn solve_points<B: ImplicitBackend>(&self, backend: &B, blade: CheckedBlade, from: Option<WarmSource<'_>>, start: Instant) -> std::result::Result<SolvedDesign, Unsolved> {
-        let coarser_blades = self.coarser_blades(&blade);
+        let checked = blade.clone();
         let prepared = self.prepare(blade).map_err(|status| Unsolved::design(with_wall_time(Evaluation::failed(status), start)))?;
         let backend_name = backend.name();
         let block_sizes = prepared.block_sizes();
         let (flow_start, warm) = warm_starts(from, &block_sizes);
         // A cold start begins on the coarser meshes the settings sequence, as `turbopt solve` does.
-        let coarser: Vec<CoarserMesh> = match warm {
+        let coarser = match warm {
             Some(_) => Vec::new(),
-            None => coarser_blades.into_iter().map(|(density, setup, blade)| CoarserMesh { density, prepared: blade.and_then(|b| b.mesh(&setup)) }).collect(),
+            None => coarser_meshes(&checked, &self.setup, self.config.solver.sequencing),
         };
         let extras = |f: &PointFigures| self.objective_values(f);
         let mut points = Vec::with_capacity(self.setup.points.len());
@@ -714,20 +714,6 @@ impl CfdEvaluator {
             }
         }
         Ok(SolvedDesign { outline: prepared.section.outline, block_sizes, points, start: flow_start, backend: backend_name })
-    }
-
-    /// The coarser densities a cold-started design is solved on first (`SolverSettings::
-    /// sequencing`), with their setups and the blade checked for each.
-    fn coarser_blades(&self, blade: &CheckedBlade) -> Vec<(Density, CascadeSetup, std::result::Result<CheckedBlade, CascadeError>)> {
-        let densities = self.config.solver.sequencing.coarser_than(self.setup.density);
-        densities
-            .into_iter()
-            .map(|density| {
-                let setup = CascadeSetup { density, ..self.setup.clone() };
-                let checked = blade.for_setup(&setup);
-                (density, setup, checked)
-            })
-            .collect()
     }
 
     /// The flows a design's solves start from: `donor`'s, else the baseline's; none without a
@@ -848,9 +834,6 @@ impl Diagnostics {
     }
 }
 
-/// The start of a design whose mesh has `block_sizes` from `from`: its flows (resampled onto
-/// the design's blocks where their sizes differ) with the baseline's residual references, or a
-/// cold start without one or for another block layout.
 /// A sequenced point's result with the coarser meshes' iterations counted in (the evaluation's
 /// iterations are its cost).
 fn with_coarser_iterations((solved, coarser): (std::result::Result<PointSolve, PointFailure>, Vec<CoarserSolve>)) -> std::result::Result<PointSolve, PointFailure> {
@@ -861,6 +844,9 @@ fn with_coarser_iterations((solved, coarser): (std::result::Result<PointSolve, P
     }
 }
 
+/// The start of a design whose mesh has `block_sizes` from `from`: its flows (resampled onto
+/// the design's blocks where their sizes differ) with the baseline's residual references, or a
+/// cold start without one or for another block layout.
 fn warm_starts<'a>(from: Option<WarmSource<'a>>, block_sizes: &[(usize, usize)]) -> (FlowStart, Option<WarmStart<'a>>) {
     let Some(WarmSource { flows, references, from_donor }) = from else {
         return (FlowStart::Cold, None);
