@@ -28,8 +28,7 @@ fn centres(mesh: &Mesh) -> Vec<Vec<[f64; 2]>> {
             let mut c = vec![[0.0; 2]; b.n_cells()];
             for j in 0..b.nj {
                 for i in 0..b.ni {
-                    let n = [b.node(i, j), b.node(i + 1, j), b.node(i, j + 1), b.node(i + 1, j + 1)];
-                    c[b.cell(i, j)] = [n.iter().map(|&k| b.x[k]).sum::<f64>() / 4.0, n.iter().map(|&k| b.y[k]).sum::<f64>() / 4.0];
+                    c[b.cell(i, j)] = b.vertex_centre(i, j);
                 }
             }
             c

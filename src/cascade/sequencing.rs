@@ -138,7 +138,7 @@ pub fn inject(from: &Mesh, source: &Solution, to: &Mesh, template: Solution) -> 
     for (b, block) in to.blocks.iter().enumerate() {
         for j in 0..block.nj {
             for i in 0..block.ni {
-                let (sb, sc) = centres.nearest(cell_centre(block, i, j));
+                let (sb, sc) = centres.nearest(block.vertex_centre(i, j));
                 let (s, t, c) = (&source.blocks[sb], &mut out.blocks[b], block.cell(i, j));
                 t.rho[c] = s.rho[sc];
                 t.rho_u[c] = s.rho_u[sc];
@@ -152,11 +152,6 @@ pub fn inject(from: &Mesh, source: &Solution, to: &Mesh, template: Solution) -> 
         }
     }
     out
-}
-
-fn cell_centre(b: &crate::mesh::Block, i: usize, j: usize) -> [f64; 2] {
-    let nodes = [b.node(i, j), b.node(i + 1, j), b.node(i, j + 1), b.node(i + 1, j + 1)];
-    [0.25 * nodes.iter().map(|&n| b.x[n]).sum::<f64>(), 0.25 * nodes.iter().map(|&n| b.y[n]).sum::<f64>()]
 }
 
 /// The cell centres of a mesh in a uniform grid of buckets, for nearest-centre queries.
@@ -173,7 +168,7 @@ struct CellCentres {
 impl CellCentres {
     fn of(mesh: &Mesh) -> Self {
         let cells: Vec<(usize, usize, [f64; 2])> =
-            mesh.blocks.iter().enumerate().flat_map(|(b, block)| (0..block.nj).flat_map(move |j| (0..block.ni).map(move |i| (b, block.cell(i, j), cell_centre(block, i, j))))).collect();
+            mesh.blocks.iter().enumerate().flat_map(|(b, block)| (0..block.nj).flat_map(move |j| (0..block.ni).map(move |i| (b, block.cell(i, j), block.vertex_centre(i, j))))).collect();
         let lo = cells.iter().fold([f64::INFINITY; 2], |a, c| [a[0].min(c.2[0]), a[1].min(c.2[1])]);
         let hi = cells.iter().fold([f64::NEG_INFINITY; 2], |a, c| [a[0].max(c.2[0]), a[1].max(c.2[1])]);
         // About four cells a bucket on average.

@@ -32,7 +32,7 @@ pub fn quasi_1d_start(mesh: &Mesh, gas: &Gas, op: &OperatingPoint, planes: &Plan
             let mut s = BlockSolution { ni: b.ni, nj: b.nj, rho: vec![0.0; n], rho_u: vec![0.0; n], rho_v: vec![0.0; n], rho_e: vec![0.0; n], nu_tilde: vec![0.0; n], intermittency: Vec::new() };
             for j in 0..b.nj {
                 for i in 0..b.ni {
-                    let xc = 0.25 * (b.x[b.node(i, j)] + b.x[b.node(i + 1, j)] + b.x[b.node(i, j + 1)] + b.x[b.node(i + 1, j + 1)]);
+                    let [xc, _] = b.vertex_centre(i, j);
                     let w = state_at(xc);
                     let c = b.cell(i, j);
                     (s.rho[c], s.rho_u[c], s.rho_v[c], s.rho_e[c]) = (w[0], w[1], w[2], w[3]);

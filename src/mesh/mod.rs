@@ -121,6 +121,11 @@ impl Block {
     pub fn n_cells(&self) -> usize {
         self.ni * self.nj
     }
+    /// The mean of cell (i, j)'s four nodes (not its area centroid, `metrics::quad_area_centroid`).
+    pub fn vertex_centre(&self, i: usize, j: usize) -> [f64; 2] {
+        let n = [self.node(i, j), self.node(i + 1, j), self.node(i, j + 1), self.node(i + 1, j + 1)];
+        [0.25 * (self.x[n[0]] + self.x[n[1]] + self.x[n[2]] + self.x[n[3]]), 0.25 * (self.y[n[0]] + self.y[n[1]] + self.y[n[2]] + self.y[n[3]])]
+    }
     /// Number of cells along a face.
     pub fn face_len(&self, face: Face) -> usize {
         match face {
