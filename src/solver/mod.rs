@@ -75,8 +75,8 @@ pub fn operating_point_state(gas: &Gas, op: &OperatingPoint) -> [f64; 4] {
 /// The density residual of `state` on `mesh` (boundary conditions applied, the case's
 /// discretization): what a solve started from `state` records at its first iteration. A solve
 /// started from another flow counts its orders from it, so that it stops where a solve from
-/// `state` would (never later: the monitor's own reference is the largest of the first
-/// iterations' residuals, at least this one).
+/// `state` would, never earlier: the monitor's own reference is the largest of the first
+/// iterations' residuals, at least this one.
 pub fn density_residual<B: ImplicitBackend>(backend: &B, mesh: &Mesh, case: &Case, state: &Solution) -> Result<f64> {
     case.validate()?;
     let g = backend.upload_geometry(mesh)?;
