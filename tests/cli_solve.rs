@@ -113,34 +113,35 @@ fn evaluate_refuses_a_turbulence_intensity_outside_zero_to_one() {
     assert!(!out.status.success() && stderr.contains("turbulence_intensity = 3 must lie in (0, 1)"), "{stderr}");
 }
 
+/// The stderr of `turbopt solve blades/ls89.ron` with `args`, which must fail (`name` keeps the
+/// output folders of concurrent tests apart).
+fn refused_solve(name: &str, args: &[&str]) -> String {
+    let out = std::env::temp_dir().join(format!("turbopt-{name}-{}", std::process::id()));
+    let run = turbopt().args(["solve", "blades/ls89.ron", "--out"]).arg(&out).args(args).output().unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(!run.status.success(), "turbopt solve {args:?} succeeded: {stderr}");
+    stderr
+}
+
 /// A preconditioner's own flag is refused unless `--precond` names that preconditioner (it would
 /// be ignored otherwise): `--sweeps` alone, and `--strips` with `--precond swept-ilu`.
 #[test]
 fn a_preconditioner_flag_needs_its_preconditioner() {
-    let out = std::env::temp_dir().join(format!("turbopt-precond-flags-{}", std::process::id()));
-    let run = |extra: &[&str]| turbopt().args(["solve", "blades/ls89.ron", "--density", "coarse", "--out"]).arg(&out).args(extra).output().unwrap();
-    let alone = run(&["--sweeps", "6"]);
-    let stderr = String::from_utf8_lossy(&alone.stderr);
-    assert!(!alone.status.success() && stderr.contains("--precond"), "{stderr}");
-    let other = run(&["--precond", "swept-ilu", "--strips", "8"]);
-    let stderr = String::from_utf8_lossy(&other.stderr);
-    assert!(!other.status.success() && stderr.contains("--strips belongs to --precond strip-ilu, not to --precond swept-ilu"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&out);
+    let alone = refused_solve("precond-flags", &["--density", "coarse", "--sweeps", "6"]);
+    assert!(alone.contains("--precond"), "{alone}");
+    let other = refused_solve("precond-flags", &["--density", "coarse", "--precond", "swept-ilu", "--strips", "8"]);
+    assert!(other.contains("--strips belongs to --precond strip-ilu, not to --precond swept-ilu"), "{other}");
 }
 
 /// `--sequence` names a coarser mesh than the point's, or is refused (it would be ignored), and
 /// does not go with `--restart` (a restart continues its own flow).
 #[test]
 fn a_sequenced_start_needs_a_coarser_mesh() {
-    let out = std::env::temp_dir().join(format!("turbopt-sequence-flags-{}", std::process::id()));
-    let run = |extra: &[&str]| turbopt().args(["solve", "blades/ls89.ron", "--out"]).arg(&out).args(extra).output().unwrap();
-    let same = run(&["--density", "medium", "--sequence", "medium"]);
-    let stderr = String::from_utf8_lossy(&same.stderr);
-    assert!(!same.status.success() && stderr.contains("--sequence: sequencing from the medium mesh needs a finer point mesh than medium"), "{stderr}");
-    let restart = run(&["--density", "fine", "--sequence", "coarse", "--restart", "out/none/restart.ron"]);
-    let stderr = String::from_utf8_lossy(&restart.stderr);
-    assert!(!restart.status.success() && stderr.contains("cannot be used with"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&out);
+    let same = refused_solve("sequence-flags", &["--density", "medium", "--sequence", "medium"]);
+    assert!(same.contains("--sequence: sequencing from the medium mesh needs a finer point mesh than medium"), "{same}");
+    let restart = refused_solve("sequence-flags", &["--density", "fine", "--sequence", "coarse", "--restart", "out/none/restart.ron"]);
+    assert!(restart.contains("cannot be used with"), "{restart}");
 }
 
 /// SA-gamma is selectable in `turbopt solve`: it marches rho gamma on either scheme (a nonzero
