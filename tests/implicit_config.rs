@@ -6,7 +6,7 @@ use turbopt::backend::{ConvectiveJacobian, FactorPrecision, PreconditionerKind};
 use turbopt::flow::case::OperatingPoint;
 use turbopt::flow::gas::Gas;
 use turbopt::mesh::simple::gaussian_bump_channel;
-use turbopt::solver::{CflRamp, FlowModel, IluRefresh, ImplicitConfig, ImplicitSolver, Scheme, SolverConfig, Case};
+use turbopt::solver::{Case, CflRamp, FlowModel, FromCoarserMesh, IluRefresh, ImplicitConfig, ImplicitSolver, Scheme, SolverConfig};
 
 #[test]
 fn on_demand_refresh_follows_thesis_eq_5_11() {
@@ -46,6 +46,24 @@ fn config_validation_names_the_bad_knob() {
     let ron_text = ron::to_string(&Scheme::Implicit(c.clone())).unwrap();
     let back: Scheme = ron::from_str(&ron_text).unwrap();
     assert_eq!(back, Scheme::Implicit(c));
+}
+
+/// A solve from a coarser mesh's flow runs the `from_coarser_mesh` stages and Anderson depth;
+/// given stage coefficients fix the stage count, `None` keeps the configured scheme, and a bad
+/// value is named.
+#[test]
+fn a_start_from_a_coarser_mesh_takes_its_own_stages_and_anderson_depth() {
+    let c = ImplicitConfig::default();
+    let finer = c.for_coarser_mesh_start();
+    assert_eq!((finer.stages, finer.anderson.as_ref().map(|a| a.depth)), (3, Some(20)));
+    assert_eq!(ImplicitConfig { from_coarser_mesh: None, ..c.clone() }.for_coarser_mesh_start(), ImplicitConfig { from_coarser_mesh: None, ..c.clone() });
+    let fixed = ImplicitConfig { stage_coefficients: Some(vec![1.0, 0.5]), anderson: None, ..c.clone() }.for_coarser_mesh_start();
+    assert_eq!((fixed.stages, fixed.anderson.is_none()), (2, true));
+    let bad = ImplicitConfig { from_coarser_mesh: Some(FromCoarserMesh { stages: 0, anderson_depth: 20 }), ..c };
+    assert!(bad.validate().unwrap_err().to_string().contains("from_coarser_mesh"));
+    let config: SolverConfig = ron::from_str("(scheme: implicit((from_coarser_mesh: Some((stages: 4, anderson_depth: 5)))))").unwrap();
+    let Scheme::Implicit(implicit) = config.scheme else { panic!("not implicit") };
+    assert_eq!(implicit.from_coarser_mesh, Some(FromCoarserMesh { stages: 4, anderson_depth: 5 }));
 }
 
 #[test]

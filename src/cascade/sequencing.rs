@@ -17,13 +17,13 @@
 
 use super::prepare::{CascadeError, CascadeSetup, CheckedBlade, PreparedCascade};
 use super::section::BladeChoice;
-use super::settings::Sequencing;
+use super::settings::{Sequencing, SolverSettings};
 use super::solve::{solve_point, PointFailure, PointRun, PointSolve, Start};
 use crate::backend::ImplicitBackend;
 use crate::flow::solution::Solution;
 use crate::geometry::BladeFile;
 use crate::mesh::{Density, Mesh};
-use crate::solver::Observer;
+use crate::solver::{Observer, Scheme};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -126,7 +126,19 @@ fn solve_from<B: ImplicitBackend>(backend: &B, run: &PointRun, flow: Option<(&Me
         return solve_point(backend, run, Start::Cold, progress);
     };
     let start = inject(mesh, solution, &run.prepared.mesh, cold);
+    let settings = from_coarser_mesh(run.settings);
+    let run = &PointRun { settings: &settings, ..*run };
     solve_point(backend, run, Start::Given { solution: &start, residual_reference: reference, restart: false }, progress)
+}
+
+/// `settings` for a solve from a coarser mesh's flow: the implicit scheme's own stages and
+/// Anderson depth for such a start (`ImplicitConfig::from_coarser_mesh`).
+fn from_coarser_mesh(settings: &SolverSettings) -> SolverSettings {
+    let mut config = settings.solver_config();
+    if let Scheme::Implicit(implicit) = &config.scheme {
+        config.scheme = Scheme::Implicit(implicit.for_coarser_mesh_start());
+    }
+    SolverSettings { config, ..settings.clone() }
 }
 
 /// `source` (on `from`) carried onto `to` by injection (module notes): every cell of `to` takes

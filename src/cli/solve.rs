@@ -132,6 +132,10 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             if let Some(cfl) = args.cfl {
                 imp.cfl.target = cfl;
             }
+            if args.stages.is_some() || args.anderson.is_some() {
+                // A flag the user gave holds on the finer mesh of a sequence too.
+                imp.from_coarser_mesh = None;
+            }
             if let Some(n) = args.stages {
                 imp.stages = n;
             }

@@ -15,7 +15,7 @@ pub mod restart;
 pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, Scheme, SolverConfig, TimeStepping, VariableSmoothing};
 pub use explicit::ExplicitSolver;
 pub use implicit::{ImplicitOutcome, ImplicitReport, ImplicitSolver, StageStats, TimeBreakdown};
-pub use implicit_config::{CflRamp, IluRefresh, ImplicitConfig};
+pub use implicit_config::{CflRamp, FromCoarserMesh, IluRefresh, ImplicitConfig};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent, SolveOutcome, StopSignal, Stoppable};
 pub use multigrid::{Cycle, Multigrid};
 pub use restart::{read_restart, write_restart, Restart};
