@@ -145,4 +145,5 @@ fn the_evaluator_sequences_its_baseline_as_solve_blade_does() {
         assert!((a - b).abs() <= 1e-10 * b.abs(), "evaluate {a:e}, solve_blade {b:e}");
     }
     assert_eq!(evaluated.diagnostics.iterations, solved.solve.iterations + coarser, "the evaluation counts the coarse mesh's iterations too");
+    assert_eq!(evaluated.diagnostics.scheme, "implicit (mesh sequencing from the coarse mesh, its iterations included)");
 }

@@ -181,7 +181,7 @@ impl Sequencing {
     pub fn check(self, density: Density) -> Result<(), String> {
         match self {
             Sequencing::From(d) if cells_rank(d) >= cells_rank(density) => {
-                Err(format!("sequencing from the {d:?} mesh needs a finer point mesh than {density:?} (a point starts from a coarser mesh's flow)").to_lowercase())
+                Err(format!("sequencing from the {} mesh needs a finer point mesh than {} (a point starts from a coarser mesh's flow)", d.name(), density.name()))
             }
             _ => Ok(()),
         }

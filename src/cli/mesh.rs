@@ -26,7 +26,7 @@ pub fn run(args: &MeshArgs) -> Result<()> {
     report.estimate_yplus(&op, &blade.gas, blade.cascade.chord)?;
 
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
-    let stem = format!("{}_{}", blade.name.to_lowercase(), format!("{:?}", args.density).to_lowercase());
+    let stem = format!("{}_{}", blade.name.to_lowercase(), args.density.name());
     let path = |ext: &str| args.out.join(format!("{stem}.{ext}"));
     write_plot3d(path("xyz"), &mesh, Plot3dFormat::Ascii)?;
     let vtk = write_vtk(path("vtm"), &mesh, &[])?;

@@ -202,7 +202,7 @@ fn print_summary(s: &CampaignSummary) {
 /// `--recheck`: some of the campaign's designs on another mesh, printed and kept in
 /// `recheck-<density>.json`.
 fn recheck(config: &CampaignConfig, summary: &CampaignSummary, density: turbopt::mesh::Density, members: usize, out: &std::path::Path) -> Result<()> {
-    let name = format!("{density:?}").to_lowercase();
+    let name = density.name();
     println!("re-checking on the {name} mesh ...");
     let r = turbopt::optim::campaign::recheck(config, summary, density, members)?;
     println!("  {:<24} {}", "design", r.objectives.iter().map(|o| format!("{:>22}", format!("{o} campaign/{name}"))).collect::<Vec<_>>().join(" "));

@@ -52,7 +52,7 @@ use crate::error::{Error, Result};
 use crate::flow::case::OperatingPoint;
 use crate::flow::solution::Solution;
 use crate::geometry::{load_blade_file, BladeFile, Outline};
-use crate::mesh::Mesh;
+use crate::mesh::{Density, Mesh};
 use crate::post::{read_measured_mis, SurfacePoint};
 use crate::perf::auto::AutoChoice;
 use crate::solver::{Silent, StopSignal, Stoppable};
@@ -253,18 +253,23 @@ enum FlowStart {
     /// `warm_start_from: Nearest`), resampled onto the design's blocks where their sizes differ
     /// (`Solution::resampled`).
     Warm { from_donor: bool, resampled: bool },
+    /// The cold start on the coarser meshes the settings sequence (`cascade::sequencing`), the
+    /// design's mesh from the finest one's flow; their iterations are counted in.
+    Sequenced { from: Density },
 }
 
 impl FlowStart {
     /// What the diagnostics' scheme name gets appended.
-    fn label(self) -> &'static str {
-        match self {
+    fn label(self) -> String {
+        let text = match self {
             FlowStart::Cold => "",
+            FlowStart::Sequenced { from } => return format!(" (mesh sequencing from the {} mesh, its iterations included)", from.name()),
             FlowStart::Warm { from_donor: false, resampled: false } => " (warm start)",
             FlowStart::Warm { from_donor: false, resampled: true } => " (warm start, resampled onto the design's mesh)",
             FlowStart::Warm { from_donor: true, resampled: false } => " (warm start from a nearer evaluated design)",
             FlowStart::Warm { from_donor: true, resampled: true } => " (warm start from a nearer evaluated design, resampled onto the design's mesh)",
-        }
+        };
+        text.to_string()
     }
 }
 
@@ -678,12 +683,15 @@ impl CfdEvaluator {
         let prepared = self.prepare(blade).map_err(|status| Unsolved::design(with_wall_time(Evaluation::failed(status), start)))?;
         let backend_name = backend.name();
         let block_sizes = prepared.block_sizes();
-        let (flow_start, warm) = warm_starts(from, &block_sizes);
+        let (mut flow_start, warm) = warm_starts(from, &block_sizes);
         // A cold start begins on the coarser meshes the settings sequence, as `turbopt solve` does.
         let coarser = match warm {
             Some(_) => Vec::new(),
             None => coarser_meshes(&checked, &self.setup, self.config.solver.sequencing),
         };
+        if let Some(finest) = coarser.last() {
+            flow_start = FlowStart::Sequenced { from: finest.density };
+        }
         let extras = |f: &PointFigures| self.objective_values(f);
         let mut points = Vec::with_capacity(self.setup.points.len());
         for (k, op) in self.setup.points.iter().enumerate() {

@@ -157,3 +157,14 @@ pub enum Density {
     Medium,
     Fine,
 }
+
+impl Density {
+    /// The preset's name as files, flags and reports spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Density::Coarse => "coarse",
+            Density::Medium => "medium",
+            Density::Fine => "fine",
+        }
+    }
+}

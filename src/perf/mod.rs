@@ -192,7 +192,7 @@ pub fn case_key(case: &CaseSetup, methods: &MethodSettings) -> Result<String> {
     let settings = ron::to_string(&(&methods.explicit_single_grid, &methods.explicit_multigrid, &methods.implicit)).map_err(|e| Error::Other(e.to_string()))?;
     let text = format!("{blade_text}\n{}\n{:?}\n{}\n{settings}\n{}", case.op.name, case.density, case.cells(), env!("CARGO_PKG_VERSION"));
     let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect::<String>();
-    Ok(format!("{}-{}-{}-{:016x}", clean(&case.blade.name), clean(&case.op.name), setup::density_name(case.density), cache::fnv1a(&text)))
+    Ok(format!("{}-{}-{}-{:016x}", clean(&case.blade.name), clean(&case.op.name), case.density.name(), cache::fnv1a(&text)))
 }
 
 impl PerfModel {

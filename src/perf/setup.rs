@@ -42,7 +42,7 @@ impl CaseSetup {
 
     /// "LS89 MUR47 coarse (16,128 cells)".
     pub fn describe(&self) -> String {
-        format!("{} {} {} ({} cells)", self.blade.name, self.op.name, density_name(self.density), crate::perf::bench::thousands(self.cells()))
+        format!("{} {} {} ({} cells)", self.blade.name, self.op.name, self.density.name(), crate::perf::bench::thousands(self.cells()))
     }
 
     /// The benchmark's problem on this mesh: the single-grid explicit case from the cold start
@@ -50,14 +50,6 @@ impl CaseSetup {
     pub fn test_problem(&self, methods: &MethodSettings) -> Result<TestProblem> {
         let case = Case { gas: self.prepared.gas, operating_point: self.op.clone(), solver: methods.explicit_single_grid.solver_config() };
         TestProblem::on_mesh(self.prepared.mesh.clone(), case, self.prepared.cold_start(&self.op), self.describe())
-    }
-}
-
-pub fn density_name(d: Density) -> &'static str {
-    match d {
-        Density::Coarse => "coarse",
-        Density::Medium => "medium",
-        Density::Fine => "fine",
     }
 }
 
