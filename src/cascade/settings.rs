@@ -180,7 +180,7 @@ impl Sequencing {
     /// be ignored).
     pub fn check(self, density: Density) -> Result<(), String> {
         match self {
-            Sequencing::From(d) if cells_rank(d) >= cells_rank(density) => {
+            Sequencing::From(d) if d >= density => {
                 Err(format!("sequencing from the {} mesh needs a finer point mesh than {} (a point starts from a coarser mesh's flow)", d.name(), density.name()))
             }
             _ => Ok(()),
@@ -191,16 +191,8 @@ impl Sequencing {
     pub fn coarser_than(self, density: Density) -> Vec<Density> {
         match self {
             Sequencing::Auto if density == Density::Fine => vec![Density::Medium],
-            Sequencing::From(d) if cells_rank(d) < cells_rank(density) => vec![d],
+            Sequencing::From(d) if d < density => vec![d],
             _ => Vec::new(),
         }
-    }
-}
-
-fn cells_rank(d: Density) -> u8 {
-    match d {
-        Density::Coarse => 0,
-        Density::Medium => 1,
-        Density::Fine => 2,
     }
 }

@@ -261,15 +261,14 @@ enum FlowStart {
 impl FlowStart {
     /// What the diagnostics' scheme name gets appended.
     fn label(self) -> String {
-        let text = match self {
-            FlowStart::Cold => "",
-            FlowStart::Sequenced { from } => return format!(" (mesh sequencing from the {} mesh, its iterations included)", from.name()),
-            FlowStart::Warm { from_donor: false, resampled: false } => " (warm start)",
-            FlowStart::Warm { from_donor: false, resampled: true } => " (warm start, resampled onto the design's mesh)",
-            FlowStart::Warm { from_donor: true, resampled: false } => " (warm start from a nearer evaluated design)",
-            FlowStart::Warm { from_donor: true, resampled: true } => " (warm start from a nearer evaluated design, resampled onto the design's mesh)",
-        };
-        text.to_string()
+        match self {
+            FlowStart::Cold => String::new(),
+            FlowStart::Sequenced { from } => format!(" (mesh sequencing from the {} mesh, its iterations included)", from.name()),
+            FlowStart::Warm { from_donor: false, resampled: false } => " (warm start)".into(),
+            FlowStart::Warm { from_donor: false, resampled: true } => " (warm start, resampled onto the design's mesh)".into(),
+            FlowStart::Warm { from_donor: true, resampled: false } => " (warm start from a nearer evaluated design)".into(),
+            FlowStart::Warm { from_donor: true, resampled: true } => " (warm start from a nearer evaluated design, resampled onto the design's mesh)".into(),
+        }
     }
 }
 

@@ -149,8 +149,9 @@ impl Mesh {
     }
 }
 
-/// Mesh density presets: coarse ~10k cells, medium ~40k, fine ~150k-300k.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+/// Mesh density presets: coarse ~10k cells, medium ~40k, fine ~150k-300k, ordered from coarse
+/// to fine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Density {
     Coarse,
