@@ -7,7 +7,7 @@
 //! the evaluator's sequenced baseline against `solve_blade`'s.
 
 use turbopt::cascade::{
-    default_rans_config, inject, solve_blade, BackendChoice, BladeChoice, CascadeSetup, PreparedCascade, SchemeChoice, Sequencing, SolverSettings,
+    inject, solve_blade, BackendChoice, BladeChoice, CascadeSetup, PreparedCascade, SchemeChoice, Sequencing, SolverSettings,
 };
 use turbopt::flow::solution::Solution;
 use turbopt::geometry::load_blade_file;
@@ -96,7 +96,7 @@ fn a_sequenced_solve_gives_the_cold_solves_figures() {
         let blade = load_blade_file(path).unwrap();
         let op = blade.operating_point(case).unwrap().clone();
         let scheme = SchemeChoice::Implicit;
-        let settings = |sequencing| SolverSettings { scheme, backend: backend.clone(), max_iterations: scheme.default_max_iterations(), config: default_rans_config(), sequencing, ..SolverSettings::default() };
+        let settings = |sequencing| SolverSettings { scheme, backend: backend.clone(), max_iterations: scheme.default_max_iterations(), sequencing, ..SolverSettings::default() };
         let t = std::time::Instant::now();
         let cold = solve_blade(&blade, BladeChoice::Main, &op, density, &settings(Sequencing::Off), &mut Silent).unwrap();
         let cold_s = t.elapsed().as_secs_f64();

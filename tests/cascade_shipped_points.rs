@@ -6,7 +6,7 @@
 //! the finer meshes are an ignored test: `DENSITY=medium|fine` (default medium), and
 //! `BACKEND=gpu` in a `--features cuda` build.
 
-use turbopt::cascade::{default_rans_config, solve_blade, BackendChoice, BladeChoice, SchemeChoice, SolverSettings};
+use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SchemeChoice, SolverSettings};
 use turbopt::geometry::load_blade_file;
 use turbopt::mesh::Density;
 use turbopt::solver::Silent;
@@ -16,7 +16,7 @@ const BLADES: [&str; 2] = ["blades/ls89.ron", "blades/t106c.ron"];
 /// `turbopt solve`'s settings on `backend`.
 fn cli_settings(backend: BackendChoice) -> SolverSettings {
     let scheme = SchemeChoice::Implicit;
-    SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), config: default_rans_config(), ..SolverSettings::default() }
+    SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() }
 }
 
 fn every_point_answers(density: Density, backend: BackendChoice) {

@@ -3,7 +3,7 @@
 
 use turbopt::backend::cpu::CpuBackend;
 use turbopt::mesh::simple::{channel, Sides};
-use turbopt::solver::{Case, Cycle, ExplicitSolver, FlowModel, RkScheme, TimeStepping};
+use turbopt::solver::{Case, Cycle, ExplicitSolver, FlowModel, RkScheme, Scheme, SolverConfig, TimeStepping};
 
 const CASE: &str = r#"(
     gas: (gas_constant: 287.0, gamma: 1.4, prandtl: 0.7, turbulent_prandtl: 0.9, mu_ref: 1.716e-5, t_ref: 273.15, sutherland_s: 110.4),
@@ -30,6 +30,25 @@ fn case_reads_from_ron_with_defaults() {
     let text = ron::ser::to_string(&case).unwrap();
     let back: Case = ron::from_str(&text).unwrap();
     assert_eq!(back, case);
+}
+
+/// A RON configuration fills what it leaves out from the cascade default (RANS-SA, the explicit
+/// W-cycle), not from the bare solver's Euler `Default`, and says which fields it set: an
+/// implicit section alone runs the solve a command would run anyway, with its stages.
+#[test]
+fn a_partial_ron_configuration_keeps_the_cascade_default() {
+    let (empty, fields) = SolverConfig::from_ron_with_fields("()").unwrap();
+    assert_eq!(empty, SolverConfig::rans_sa());
+    assert!(fields.is_empty());
+    let (config, fields) = SolverConfig::from_ron_with_fields("(scheme: implicit((stages: 3)), max_iterations: 400)").unwrap();
+    assert_eq!(config.model, FlowModel::SpalartAllmaras);
+    assert_eq!(config.multigrid, SolverConfig::rans_sa().multigrid);
+    assert!(matches!(&config.scheme, Scheme::Implicit(i) if i.stages == 3), "{:?}", config.scheme);
+    assert_eq!(config.max_iterations, 400);
+    assert_eq!(fields, ["max_iterations", "scheme"]);
+    let (euler, _) = SolverConfig::from_ron_with_fields("SolverConfig(model: euler)").unwrap();
+    assert_eq!(euler.model, FlowModel::Euler);
+    assert_eq!(SolverConfig::default().model, FlowModel::Euler);
 }
 
 #[test]

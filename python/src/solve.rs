@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use turbopt::cascade::{default_rans_config, solve_blade, write_solve_files, BladeChoice, BladeSolve, SchemeChoice, Sequencing, SolverSettings};
+use turbopt::cascade::{solve_blade, write_solve_files, BladeChoice, BladeSolve, SchemeChoice, Sequencing, SolverSettings};
 use turbopt::eval::cfd::BackendChoice;
 use turbopt::flow::case::{FreeStreamTurbulence, OperatingPoint};
 use turbopt::geometry::{load_blade_file, BladeFile};
@@ -103,7 +103,7 @@ pub fn solve(
     let density = self::density(density)?;
     let scheme = self::scheme(scheme)?;
     let backend = backend_choice(Some(backend), device, None, threads, &BackendChoice::default())?.unwrap_or_default();
-    let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), config: default_rans_config(), ..SolverSettings::default() };
+    let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
     if let Some(m) = model {
         settings.config.model = self::model(m)?;
     }

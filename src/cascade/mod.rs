@@ -40,6 +40,6 @@ pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, Prepar
 pub use recovery::{Attempt, Remedy};
 pub use section::{BladeChoice, Section};
 pub use sequencing::{coarser_meshes, inject, prepare_sequence, solve_sequenced, CoarserMesh, CoarserSolve};
-pub use settings::{default_rans_config, BackendChoice, Devices, SchemeChoice, Sequencing, SolverSettings};
+pub use settings::{BackendChoice, Devices, SchemeChoice, Sequencing, SolverSettings};
 pub use solve::{solve_point, PointError, PointFailure, PointRun, PointSolve, Start, Stop};
 pub use start::quasi_1d_start;

@@ -7,7 +7,7 @@ use super::figures::FigureConvergence;
 use super::recovery::Remedy;
 use crate::mesh::Density;
 pub use crate::backend::{BackendChoice, Devices};
-use crate::solver::{Cycle, FlowModel, Multigrid, SolverConfig};
+use crate::solver::SolverConfig;
 use serde::{Deserialize, Serialize};
 
 /// Time-integration scheme. `Implicit` (the default) uses the solver config's own implicit
@@ -138,24 +138,8 @@ impl Default for SolverSettings {
             accept_orders: None,
             recovery: Remedy::default_chain(),
             sequencing: Sequencing::default(),
-            config: default_rans_config(),
+            config: SolverConfig::rans_sa(),
         }
-    }
-}
-
-/// RANS-SA, second order. With the (default) implicit scheme the time integration comes from
-/// `solver::ImplicitConfig`; the explicit fields are for `scheme: Explicit`: 5-stage
-/// Runge-Kutta at CFL 1 with a 3-level W-cycle whose coarse-grid corrections start after 150
-/// single-grid iterations (started at once, the W-cycle is NaN at cycle 2 of the LS89 cascade
-/// start-up; the V-cycle stalls near 2.8 orders on LS89 medium; residual smoothing at CFL 2
-/// diverges: BENCHMARKS.md).
-pub fn default_rans_config() -> SolverConfig {
-    SolverConfig {
-        model: FlowModel::SpalartAllmaras,
-        cfl: 1.0,
-        smoothing: None,
-        multigrid: Some(Multigrid { levels: 3, cycle: Cycle::W, correction_smoothing: 1.0, delay: 150 }),
-        ..SolverConfig::default()
     }
 }
 

@@ -440,7 +440,7 @@ pub struct SolveArgs {
     pub scheme: SchemeArg,
     #[command(flatten)]
     pub run_on: BackendFlags,
-    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations.
+    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations. Fields the file leaves out keep these defaults, and the command's budget and residual target.
     #[arg(long)]
     pub config: Option<std::path::PathBuf>,
     /// Flow model (overrides --config's).

@@ -13,7 +13,7 @@
 use super::args::SolveArgs;
 use turbopt::backend::{BackendTask, ImplicitBackend, OpenBackend};
 use turbopt::cascade::{
-    default_rans_config, prepare_sequence, solve_point, solve_sequenced, write_solve_files, BladeChoice, CascadeSetup, CoarserMesh, CoarserSolve, Planes,
+    prepare_sequence, solve_point, solve_sequenced, write_solve_files, BladeChoice, CascadeSetup, CoarserMesh, CoarserSolve, Planes,
     PointRun, PointSolve, PreparedCascade, Sequencing, SolverSettings, Start,
 };
 use turbopt::flow::case::OperatingPoint;
@@ -69,11 +69,16 @@ pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
     let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
     settings.config = match &args.config {
         Some(path) => {
-            let file = read_solver_config(path)?;
-            (settings.max_iterations, settings.convergence_orders) = (file.max_iterations, file.convergence_orders);
+            let (file, fields) = read_solver_config(path)?;
+            if fields.iter().any(|f| f == "max_iterations") {
+                settings.max_iterations = file.max_iterations;
+            }
+            if fields.iter().any(|f| f == "convergence_orders") {
+                settings.convergence_orders = file.convergence_orders;
+            }
             file
         }
-        None => default_rans_config(),
+        None => SolverConfig::rans_sa(),
     };
     apply_overrides(args, &mut settings.config)?;
     if let Some(n) = args.max_iterations {
@@ -200,9 +205,10 @@ impl BackendTask for SolveAndReport<'_> {
     }
 }
 
-fn read_solver_config(path: &Path) -> Result<SolverConfig> {
+/// `--config`'s configuration over the cascade default, with the fields the file sets.
+fn read_solver_config(path: &Path) -> Result<(SolverConfig, Vec<String>)> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    ron::from_str(&text).map_err(|e| Error::Input { path: path.display().to_string(), reason: e.to_string() })
+    SolverConfig::from_ron_with_fields(&text).map_err(|e| Error::Input { path: path.display().to_string(), reason: e.to_string() })
 }
 
 /// A progress bar (or, where it cannot draw, a plain line on stderr every

@@ -34,7 +34,7 @@
 //! the design is queued once more (`eval::dispatch`).
 
 pub use super::cfd_config::{
-    default_rans_config, BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, FigureSettings, MeshSettings, SchemeChoice, SolverSettings, WarmStartFrom, FIGURES,
+    BackendChoice, BatchMode, BatchSettings, Devices, EvaluatorConfig, FigureSettings, MeshSettings, SchemeChoice, SolverSettings, WarmStartFrom, FIGURES,
 };
 use super::archive::{RecentDesigns, Archived};
 use super::dispatch::{panic_message, run_on_workers, WorkerOutcome};

@@ -21,7 +21,7 @@ use super::objectives::{Constraint, Objective};
 use crate::error::{Error, Result};
 use crate::flow::case::FreeStreamTurbulence;
 use crate::mesh::Density;
-pub use crate::cascade::settings::{default_rans_config, BackendChoice, Devices, SchemeChoice, SolverSettings};
+pub use crate::cascade::settings::{BackendChoice, Devices, SchemeChoice, SolverSettings};
 pub use crate::mesh::passage::MeshSettings;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::model::Method;
 use crate::backend::PreconditionerKind;
 use crate::perf::bench::TestProblem;
-use crate::cascade::{default_rans_config, BladeChoice, CascadeSetup, PreparedCascade, SchemeChoice, SolverSettings};
+use crate::cascade::{BladeChoice, CascadeSetup, PreparedCascade, SchemeChoice, SolverSettings};
 use crate::flow::case::OperatingPoint;
 use crate::geometry::blade_file::{load_blade_file, BladeFile};
 use crate::mesh::Density;
@@ -77,7 +77,7 @@ impl MethodSettings {
             s.max_iterations = base.max_iterations.max(SchemeChoice::Explicit.default_max_iterations());
             s
         };
-        let multigrid = base.config.multigrid.or(default_rans_config().multigrid);
+        let multigrid = base.config.multigrid.or(crate::solver::SolverConfig::rans_sa().multigrid);
         let mut implicit = base.clone();
         implicit.scheme = SchemeChoice::Implicit;
         if matches!(implicit.config.scheme, crate::solver::Scheme::Explicit) {

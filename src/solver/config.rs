@@ -100,8 +100,13 @@ pub enum Scheme {
 }
 
 /// Everything the explicit solver needs besides the mesh and the gas.
+///
+/// Read from RON (a `--config` file, a campaign's `solver.config`), the fields a text leaves
+/// out are those of [`SolverConfig::rans_sa`], the cascade default, so that `(scheme:
+/// implicit((stages: 3)))` changes the stages of the solve a command would run anyway; in Rust,
+/// `SolverConfig::default()` is the bare solver's Euler configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default = "SolverConfig::rans_sa")]
 pub struct SolverConfig {
     pub model: FlowModel,
     /// Spalart-Allmaras source options (ft2 on/off).
@@ -159,6 +164,36 @@ impl Default for SolverConfig {
             scheme: Scheme::Explicit,
             monitor_interval: None,
         }
+    }
+}
+
+impl SolverConfig {
+    /// RANS-SA, second order: the cascade default. With the (default) implicit scheme the time
+    /// integration comes from [`ImplicitConfig`]; the explicit fields are for `scheme:
+    /// Explicit`: 5-stage Runge-Kutta at CFL 1 with a 3-level W-cycle whose coarse-grid
+    /// corrections start after 150 single-grid iterations (started at once, the W-cycle is NaN
+    /// at cycle 2 of the LS89 cascade start-up; the V-cycle stalls near 2.8 orders on LS89
+    /// medium; residual smoothing at CFL 2 diverges: BENCHMARKS.md).
+    pub fn rans_sa() -> Self {
+        SolverConfig {
+            model: FlowModel::SpalartAllmaras,
+            cfl: 1.0,
+            smoothing: None,
+            multigrid: Some(Multigrid { levels: 3, cycle: super::multigrid::Cycle::W, correction_smoothing: 1.0, delay: 150 }),
+            ..SolverConfig::default()
+        }
+    }
+
+    /// A configuration read from RON over [`SolverConfig::rans_sa`], with the names of the
+    /// fields the text sets (a command keeps its own budget and residual target unless the
+    /// text sets them).
+    pub fn from_ron_with_fields(text: &str) -> std::result::Result<(Self, Vec<String>), ron::error::SpannedError> {
+        let config = ron::from_str(text)?;
+        let fields = match ron::from_str::<ron::Value>(text)? {
+            ron::Value::Map(map) => map.keys().filter_map(|k| if let ron::Value::String(name) = k { Some(name.clone()) } else { None }).collect(),
+            _ => Vec::new(),
+        };
+        Ok((config, fields))
     }
 }
 
