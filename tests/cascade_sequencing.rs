@@ -2,7 +2,7 @@
 //! converged flow, carried over by nearest-centre injection.
 //!
 //! Default suite: the injection between the LS89 coarse and medium meshes, on a field known
-//! everywhere. Ignored (seconds on a GPU; `DENSITY=medium SEQUENCE=coarse` on a CPU): the
+//! everywhere; an evaluation whose coarser solve passed no flow on says it started cold. Ignored (seconds on a GPU; `DENSITY=medium SEQUENCE=coarse` on a CPU): the
 //! sequenced solve against the cold one, `BACKEND=gpu` in a `--features cuda` build;
 //! the evaluator's sequenced baseline against `solve_blade`'s.
 
@@ -146,4 +146,21 @@ fn the_evaluator_sequences_its_baseline_as_solve_blade_does() {
     }
     assert_eq!(evaluated.diagnostics.iterations, solved.solve.iterations + coarser, "the evaluation counts the coarse mesh's iterations too");
     assert_eq!(evaluated.diagnostics.scheme, "implicit (mesh sequencing from the coarse mesh, its iterations included)");
+}
+
+/// Where the coarser solve passes no flow on (here it stops at a budget of 3 iterations), the
+/// design's mesh starts cold, and the evaluation says so while counting the coarser iterations.
+#[test]
+fn an_evaluation_whose_coarser_solve_passed_no_flow_on_says_it_started_cold() {
+    use turbopt::eval::cfd::{CfdEvaluator, EvaluatorConfig};
+    let mut config = EvaluatorConfig::for_blade("blades/ls89.ron");
+    config.operating_points = vec!["MUR47".to_string()];
+    config.density = Density::Medium;
+    config.solver.sequencing = Sequencing::From(Density::Coarse);
+    config.solver.backend = BackendChoice::Cpu { threads: None };
+    config.solver.max_iterations = 3;
+    config.solver.recovery = Vec::new();
+    let evaluated = CfdEvaluator::new(config).unwrap().evaluate_main_blade();
+    assert_eq!(evaluated.diagnostics.scheme, "implicit (cold start: the coarse mesh's solve passed no flow on; its iterations included)");
+    assert_eq!(evaluated.diagnostics.iterations, 6, "3 coarse and 3 medium iterations: {:?}", evaluated.diagnostics);
 }

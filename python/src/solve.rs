@@ -212,7 +212,7 @@ impl SolveResult {
         PyArray2::from_vec2(py, &rows).map_err(|e| value_error(e.to_string()))
     }
     /// The coarser meshes solved first (`sequence`), coarsest first: a list of dicts with
-    /// `density`, `cells`, `iterations`, `wall_s` and `outcome`.
+    /// `density`, `cells`, `iterations`, `wall_s`, `outcome` and `started_next`.
     #[getter]
     fn coarser<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_python(py, &self.solved.coarser)

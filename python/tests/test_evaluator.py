@@ -104,6 +104,7 @@ def test_a_sequenced_solve_reports_its_coarser_mesh():
     [coarse] = r.coarser
     assert coarse["density"] == "coarse" and coarse["cells"] == 16128 and coarse["iterations"] == 20
     assert coarse["outcome"].endswith("the next mesh started cold"), coarse["outcome"]
+    assert coarse["started_next"] is False
 
 
 @pytest.mark.parametrize(

@@ -132,7 +132,8 @@ class SolveResult:
     @property
     def coarser(self) -> List[Dict[str, Any]]:
         """The coarser meshes solved first (``sequence``), coarsest first: ``density``, ``cells``,
-        ``iterations``, ``wall_s``, ``outcome``."""
+        ``iterations``, ``wall_s``, ``outcome`` and ``started_next`` (whether the next mesh started
+        from its flow)."""
     @property
     def cells(self) -> int: ...
     @property

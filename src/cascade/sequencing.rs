@@ -63,6 +63,8 @@ pub struct CoarserSolve {
     pub wall_s: f64,
     /// What became of it: the next mesh started from its flow, or why not.
     pub outcome: String,
+    /// Whether the next mesh started from its flow (otherwise that one started cold).
+    pub started_next: bool,
 }
 
 /// Solves `run` after the `coarser` meshes (coarsest first, from [`prepare_sequence`]): each
@@ -79,7 +81,7 @@ pub fn solve_sequenced<B: ImplicitBackend>(
     let mut records: Vec<CoarserSolve> = Vec::new();
     let mut flow: Option<(&PreparedCascade, Solution)> = None;
     for level in coarser {
-        let mut record = CoarserSolve { density: level.density, cells: 0, iterations: 0, wall_s: 0.0, outcome: String::new() };
+        let mut record = CoarserSolve { density: level.density, cells: 0, iterations: 0, wall_s: 0.0, outcome: String::new(), started_next: false };
         let prepared = match &level.prepared {
             Ok(p) => p,
             Err(e) => {
@@ -97,6 +99,7 @@ pub fn solve_sequenced<B: ImplicitBackend>(
         (record.iterations, flow) = match solved {
             Ok(s) if s.stop.converged() => {
                 record.outcome = "the next mesh started from its flow".into();
+                record.started_next = true;
                 (s.iterations, Some((prepared, s.outcome.solution)))
             }
             Ok(s) => {

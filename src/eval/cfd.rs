@@ -256,6 +256,10 @@ enum FlowStart {
     /// The cold start on the coarser meshes the settings sequence (`cascade::sequencing`), the
     /// design's mesh from the finest one's flow; their iterations are counted in.
     Sequenced { from: Density },
+    /// The same, but the finest coarser solve passed no flow on (it did not converge, or its
+    /// mesh could not be made), so the design's mesh started cold; the coarser iterations are
+    /// counted in all the same.
+    SequencingFellBack { from: Density },
 }
 
 impl FlowStart {
@@ -264,6 +268,7 @@ impl FlowStart {
         match self {
             FlowStart::Cold => String::new(),
             FlowStart::Sequenced { from } => format!(" (mesh sequencing from the {} mesh, its iterations included)", from.name()),
+            FlowStart::SequencingFellBack { from } => format!(" (cold start: the {} mesh's solve passed no flow on; its iterations included)", from.name()),
             FlowStart::Warm { from_donor: false, resampled: false } => " (warm start)".into(),
             FlowStart::Warm { from_donor: false, resampled: true } => " (warm start, resampled onto the design's mesh)".into(),
             FlowStart::Warm { from_donor: true, resampled: false } => " (warm start from a nearer evaluated design)".into(),
@@ -698,7 +703,15 @@ impl CfdEvaluator {
             let stop = &mut Stoppable { inner: &mut Silent, stop: &self.stop };
             let solved = match &warm {
                 Some(w) => solve_point(backend, &run, Start::Given { solution: &w.solutions[k], residual_reference: w.references[k], restart: false }, stop),
-                None => with_coarser_iterations(solve_sequenced(backend, &run, &coarser, stop)),
+                None => {
+                    let (solved, records) = solve_sequenced(backend, &run, &coarser, stop);
+                    if let (Some(last), FlowStart::Sequenced { from }) = (records.last(), flow_start) {
+                        if !last.started_next {
+                            flow_start = FlowStart::SequencingFellBack { from };
+                        }
+                    }
+                    with_coarser_iterations((solved, records))
+                }
             };
             match solved {
                 Ok(p) if p.stop == Stop::Interrupted => {
