@@ -113,6 +113,17 @@ fn evaluate_refuses_a_turbulence_intensity_outside_zero_to_one() {
     assert!(!out.status.success() && stderr.contains("turbulence_intensity = 3 must lie in (0, 1)"), "{stderr}");
 }
 
+/// A design vector of the wrong length is refused in words (the status named as the evaluation
+/// log spells it, with its reason), and no solver line is printed for a design never solved.
+#[test]
+fn evaluate_names_a_refused_design_in_words() {
+    let out = turbopt().args(["evaluate", "blades/ls89.ron", "--design", "1,2"]).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success());
+    assert!(stderr.contains("error: evaluation failed: invalid geometry: invalid blade parameter `design vector`: has 2 entries, the parameterization has 41 free variables"), "{stderr}");
+    assert!(stdout.contains("status: invalid geometry: ") && !stdout.contains("0 iterations"), "{stdout}");
+}
+
 /// The stderr of `turbopt solve blades/ls89.ron` with `args`, which must fail (`name` keeps the
 /// output folders of concurrent tests apart).
 fn refused_solve(name: &str, args: &[&str]) -> String {

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use turbopt::eval::analytic::AnalyticEvaluator;
 use turbopt::eval::cfd::{BackendChoice, CfdEvaluator, Devices, EvaluatorConfig, FigureSettings};
-use turbopt::eval::{self, Status};
+use turbopt::eval;
 use turbopt::optim::campaign::{CampaignConfig, CampaignEvaluator};
 use turbopt::solver::StopSignal;
 
@@ -308,12 +308,12 @@ impl Evaluation {
     /// `"failed"` or `"interrupted"`.
     #[getter]
     fn status(&self) -> &'static str {
-        status_name(&self.inner.status)
+        self.inner.status.name()
     }
     /// Why the status is not `"ok"` (None when it is).
     #[getter]
     fn reason(&self) -> Option<String> {
-        status_reason(&self.inner.status)
+        self.inner.status.reason().map(str::to_string)
     }
     /// Iterations, residual drop, wall time, backend, scheme, why each point stopped and the
     /// recovery chain's attempts.
@@ -343,26 +343,7 @@ impl Evaluation {
         Ok(d)
     }
     fn __repr__(&self) -> String {
-        let reason = status_reason(&self.inner.status).map(|r| format!(": {r}")).unwrap_or_default();
-        format!("Evaluation({}{reason}, objectives {:?}, constraints {:?})", status_name(&self.inner.status), self.inner.objectives, self.inner.constraints)
-    }
-}
-
-pub fn status_name(s: &Status) -> &'static str {
-    match s {
-        Status::Ok => "ok",
-        Status::InvalidGeometry(_) => "invalid_geometry",
-        Status::MeshFailure(_) => "mesh_failure",
-        Status::Diverged(_) => "diverged",
-        Status::NotConverged(_) => "not_converged",
-        Status::Failed(_) => "failed",
-        Status::Interrupted(_) => "interrupted",
-    }
-}
-
-pub fn status_reason(s: &Status) -> Option<String> {
-    match s {
-        Status::Ok => None,
-        Status::InvalidGeometry(r) | Status::MeshFailure(r) | Status::Diverged(r) | Status::NotConverged(r) | Status::Failed(r) | Status::Interrupted(r) => Some(r.clone()),
+        let reason = self.inner.status.reason().map(|r| format!(": {r}")).unwrap_or_default();
+        format!("Evaluation({}{reason}, objectives {:?}, constraints {:?})", self.inner.status.name(), self.inner.objectives, self.inner.constraints)
     }
 }

@@ -85,8 +85,8 @@ struct Failures(Mutex<Vec<(usize, String)>>);
 impl Failures {
     fn note(&self, index: usize, e: &Evaluation) {
         if !e.status.is_ok() {
-            let why = crate::evaluator::status_reason(&e.status).unwrap_or_default();
-            self.0.lock().unwrap_or_else(|p| p.into_inner()).push((index, format!("{}: {why}", crate::evaluator::status_name(&e.status))));
+            let why = e.status.reason().unwrap_or_default();
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).push((index, format!("{}: {why}", e.status.name())));
         }
     }
     fn take(self) -> Vec<(usize, String)> {

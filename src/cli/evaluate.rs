@@ -30,12 +30,15 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
         None => evaluator.evaluate_main_blade(),
         Some(x) => evaluator.evaluate(x),
     };
-    println!("status: {:?}", e.status);
+    println!("status: {}", e.status);
     for (name, value) in FIGURES.iter().zip(&e.objectives) {
         println!("  {name:<18} {value:.6e}");
     }
     let d = &e.diagnostics;
-    println!("  {} iterations, {:.2} orders, {:.1} s, {} / {}", d.iterations, d.residual_drop_orders, d.wall_s, d.backend, d.scheme);
+    // A design refused before its mesh was solved has no solver figures to show.
+    if !d.backend.is_empty() {
+        println!("  {} iterations, {:.2} orders, {:.1} s, {} / {}", d.iterations, d.residual_drop_orders, d.wall_s, d.backend, d.scheme);
+    }
     if args.json {
         let v = serde_json::json!({
             "status": e.status,
@@ -48,6 +51,6 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
     }
     match &e.status {
         Status::Ok => Ok(()),
-        other => Err(Error::Other(format!("evaluation failed: {other:?}"))),
+        other => Err(Error::Other(format!("evaluation failed: {other}"))),
     }
 }

@@ -443,7 +443,7 @@ impl CfdEvaluator {
     fn solve_baseline(&self) -> std::result::Result<Baseline, String> {
         let checked = match self.check(BladeChoice::Design(&self.space.baseline)) {
             Ok(c) => c,
-            Err(status) => return Err(format!("baseline design failed: {status:?}")),
+            Err(status) => return Err(format!("baseline design failed: {status}")),
         };
         let Run { evaluation: result, flows, surfaces, .. } = self.run(checked, None, None, self.whole_backend());
         match (result.status.is_ok() || matches!(result.status, Status::NotConverged(_)), flows) {

@@ -39,6 +39,37 @@ impl Status {
     pub fn is_interrupted(&self) -> bool {
         matches!(self, Status::Interrupted(_))
     }
+
+    /// The status's name as its serialized `kind` spells it (`ok`, `invalid_geometry`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::InvalidGeometry(_) => "invalid_geometry",
+            Status::MeshFailure(_) => "mesh_failure",
+            Status::Diverged(_) => "diverged",
+            Status::NotConverged(_) => "not_converged",
+            Status::Failed(_) => "failed",
+            Status::Interrupted(_) => "interrupted",
+        }
+    }
+
+    /// Why the status is not `Ok` (None when it is).
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Status::Ok => None,
+            Status::InvalidGeometry(r) | Status::MeshFailure(r) | Status::Diverged(r) | Status::NotConverged(r) | Status::Failed(r) | Status::Interrupted(r) => Some(r),
+        }
+    }
+}
+
+/// `ok`, or the status in words with its reason: `invalid geometry: ...`.
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.reason() {
+            None => f.write_str(self.name()),
+            Some(reason) => write!(f, "{}: {reason}", self.name().replace('_', " ")),
+        }
+    }
 }
 
 /// Solver figures that come with an evaluation.

@@ -153,7 +153,7 @@ impl Selection {
     /// Reduce an evaluation to the optimizer's view; non-finite values count as failures.
     pub fn score(&self, e: &Evaluation) -> Scored {
         if !e.status.is_ok() {
-            return Scored::failed(format!("{:?}", e.status));
+            return Scored::failed(e.status.to_string());
         }
         let Some(&objective) = e.objectives.get(self.objective) else {
             return Scored::failed(format!("objective {} missing from evaluation", self.objective));
@@ -181,7 +181,7 @@ impl FrontSelection {
     pub fn score(&self, e: &Evaluation) -> pareto::MultiScored {
         let n = self.objectives.len();
         if !e.status.is_ok() {
-            return pareto::MultiScored::failed(format!("{:?}", e.status), n);
+            return pareto::MultiScored::failed(e.status.to_string(), n);
         }
         let objectives: Option<Vec<f64>> = self.objectives.iter().map(|&i| e.objectives.get(i).copied()).collect();
         let Some(objectives) = objectives else {

@@ -102,7 +102,7 @@ pub fn recheck(config: &CampaignConfig, summary: &CampaignSummary, density: Dens
                     (vec![s.objective], s.is_feasible())
                 }
             };
-            let status = if e.status.is_ok() { "ok".into() } else { format!("{:?}", e.status) };
+            let status = e.status.to_string();
             RecheckedDesign { label, design, campaign_mesh, recheck_mesh, feasible, status }
         })
         .collect();
