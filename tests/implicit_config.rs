@@ -127,3 +127,29 @@ fn sa_bcm_needs_the_turbulence_intensity() {
     let sa = SolverConfig { model: FlowModel::SpalartAllmaras, ..SolverConfig::default() };
     assert_eq!(case(Some(0.01), &sa).sa_options().bcm_onset, None, "fully turbulent SA ignores the intensity");
 }
+
+/// SA-gamma with `intermittency_every_stage: false` solves the intermittency system once a flow
+/// iteration, in the last stage, while the mean flow and SA take every stage (5 iterations of
+/// the T106C at Re 200k, coarse mesh, CPU).
+#[test]
+fn the_intermittency_system_can_be_solved_in_the_last_stage_only() {
+    use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SolverSettings};
+    use turbopt::geometry::load_blade_file;
+    use turbopt::mesh::Density;
+    use turbopt::solver::Silent;
+    let blade = load_blade_file("blades/t106c.ron").unwrap();
+    let mut op = blade.operating_point("M065_RE200K").unwrap().clone();
+    op.turbulence_intensity = Some(0.009);
+    for every_stage in [true, false] {
+        let mut settings = SolverSettings { backend: BackendChoice::Cpu { threads: Some(2) }, max_iterations: 5, recovery: Vec::new(), ..SolverSettings::default() };
+        settings.config.model = FlowModel::SaGamma;
+        settings.config.scheme = Scheme::Implicit(ImplicitConfig { intermittency_every_stage: every_stage, ..ImplicitConfig::default() });
+        let solved = solve_blade(&blade, BladeChoice::Main, &op, Density::Coarse, &settings, &mut Silent).unwrap();
+        let report = solved.solve.implicit.expect("an implicit report");
+        assert!(report.linear_iterations.len() >= 5 && report.linear_iterations.iter().all(|s| s.len() == 2), "{:?}", report.linear_iterations);
+        assert!(report.turbulence_linear_iterations.iter().all(|s| s.len() == 2), "{:?}", report.turbulence_linear_iterations);
+        let gamma_solves = if every_stage { 2 } else { 1 };
+        let gamma = &report.intermittency_linear_iterations;
+        assert!(gamma.len() == report.linear_iterations.len() && gamma.iter().all(|s| s.len() == gamma_solves), "every stage {every_stage}: {gamma:?}");
+    }
+}

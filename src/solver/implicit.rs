@@ -241,7 +241,8 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                     report.time.residual += t.elapsed().as_secs_f64();
                 }
                 let t = Instant::now();
-                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov);
+                let with_intermittency = cfg.intermittency_every_stage || stage + 1 == alphas.len();
+                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov, with_intermittency);
                 let relaxation = match cfg.max_relative_change {
                     Some(limit) => {
                         let change = backend.max_relative_change(g, gas, &w, &dw);
@@ -418,7 +419,7 @@ pub fn solve_stage<B: ImplicitBackend>(
     dw: &mut B::Field,
     settings: &FgmresSettings,
 ) -> StageStats {
-    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, &mut StageWorkspace::default())
+    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, &mut StageWorkspace::default(), true)
 }
 
 /// The Krylov vectors of the stage solves, one workspace per system, kept by the solver from
@@ -435,7 +436,8 @@ impl<V> Default for StageWorkspace<V> {
     }
 }
 
-/// [`solve_stage`] with the Krylov vectors taken from `workspace`.
+/// [`solve_stage`] with the Krylov vectors taken from `workspace`, the intermittency system
+/// (SA-gamma) solved only `with_intermittency` (`ImplicitConfig::intermittency_every_stage`).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_stage_in<B: ImplicitBackend>(
     backend: &B,
@@ -447,6 +449,7 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     dw: &mut B::Field,
     settings: &FgmresSettings,
     workspace: &mut StageWorkspace<B::KrylovVector>,
+    with_intermittency: bool,
 ) -> StageStats {
     backend.fill_field(dw, 0.0);
     let mut solve = |system: System, workspace: &mut KrylovWorkspace<B::KrylovVector>| {
@@ -460,6 +463,6 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     };
     let flow = solve(System::MeanFlow, &mut workspace.flow);
     let turbulence = backend.has_system(jacobian, preconditioner, System::Turbulence).then(|| solve(System::Turbulence, &mut workspace.turbulence));
-    let intermittency = backend.has_system(jacobian, preconditioner, System::Intermittency).then(|| solve(System::Intermittency, &mut workspace.intermittency));
+    let intermittency = (with_intermittency && backend.has_system(jacobian, preconditioner, System::Intermittency)).then(|| solve(System::Intermittency, &mut workspace.intermittency));
     StageStats { flow, turbulence, intermittency }
 }

@@ -103,6 +103,13 @@ pub struct ImplicitConfig {
     /// The stages and Anderson depth of a solve started from a coarser mesh's converged flow
     /// (mesh sequencing: `cascade::sequencing`); `None`: the ones above.
     pub from_coarser_mesh: Option<FromCoarserMesh>,
+    /// SA-gamma: the segregated intermittency system solved in every stage (the default), or
+    /// in the last stage only while the mean flow and SA take every stage. On the H200 the
+    /// latter ran the low-Reynolds-number T106C Kriging campaign in 1.15x the fully turbulent
+    /// one's wall instead of 1.30x, and single coarse solves in 410 instead of 550 iterations at
+    /// Re 200k but 340 instead of 280 at Re 80k, the same loss to 4 digits (BENCHMARKS.md); it
+    /// stays opt-in until the validation plates and the design-space study have run with it.
+    pub intermittency_every_stage: bool,
 }
 
 /// What a solve started from a coarser mesh's converged flow runs with. Its start-up transient
@@ -146,6 +153,7 @@ impl Default for ImplicitConfig {
             max_relative_change: Some(0.2),
             anderson: Some(super::anderson::AndersonSettings::default()),
             from_coarser_mesh: Some(FromCoarserMesh::default()),
+            intermittency_every_stage: true,
         }
     }
 }
