@@ -107,9 +107,9 @@ pub struct ImplicitConfig {
     /// in the last stage only while the mean flow and SA take every stage. On the H200 the
     /// latter ran the low-Reynolds-number T106C Kriging campaign in 1.15x the fully turbulent
     /// one's wall instead of 1.30x, and single coarse solves in 410 instead of 550 iterations at
-    /// Re 200k but 340 instead of 280 at Re 80k, the same loss to 4 digits, and the ERCOFTAC
-    /// plates the same transition onsets (BENCHMARKS.md); it stays opt-in until the design-space
-    /// study at Re 80k has run with it.
+    /// Re 200k but 340 instead of 280 at Re 80k, the same loss to 4 digits; the ERCOFTAC plates
+    /// keep their transition onsets, Schubauer-Klebanoff's moves by 4 % (BENCHMARKS.md). It
+    /// stays opt-in until the design-space study at Re 80k has run with it.
     pub intermittency_every_stage: bool,
 }
 
