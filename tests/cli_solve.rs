@@ -179,3 +179,27 @@ fn sa_gamma_solves_with_either_scheme_and_needs_the_turbulence_intensity() {
     assert!(!without_tu.status.success() && stderr.contains("model sa_gamma needs the free-stream turbulence_intensity"), "{stderr}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `turbopt study` solves with a transition model and a solver configuration: the table names
+/// the model; without the turbulence intensity the evaluator is refused before any design is
+/// solved, and a misspelt configuration field is refused naming it.
+#[test]
+fn study_runs_a_transition_model_and_refuses_its_missing_inputs() {
+    let out = std::env::temp_dir().join(format!("turbopt-study-gamma-{}", std::process::id()));
+    let config = out.join("last-stage.ron");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(&config, "(scheme: implicit((intermittency_every_stage: false)))").unwrap();
+    let common = ["study", "blades/t106c.ron", "--case", "M065_RE80K", "--designs", "1", "--max-iterations", "5", "--model", "sa-gamma", "--threads", "2", "--out"];
+    let run = turbopt().args(common).arg(&out).args(["--turbulence-intensity", "0.009", "--config"]).arg(&config).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let table = std::fs::read_to_string(out.join("study.md")).unwrap();
+    assert!(table.contains("solved at M065_RE80K, Coarse mesh, model sa_gamma, budget 5 iterations"), "{table}");
+    let without_tu = turbopt().args(common).arg(&out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&without_tu.stderr);
+    assert!(!without_tu.status.success() && stderr.contains("model sa_gamma needs the free-stream turbulence_intensity of point `M065_RE80K`"), "{stderr}");
+    std::fs::write(&config, "(scheme: implicit((intermittency_every_stages: false)))").unwrap();
+    let misspelt = turbopt().args(common).arg(&out).args(["--turbulence-intensity", "0.009", "--config"]).arg(&config).output().unwrap();
+    let stderr = String::from_utf8_lossy(&misspelt.stderr);
+    assert!(!misspelt.status.success() && stderr.contains("intermittency_every_stages"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -235,7 +235,7 @@ pub struct EvaluateArgs {
     pub json: bool,
 }
 
-/// Free-stream turbulence over the operating point's own (`solve`, `evaluate`).
+/// Free-stream turbulence over the operating point's own (`solve`, `evaluate`, `study`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct FreeStreamFlags {
     /// Free-stream turbulence intensity u'/U as a fraction (0.01 = 1 %), the transition onset of
@@ -540,6 +540,15 @@ pub struct StudyArgs {
     /// Iteration budget per design (the shipped campaigns' 1000 by default).
     #[arg(long, default_value_t = 1000)]
     pub max_iterations: usize,
+    /// Solver settings (RON `SolverConfig`, as `turbopt solve --config`); fields the file leaves
+    /// out keep the cascade default (RANS-SA, implicit); the budget is `--max-iterations`.
+    #[arg(long)]
+    pub config: Option<std::path::PathBuf>,
+    /// Flow model (overrides --config's).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    #[command(flatten)]
+    pub free_stream: FreeStreamFlags,
     #[command(flatten)]
     pub run_on: BackendFlags,
     /// Output directory (study.csv, study.md, study.json).

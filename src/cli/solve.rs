@@ -206,7 +206,7 @@ impl BackendTask for SolveAndReport<'_> {
 }
 
 /// `--config`'s configuration over the cascade default, with the fields the file sets.
-fn read_solver_config(path: &Path) -> Result<(SolverConfig, Vec<String>)> {
+pub(super) fn read_solver_config(path: &Path) -> Result<(SolverConfig, Vec<String>)> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     SolverConfig::from_ron_with_fields(&text).map_err(|e| Error::Input { path: path.display().to_string(), reason: e.to_string() })
 }

@@ -52,6 +52,7 @@ pub fn run(args: &StudyArgs) -> Result<()> {
         }
         progress.report(done, total, if args.mesh_only { "meshed" } else { "solved" });
     };
+    let mut model = String::new();
     let records = if args.mesh_only {
         let setup = CascadeSetup::new(&blade, vec![op.clone()], args.density);
         mesh_designs(&blade, &setup, &designs, &on_record)
@@ -62,6 +63,14 @@ pub fn run(args: &StudyArgs) -> Result<()> {
         config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient, Objective::ExitAngle, Objective::MassFlow];
         config.solver.max_iterations = args.max_iterations;
         config.solver.backend = args.run_on.choice()?;
+        if let Some(path) = &args.config {
+            config.solver.config = super::solve::read_solver_config(path)?.0;
+        }
+        if let Some(m) = args.model {
+            config.solver.config.model = m.model();
+        }
+        config.free_stream = args.free_stream.free_stream()?;
+        model = ron::to_string(&config.solver.config.model).unwrap_or_default();
         let evaluator = CfdEvaluator::new(config)?;
         evaluator.check_backend()?;
         solve_designs(&evaluator, &designs, &on_record)
@@ -81,7 +90,7 @@ pub fn run(args: &StudyArgs) -> Result<()> {
         args.seed,
         op.name,
         args.density,
-        if args.mesh_only { String::new() } else { format!(", budget {} iterations, objectives {}", args.max_iterations, FIGURES.join(", ")) }
+        if args.mesh_only { String::new() } else { format!(", model {model}, budget {} iterations, objectives {}", args.max_iterations, FIGURES.join(", ")) }
     );
     write("study.md", &format!("{header}{}", summary.markdown()))?;
     let json = serde_json::to_string_pretty(&summary).map_err(|e| Error::Other(e.to_string()))?;

@@ -54,6 +54,7 @@ pub const R_LIMIT: f64 = 10.0;
 
 /// Options of the SA source term.
 #[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SaSourceOptions {
     /// Include the laminar suppression term ft2 = ct3 exp(-ct4 chi^2) (standard SA) or not
     /// (SA-noft2).

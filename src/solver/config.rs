@@ -51,6 +51,7 @@ pub type FlowModel = crate::backend::Physics;
 /// Central implicit residual smoothing (thesis eq. 4.15), with constant coefficients or with
 /// the variable ones of thesis eq. 4.16.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResidualSmoothing {
     /// Constant smoothing coefficients along i and j (0 switches a direction off), used when
     /// `variable` is `None`. Blazek eq. 9.36: eps >= ((CFL/CFL*)^2 - 1)/4 for a CFL raised from
@@ -64,6 +65,7 @@ pub struct ResidualSmoothing {
 
 /// Settings of the variable smoothing coefficients (`flow::spectral::smoothing_coefficients`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct VariableSmoothing {
     /// CFL / CFL*: the CFL number run over the largest one the unsmoothed scheme tolerates.
     pub cfl_ratio: f64,
@@ -106,7 +108,7 @@ pub enum Scheme {
 /// implicit((stages: 3)))` changes the stages of the solve a command would run anyway; in Rust,
 /// `SolverConfig::default()` is the bare solver's Euler configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default = "SolverConfig::rans_sa")]
+#[serde(default = "SolverConfig::rans_sa", deny_unknown_fields)]
 pub struct SolverConfig {
     pub model: FlowModel,
     /// Spalart-Allmaras source options (ft2 on/off).

@@ -26,6 +26,7 @@ impl Cycle {
 /// Full Approximation Storage multigrid (Blazek sec. 9.3): `levels` grids including the fine
 /// one (2-4), each coarse grid made of 2 x 2 agglomerated cells and solved first order.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Multigrid {
     pub levels: usize,
     pub cycle: Cycle,
