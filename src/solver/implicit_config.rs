@@ -74,7 +74,7 @@ impl Default for CflRamp {
 
 /// The `Implicit` scheme section of the solver configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ImplicitConfig {
     /// Runge-Kutta stages per flow iteration (1-6), each one FGMRES solve with the same matrix.
     pub stages: usize,
@@ -103,13 +103,12 @@ pub struct ImplicitConfig {
     /// The stages and Anderson depth of a solve started from a coarser mesh's converged flow
     /// (mesh sequencing: `cascade::sequencing`); `None`: the ones above.
     pub from_coarser_mesh: Option<FromCoarserMesh>,
-    /// SA-gamma: the segregated intermittency system solved in every stage (the default), or
-    /// in the last stage only while the mean flow and SA take every stage. On the H200 the
-    /// latter ran the low-Reynolds-number T106C Kriging campaign in 1.15x the fully turbulent
-    /// one's wall instead of 1.30x, and single coarse solves in 410 instead of 550 iterations at
-    /// Re 200k but 340 instead of 280 at Re 80k, the same loss to 4 digits; the ERCOFTAC plates
-    /// keep their transition onsets, Schubauer-Klebanoff's moves by 4 % (BENCHMARKS.md). It
-    /// stays opt-in until the design-space study at Re 80k has run with it.
+    /// SA-gamma: the segregated intermittency system solved in every stage, or (the default) in
+    /// the last stage only while the mean flow and SA take every stage. A steady flow's figures
+    /// do not depend on it; its cost does: on the H200 the low-Reynolds-number T106C Kriging
+    /// campaign took 3.66-3.92 s of solver time a design instead of 3.99-4.01 s (fully turbulent
+    /// SA 3.05 s), and 30 random T106C designs at Re 80k all got an answer either way, 27 of the
+    /// 28 converged both ways with the same loss to 1e-5 (BENCHMARKS.md, docs/transition.md).
     pub intermittency_every_stage: bool,
 }
 
@@ -122,6 +121,7 @@ pub struct ImplicitConfig {
 /// time on the H200 over five points of both shipped blades; on 16 CPU cores the same time
 /// within the spread). On a cold start the third stage costs more than it saves.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FromCoarserMesh {
     /// Runge-Kutta stages per flow iteration; kept at the configured number when
     /// `stage_coefficients` are given (they fix the stage count).
@@ -154,7 +154,7 @@ impl Default for ImplicitConfig {
             max_relative_change: Some(0.2),
             anderson: Some(super::anderson::AndersonSettings::default()),
             from_coarser_mesh: Some(FromCoarserMesh::default()),
-            intermittency_every_stage: true,
+            intermittency_every_stage: false,
         }
     }
 }
