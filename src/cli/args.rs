@@ -235,6 +235,19 @@ pub struct EvaluateArgs {
     pub json: bool,
 }
 
+/// The solver configuration and flow model over the command's default (`solve`, `study`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct FlowFlags {
+    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations. Fields the file leaves out keep these defaults, and the command's budget and residual target.
+    #[arg(long)]
+    pub config: Option<std::path::PathBuf>,
+    /// Flow model (overrides --config's).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    #[command(flatten)]
+    pub free_stream: FreeStreamFlags,
+}
+
 /// Free-stream turbulence over the operating point's own (`solve`, `evaluate`, `study`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct FreeStreamFlags {
@@ -440,14 +453,8 @@ pub struct SolveArgs {
     pub scheme: SchemeArg,
     #[command(flatten)]
     pub run_on: BackendFlags,
-    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations. Fields the file leaves out keep these defaults, and the command's budget and residual target.
-    #[arg(long)]
-    pub config: Option<std::path::PathBuf>,
-    /// Flow model (overrides --config's).
-    #[arg(long, value_enum)]
-    pub model: Option<ModelArg>,
     #[command(flatten)]
-    pub free_stream: FreeStreamFlags,
+    pub flow: FlowFlags,
     /// CFL number (implicit: the target of the CFL ramp).
     #[arg(long)]
     pub cfl: Option<f64>,
@@ -540,15 +547,8 @@ pub struct StudyArgs {
     /// Iteration budget per design (the shipped campaigns' 1000 by default).
     #[arg(long, default_value_t = 1000)]
     pub max_iterations: usize,
-    /// Solver settings (RON `SolverConfig`, as `turbopt solve --config`); fields the file leaves
-    /// out keep the cascade default (RANS-SA, implicit); the budget is `--max-iterations`.
-    #[arg(long)]
-    pub config: Option<std::path::PathBuf>,
-    /// Flow model (overrides --config's).
-    #[arg(long, value_enum)]
-    pub model: Option<ModelArg>,
     #[command(flatten)]
-    pub free_stream: FreeStreamFlags,
+    pub flow: FlowFlags,
     #[command(flatten)]
     pub run_on: BackendFlags,
     /// Output directory (study.csv, study.md, study.json).

@@ -29,7 +29,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
     let blade = load_blade_file(&args.blade)?;
     let mut op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
-    args.free_stream.free_stream()?.apply_to(&mut op);
+    args.flow.free_stream.free_stream()?.apply_to(&mut op);
     let mut settings = solver_settings(args)?;
     if let Some(choice) = turbopt::perf::auto::resolve(&mut settings, &args.blade, args.case.as_deref(), args.density)? {
         println!("auto: {}", choice.reason);
@@ -67,7 +67,7 @@ pub fn solver_settings(args: &SolveArgs) -> Result<SolverSettings> {
     };
     let backend = args.run_on.choice()?;
     let mut settings = SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() };
-    settings.config = match &args.config {
+    settings.config = match &args.flow.config {
         Some(path) => {
             let (file, fields) = read_solver_config(path)?;
             if fields.iter().any(|f| f == "max_iterations") {
@@ -126,7 +126,7 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
     use turbopt::solver::krylov::GramSchmidt;
     use turbopt::backend::implicit::{FactorPrecision, PreconditionerKind, DEFAULT_STRIPS, DEFAULT_STRIP_OVERLAP, DEFAULT_TRIANGULAR_SWEEPS};
     use turbopt::solver::{ImplicitConfig, Scheme};
-    if let Some(m) = args.model {
+    if let Some(m) = args.flow.model {
         config.model = m.model();
     }
     if args.scheme == SchemeArg::Implicit && matches!(config.scheme, Scheme::Explicit) {

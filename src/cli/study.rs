@@ -63,13 +63,13 @@ pub fn run(args: &StudyArgs) -> Result<()> {
         config.objectives = vec![Objective::EntropyRise, Objective::LossCoefficient, Objective::ExitAngle, Objective::MassFlow];
         config.solver.max_iterations = args.max_iterations;
         config.solver.backend = args.run_on.choice()?;
-        if let Some(path) = &args.config {
+        if let Some(path) = &args.flow.config {
             config.solver.config = super::solve::read_solver_config(path)?.0;
         }
-        if let Some(m) = args.model {
+        if let Some(m) = args.flow.model {
             config.solver.config.model = m.model();
         }
-        config.free_stream = args.free_stream.free_stream()?;
+        config.free_stream = args.flow.free_stream.free_stream()?;
         model = ron::to_string(&config.solver.config.model).unwrap_or_default();
         let evaluator = CfdEvaluator::new(config)?;
         evaluator.check_backend()?;
