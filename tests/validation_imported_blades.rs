@@ -118,7 +118,7 @@ fn spleen_c1_two_points_of_the_matrix() {
 
 /// SPLEEN C1 at its design point (M2is 0.90, Re2is 70k) with SA-gamma (Tu 2.4 %, assumed: the
 /// database's value is not in the files copied here): a suction-side laminar separation bubble
-/// that reattaches before the trailing edge (x/c_ax 0.85-0.89 on the medium and fine meshes,
+/// that reattaches before the trailing edge (x/c_ax 0.85-0.89 on the coarse, medium and fine meshes,
 /// docs/transition.md), where fully turbulent SA has none and a higher loss.
 #[test]
 #[ignore = "long validation: SPLEEN C1 with SA and SA-gamma at its design point (minutes on 2 cores per density)"]
