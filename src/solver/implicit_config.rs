@@ -104,8 +104,9 @@ pub struct ImplicitConfig {
     /// (mesh sequencing: `cascade::sequencing`); `None`: the ones above.
     pub from_coarser_mesh: Option<FromCoarserMesh>,
     /// SA-gamma: the segregated intermittency system solved in every stage, or (the default) in
-    /// the last stage only while the mean flow and SA take every stage. A steady flow's figures
-    /// do not depend on it; its cost does: on the H200 the low-Reynolds-number T106C Kriging
+    /// the last stage only while the mean flow and SA take every stage. A flow with one steady
+    /// state does not depend on it (a near-unsteady separated layer may settle about 1 % apart);
+    /// its cost does: on the H200 the low-Reynolds-number T106C Kriging
     /// campaign took 3.66-3.92 s of solver time a design instead of 3.99-4.01 s (fully turbulent
     /// SA 3.05 s), and 30 random T106C designs at Re 80k all got an answer either way, 27 of the
     /// 28 converged both ways with the same loss to 1e-5 (BENCHMARKS.md, docs/transition.md).
