@@ -117,6 +117,20 @@ fn spleen_c1_two_points_of_the_matrix() {
     }
 }
 
+/// `blade` solved at `point` with `model` (converged or answered as periodic, or the test fails),
+/// its suction side's boundary layer, and the reversed-shear stretches on it in units of
+/// `length` less the trailing-edge base (stretches ending past 0.97 of it): the bubbles.
+fn suction_side_with(blade: &BladeFile, point: &OperatingPoint, density: Density, model: turbopt::solver::FlowModel, length: f64) -> (BladeSolve, turbopt::post::SideLayer, Vec<(f64, f64)>) {
+    use turbopt::post::{side_layers, BladeSide};
+    let mut settings = settings();
+    settings.config.model = model;
+    let solved = solve_blade(blade, BladeChoice::Main, point, density, &settings, &mut Silent).unwrap();
+    assert!(solved.solve.stop.converged(), "{model:?} {density:?}: {}", solved.solve.stop.describe());
+    let suction = side_layers(&solved.solve.figures.surface).into_iter().find(|l| l.side == BladeSide::Suction).unwrap();
+    let bubbles = suction.separations.iter().map(|&(a, b)| (a / length, b / length)).filter(|&(_, b)| b < 0.97).collect();
+    (solved, suction, bubbles)
+}
+
 /// SPLEEN C1 at its design point (M2is 0.90, Re2is 70k) with SA-gamma (Tu 2.4 %, assumed: the
 /// database's value is not in the files copied here): a suction-side laminar separation bubble
 /// that reattaches before the trailing edge (x/c_ax 0.85-0.89 on the coarse, medium and fine meshes,
@@ -124,7 +138,6 @@ fn spleen_c1_two_points_of_the_matrix() {
 #[test]
 #[ignore = "long validation: SPLEEN C1 with SA and SA-gamma at its design point (minutes on 2 cores per density)"]
 fn spleen_c1_sa_gamma_has_a_reattaching_suction_side_bubble() {
-    use turbopt::post::{side_layers, BladeSide};
     use turbopt::solver::FlowModel;
     let point = OperatingPoint { name: "M090_RE70K".into(), p01: 9500.0, t01: 300.0, alpha1_deg: 37.3, p2: 5617.0, nu_tilde_ratio: 3.0, turbulence_intensity: Some(0.024) };
     let mut s = ImportSettings::new("SPLEEN-C1", Units::Metres, 0.03295);
@@ -135,13 +148,7 @@ fn spleen_c1_sa_gamma_has_a_reattaching_suction_side_bubble() {
     for density in densities() {
         let mut losses = Vec::new();
         for model in [FlowModel::SpalartAllmaras, FlowModel::SaGamma] {
-            let mut settings = settings();
-            settings.config.model = model;
-            let solved = solve_blade(&blade, BladeChoice::Main, &point, density, &settings, &mut Silent).unwrap();
-            assert!(solved.solve.stop.converged(), "{model:?} {density:?}: {}", solved.solve.stop.describe());
-            let suction = side_layers(&solved.solve.figures.surface).into_iter().find(|l| l.side == BladeSide::Suction).unwrap();
-            // Stretches ending at the trailing edge are its base, not a bubble.
-            let bubbles: Vec<(f64, f64)> = suction.separations.iter().map(|&(a, b)| (a / axial_chord, b / axial_chord)).filter(|&(_, b)| b < 0.97).collect();
+            let (solved, suction, bubbles) = suction_side_with(&blade, &point, density, model, axial_chord);
             let loss = solved.solve.figures.performance.loss_coefficient;
             println!("SPLEEN C1 {model:?} {density:?}: {} iterations, loss {loss:.4}, suction side turbulent from {:?}, bubbles (x/c_ax) {bubbles:?}", solved.solve.iterations, suction.transition_x_from_le.map(|x| x / axial_chord));
             match model {
@@ -162,7 +169,6 @@ fn spleen_c1_sa_gamma_has_a_reattaching_suction_side_bubble() {
 #[test]
 #[ignore = "long validation: Eppler 387 with SA and SA-gamma at 5 deg (minutes on 2 cores on the coarse mesh)"]
 fn e387_sa_gamma_has_a_bubble_where_the_oil_flow_does() {
-    use turbopt::post::{side_layers, BladeSide};
     use turbopt::solver::FlowModel;
     // The inlet angle 7.6 deg gives a vector-mean angle of attack of 4.94-5.02 deg (the cascade
     // turns the flow about 5 deg); p2/p01 sets M 0.2, p01 and the 0.1 m chord Re 2e5.
@@ -175,12 +181,7 @@ fn e387_sa_gamma_has_a_bubble_where_the_oil_flow_does() {
     let measured = oil_flow_bubble(200000.0, 5.0);
     for density in densities() {
         for model in [FlowModel::SpalartAllmaras, FlowModel::SaGamma] {
-            let mut settings = settings();
-            settings.config.model = model;
-            let solved = solve_blade(&blade, BladeChoice::Main, &point, density, &settings, &mut Silent).unwrap();
-            assert!(solved.solve.stop.converged(), "{model:?} {density:?}: {}", solved.solve.stop.describe());
-            let suction = side_layers(&solved.solve.figures.surface).into_iter().find(|l| l.side == BladeSide::Suction).unwrap();
-            let bubbles: Vec<(f64, f64)> = suction.separations.iter().map(|&(a, b)| (a / chord, b / chord)).filter(|&(_, b)| b < 0.97).collect();
+            let (solved, _, bubbles) = suction_side_with(&blade, &point, density, model, chord);
             println!("E387 {model:?} {density:?}: {} iterations, {}, bubbles (x/c) {bubbles:?} (oil flow 0.38-0.59)", solved.solve.iterations, solved.solve.stop.describe());
             match model {
                 FlowModel::SaGamma => {

@@ -339,7 +339,13 @@ impl CfdEvaluator {
                 op
             })
             .collect::<Vec<OperatingPoint>>();
-        check_transition_inputs(config.solver.config.model, &points)?;
+        // A transition model without its onset would fail every design: refused here.
+        for op in &points {
+            crate::solver::config::check_transition_onset(config.solver.config.model, op).map_err(|e| Error::Input {
+                path: "evaluator config".into(),
+                reason: format!("{e}: set it in `free_stream: (turbulence_intensity: Some(...))` or on the point"),
+            })?;
+        }
         let setup = CascadeSetup {
             mesh: config.mesh.clone(),
             exit_plane_axial_chords: config.exit_plane_axial_chords,
@@ -964,23 +970,5 @@ impl Evaluator for CfdEvaluator {
         let finished = converged.into_iter().zip(designs).filter_map(|(f, d)| Some((d.clone(), f.into_inner().unwrap_or_else(|p| p.into_inner())?)));
         self.keep_donors(finished);
         results
-    }
-}
-
-/// A transition model needs every point's free-stream turbulence intensity (its onset): refused
-/// when the evaluator is made, rather than failing every design it would solve.
-fn check_transition_inputs(model: crate::solver::FlowModel, points: &[OperatingPoint]) -> Result<()> {
-    use crate::solver::FlowModel;
-    let name = match model {
-        FlowModel::SaBcm => "sa_bcm",
-        FlowModel::SaGamma => "sa_gamma",
-        _ => return Ok(()),
-    };
-    match points.iter().find(|op| op.turbulence_intensity.is_none()) {
-        Some(op) => Err(Error::Input {
-            path: "evaluator config".into(),
-            reason: format!("model {name} needs the free-stream turbulence_intensity of point `{}`: set `free_stream: (turbulence_intensity: Some(0.01))` (a fraction: 0.01 is 1 %) or the point's own", op.name),
-        }),
-        None => Ok(()),
     }
 }

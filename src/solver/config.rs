@@ -199,6 +199,26 @@ impl SolverConfig {
     }
 }
 
+/// The transition models' name as RON spells it (`sa_bcm`, `sa_gamma`); `None` for the others.
+fn transition_model_name(model: FlowModel) -> Option<&'static str> {
+    match model {
+        FlowModel::SaBcm => Some("sa_bcm"),
+        FlowModel::SaGamma => Some("sa_gamma"),
+        _ => None,
+    }
+}
+
+/// A transition model's onset is the point's free-stream turbulence intensity: it must be given,
+/// as a fraction in (0, 1). Other models need nothing.
+pub fn check_transition_onset(model: FlowModel, op: &OperatingPoint) -> std::result::Result<(), String> {
+    let Some(name) = transition_model_name(model) else { return Ok(()) };
+    match op.turbulence_intensity {
+        Some(tu) if tu.is_finite() && tu > 0.0 && tu < 1.0 => Ok(()),
+        Some(tu) => Err(format!("turbulence_intensity = {tu} of point `{}` must lie in (0, 1) (a fraction: 0.01 is 1 %)", op.name)),
+        None => Err(format!("model {name} needs the free-stream turbulence_intensity of point `{}` (a fraction, e.g. 0.01 for 1 %)", op.name)),
+    }
+}
+
 /// A flow case: gas, operating point (boundary data and limiter reference) and solver settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Case {
@@ -291,16 +311,9 @@ impl Case {
         if s.model.is_turbulent() && !(op.nu_tilde_ratio.is_finite() && op.nu_tilde_ratio >= 0.0) {
             return Err(Error::Other(format!("invalid case: nu_tilde_ratio = {} must be finite and >= 0", op.nu_tilde_ratio)));
         }
-        if matches!(s.model, FlowModel::SaBcm | FlowModel::SaGamma) {
-            let name = if s.model == FlowModel::SaBcm { "sa_bcm" } else { "sa_gamma" };
-            match op.turbulence_intensity {
-                Some(tu) if tu.is_finite() && tu > 0.0 && tu < 1.0 => {}
-                Some(tu) => return Err(Error::Other(format!("invalid case: turbulence_intensity = {tu} of point `{}` must lie in (0, 1) (a fraction: 0.01 is 1 %)", op.name))),
-                None => return Err(Error::Other(format!("invalid case: model {name} needs the free-stream turbulence_intensity of point `{}` (a fraction, e.g. 0.01 for 1 %)", op.name))),
-            }
-            if s.sa.with_ft2 {
-                return Err(Error::Other(format!("invalid case: {name} is built on SA-noft2; sa.with_ft2 must be false")));
-            }
+        check_transition_onset(s.model, op).map_err(|e| Error::Other(format!("invalid case: {e}")))?;
+        if let (Some(name), true) = (transition_model_name(s.model), s.sa.with_ft2) {
+            return Err(Error::Other(format!("invalid case: {name} is built on SA-noft2; sa.with_ft2 must be false")));
         }
         let alphas = s.rk.coefficients();
         if alphas.is_empty() || alphas.iter().any(|a| !(a.is_finite() && *a > 0.0)) || alphas.last() != Some(&1.0) {
