@@ -7,7 +7,10 @@
 //! `BACKEND=gpu` in a `--features cuda` build.
 
 use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SchemeChoice, SolverSettings};
-use turbopt::geometry::load_blade_file;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use turbopt::flow::case::OperatingPoint;
+use turbopt::geometry::{load_blade_file, BladeFile};
 use turbopt::mesh::Density;
 use turbopt::solver::Silent;
 
@@ -19,39 +22,54 @@ fn cli_settings(backend: BackendChoice) -> SolverSettings {
     SolverSettings { scheme, backend, max_iterations: scheme.default_max_iterations(), ..SolverSettings::default() }
 }
 
+/// Solves every named point of every shipped blade, two at a time: each solve keeps its own
+/// default threads, and a second one fills the cores the first leaves idle in its serial
+/// triangular solves (about a fifth less wall time on 2 cores, the same figures).
 fn every_point_answers(density: Density, backend: BackendChoice) {
     let settings = cli_settings(backend);
-    let mut unanswered = Vec::new();
-    for path in BLADES {
-        let blade = load_blade_file(path).unwrap();
-        for op in &blade.operating_points {
-            let t = std::time::Instant::now();
-            match solve_blade(&blade, BladeChoice::Main, op, density, &settings, &mut Silent) {
-                Ok(s) => {
-                    let p = &s.solve;
-                    let f = &p.figures.performance;
-                    println!(
-                        "{} {} {density:?}: {} after {} iterations ({:.2} orders) in {:.1} s; entropy rise {:.6e}, loss {:.5}, exit angle {:.3} deg{}",
-                        blade.name,
-                        op.name,
-                        p.stop.describe(),
-                        p.iterations,
-                        p.outcome.history.orders_dropped(),
-                        t.elapsed().as_secs_f64(),
-                        f.entropy_rise,
-                        f.loss_coefficient,
-                        f.exit_angle_deg,
-                        p.oscillation.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default()
-                    );
-                    if !p.stop.converged() {
-                        unanswered.push(format!("{} {}: {}", blade.name, op.name, p.stop.describe()));
+    let blades: Vec<BladeFile> = BLADES.iter().map(|path| load_blade_file(path).unwrap()).collect();
+    let points: Vec<(&BladeFile, &OperatingPoint)> = blades.iter().flat_map(|b| b.operating_points.iter().map(move |op| (b, op))).collect();
+    let next = AtomicUsize::new(0);
+    let unanswered = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while let Some(&(blade, op)) = points.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if let Err(why) = answer(blade, op, density, &settings) {
+                        unanswered.lock().unwrap().push(format!("{} {}: {why}", blade.name, op.name));
                     }
                 }
-                Err(e) => unanswered.push(format!("{} {}: {e}", blade.name, op.name)),
-            }
+            });
         }
-    }
+    });
+    let unanswered = unanswered.into_inner().unwrap();
     assert!(unanswered.is_empty(), "{density:?}: {unanswered:#?}");
+}
+
+/// Solves one point and prints its figures; the reason where it was not answered.
+fn answer(blade: &BladeFile, op: &OperatingPoint, density: Density, settings: &SolverSettings) -> Result<(), String> {
+    let t = std::time::Instant::now();
+    let solved = solve_blade(blade, BladeChoice::Main, op, density, settings, &mut Silent).map_err(|e| e.to_string())?;
+    let p = &solved.solve;
+    let f = &p.figures.performance;
+    println!(
+        "{} {} {density:?}: {} after {} iterations ({:.2} orders) in {:.1} s; entropy rise {:.6e}, loss {:.5}, exit angle {:.3} deg{}",
+        blade.name,
+        op.name,
+        p.stop.describe(),
+        p.iterations,
+        p.outcome.history.orders_dropped(),
+        t.elapsed().as_secs_f64(),
+        f.entropy_rise,
+        f.loss_coefficient,
+        f.exit_angle_deg,
+        p.oscillation.as_ref().map(|o| format!("; {}", o.describe())).unwrap_or_default()
+    );
+    if p.stop.converged() {
+        Ok(())
+    } else {
+        Err(p.stop.describe().to_string())
+    }
 }
 
 #[test]
