@@ -404,3 +404,23 @@ fn free_stream_turbulence_applies_to_every_point() {
     let err = EvaluatorConfig::from_ron_str(&bad, Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_err();
     assert!(err.contains("free_stream") && err.contains("turbulence_intensity = 3"), "{err}");
 }
+
+/// A warm-started design (LS89 coarse, RANS-SA) drops more orders within a 40-iteration budget
+/// than the budget extension asks of a solve near an answer (`min_orders`), so without
+/// `accept_orders` it would run on to its steady figures (about 150 iterations); with it, it is
+/// accepted at its budget, as that setting promises, and not retried from the cold start.
+#[test]
+fn accept_orders_stops_a_solve_at_its_budget_without_the_extension() {
+    let mut c = config(Path::new("blades/ls89.ron"));
+    (c.solver.max_iterations, c.solver.accept_orders) = (40, Some(1.0));
+    let near_an_answer = c.solver.figures.expect("the default figure test").min_orders;
+    let ev = CfdEvaluator::new(c).unwrap();
+    let mut design = ev.space().baseline.clone();
+    design[20] *= 1.01;
+    let e = ev.evaluate(&design);
+    println!("{:?}", e.diagnostics);
+    assert_eq!(e.status, Status::Ok, "{:?}", e.diagnostics);
+    assert_eq!(e.diagnostics.iterations, 40, "{:?}", e.diagnostics);
+    assert!(e.diagnostics.attempts.is_empty(), "{:?}", e.diagnostics);
+    assert!(e.diagnostics.residual_drop_orders >= near_an_answer, "{:?}", e.diagnostics);
+}

@@ -119,6 +119,9 @@ pub struct FigureWatch<'a> {
     budget: Option<usize>,
     /// The watch stopped the solve at its budget.
     pub budget_reached: bool,
+    /// Orders at which a solve at its budget is accepted as it is
+    /// ([`crate::cascade::SolverSettings::accept_orders`]): such a solve gets no extension.
+    accept_orders: Option<f64>,
 }
 
 impl<'a> FigureWatch<'a> {
@@ -134,18 +137,23 @@ impl<'a> FigureWatch<'a> {
         inner: &'a mut dyn Observer,
     ) -> Self {
         let history = ConvergenceHistory::with_reference(residual_reference);
-        FigureWatch { prepared, op, test, extras, inner, history, samples: VecDeque::new(), looks: VecDeque::new(), steady_at: None, periodic: None, budget: None, budget_reached: false }
+        FigureWatch { prepared, op, test, extras, inner, history, samples: VecDeque::new(), looks: VecDeque::new(), steady_at: None, periodic: None, budget: None, budget_reached: false, accept_orders: None }
     }
 
-    /// This watch for a solve given `budget` iterations plus the budget extension.
-    pub fn with_budget(self, budget: usize) -> Self {
-        FigureWatch { budget: Some(budget), ..self }
+    /// This watch for a solve given `budget` iterations plus the budget extension; a solve that
+    /// has dropped `accept_orders` at its budget is accepted there, not extended.
+    pub fn with_budget(self, budget: usize, accept_orders: Option<f64>) -> Self {
+        FigureWatch { budget: Some(budget), accept_orders, ..self }
     }
 
-    /// At the budget: whether the solve is near an answer ([`FigureConvergence::budget_extension`]).
+    /// At the budget: whether the solve is near an answer ([`FigureConvergence::budget_extension`])
+    /// and not already accepted as it is.
     fn extends_budget(&self) -> bool {
         let Some(test) = self.test else { return false };
         let orders = self.history.orders_dropped();
+        if self.accept_orders.is_some_and(|a| orders >= a) {
+            return false;
+        }
         if orders >= test.min_orders {
             return true;
         }

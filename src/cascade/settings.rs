@@ -61,7 +61,8 @@ pub struct SolverSettings {
     pub figures: Option<FigureConvergence>,
     /// When the budget runs out before either test passes, accept the result as converged if
     /// the density residual dropped at least this many orders (None: never; the evaluation is
-    /// then `NotConverged`, with its objectives still reported for inspection).
+    /// then `NotConverged`, with its objectives still reported for inspection). A solve accepted
+    /// so stops at its budget: `figures.budget_extension` does not extend it.
     pub accept_orders: Option<f64>,
     /// What to try, in this order, when a solve goes non-physical or diverges (each attempt is
     /// recorded; `ColdStartAsConfigured` also after a warm-started solve's unanswered budget

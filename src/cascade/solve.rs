@@ -73,6 +73,14 @@ pub struct PointSolve {
     pub attempts: Vec<Attempt>,
 }
 
+impl PointSolve {
+    /// Whether the point has an answer under `settings`: a converged stop, or a budget stop
+    /// whose residual dropped the `accept_orders` the settings accept.
+    pub fn answered(&self, settings: &SolverSettings) -> bool {
+        self.stop.converged() || settings.accept_orders.is_some_and(|a| self.outcome.history.orders_dropped() >= a)
+    }
+}
+
 /// A point that could not be solved: the last error, the iterations spent, every attempt.
 #[derive(Clone, Debug)]
 pub struct PointFailure {
@@ -137,7 +145,8 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
     // The chain's remedies still to try, the next one last.
     let mut remedies: Vec<Remedy> = chain.iter().rev().copied().collect();
     let (mut attempts, mut iterations) = (Vec::new(), 0);
-    // A solve started from another design's flow that stops at its budget unanswered is tried
+    // A solve started from another design's flow that stops at its budget unanswered (nor
+    // accepted by `accept_orders`) is tried
     // once more from the cold start as configured, when the chain has that remedy.
     let mut cold_retry = chain.contains(&Remedy::ColdStartAsConfigured).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
     let mut unanswered: Option<PointSolve> = None;
@@ -156,7 +165,7 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
             remedies = chain.iter().rev().copied().collect();
         }
         match result {
-            Ok(solved) if solved.stop == Stop::Budget && unanswered.is_none() && cold_retry.is_some() => {
+            Ok(solved) if solved.stop == Stop::Budget && !solved.answered(run.settings) && unanswered.is_none() && cold_retry.is_some() => {
                 unanswered = Some(solved);
                 plan = cold_retry.take().unwrap_or(plan);
             }
@@ -220,7 +229,7 @@ fn attempt<B: ImplicitBackend>(
     let max_iterations = config.max_iterations;
     let mut watch = FigureWatch::new(run.prepared, run.op, run.settings.figures, run.extras, reference, progress);
     if extension > 0 {
-        watch = watch.with_budget(budget);
+        watch = watch.with_budget(budget, run.settings.accept_orders);
     }
     let (outcome, implicit) = match crate::solver::solve_case(backend, &run.prepared.mesh, case(run, config), initial, &mut watch) {
         Ok(solved) => solved,

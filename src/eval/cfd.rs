@@ -817,7 +817,7 @@ impl CfdEvaluator {
         let short: Vec<String> = points
             .iter()
             .zip(&self.setup.points)
-            .filter(|(p, _)| !(p.stop.converged() || s.accept_orders.is_some_and(|a| p.outcome.history.orders_dropped() >= a)))
+            .filter(|(p, _)| !p.answered(s))
             .map(|(p, op)| {
                 format!(
                     "{}: {} iterations, density residual dropped {:.2} of {} orders, figures not steady",
