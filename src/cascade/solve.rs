@@ -146,8 +146,8 @@ pub fn solve_point<B: ImplicitBackend>(backend: &B, run: &PointRun, start: Start
     let mut remedies: Vec<Remedy> = chain.iter().rev().copied().collect();
     let (mut attempts, mut iterations) = (Vec::new(), 0);
     // A solve started from another design's flow that stops at its budget unanswered (nor
-    // accepted by `accept_orders`) is tried
-    // once more from the cold start as configured, when the chain has that remedy.
+    // accepted by `accept_orders`) is tried once more from the cold start as configured, when
+    // the chain has that remedy.
     let mut cold_retry = chain.contains(&Remedy::ColdStartAsConfigured).then(|| first.with(Remedy::ColdStartAsConfigured)).flatten();
     let mut unanswered: Option<PointSolve> = None;
     loop {
