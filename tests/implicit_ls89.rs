@@ -154,7 +154,7 @@ fn t106c_inviscid_converges() {
 fn ls89_rans_anderson_acceleration_converges_faster_to_the_same_flow() {
     let (mesh, mut case) = ls89(FlowModel::SpalartAllmaras);
     case.solver.convergence_orders = 8.0;
-    let accelerated = implicit_run("Anderson (10 differences)", &mesh, &case, ImplicitConfig::default());
+    let accelerated = implicit_run("Anderson (the default 20 differences)", &mesh, &case, ImplicitConfig::default());
     let plain = implicit_run("plain", &mesh, &case, ImplicitConfig { anderson: None, ..ImplicitConfig::default() });
     let (a, p) = (performance(&mesh, &case, &accelerated.outcome.solution), performance(&mesh, &case, &plain.outcome.solution));
     let ratio = accelerated.outcome.iterations as f64 / plain.outcome.iterations as f64;

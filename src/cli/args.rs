@@ -462,8 +462,8 @@ pub struct SolveArgs {
     /// one's flow). Given, it holds on every mesh of a sequence, as `--anderson` does.
     #[arg(long)]
     pub stages: Option<usize>,
-    /// Anderson acceleration of the implicit scheme's iterations: differences kept (default 10,
-    /// and 20 on a mesh started from a coarser one's flow; 0 switches it off).
+    /// Anderson acceleration of the implicit scheme's iterations: differences kept (default 20;
+    /// 0 switches it off).
     #[arg(long, value_name = "DEPTH")]
     pub anderson: Option<usize>,
     /// Implicit scheme preconditioner.

@@ -28,7 +28,7 @@ pub struct AndersonSettings {
 
 impl Default for AndersonSettings {
     fn default() -> Self {
-        AndersonSettings { depth: 10, after_orders: 3.0, regularization: 1e-10 }
+        AndersonSettings { depth: 20, after_orders: 3.0, regularization: 1e-10 }
     }
 }
 

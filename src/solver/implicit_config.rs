@@ -97,8 +97,9 @@ pub struct ImplicitConfig {
     /// scaled is applied in full and the step rejected.
     pub max_relative_change: Option<f64>,
     /// Anderson acceleration of the flow iterations past the start-up (`None`: off). Default on,
-    /// 10 differences: LS89 MUR47 coarse converges in 212-217 iterations instead of 520-530, its
-    /// entropy rise 2e-5 from the value converged to 10 orders instead of 1.2e-4 (BENCHMARKS.md).
+    /// 20 differences: on the H200 LS89 MUR47 coarse converges in 168 iterations, against 224
+    /// with 10 differences and 520 without, and T106C M065_RE200K coarse in 240 against 330 and
+    /// 480; over five cold starts of both blades 11 % less time than with 10 (BENCHMARKS.md).
     pub anderson: Option<super::anderson::AndersonSettings>,
     /// The stages and Anderson depth of a solve started from a coarser mesh's converged flow
     /// (mesh sequencing: `cascade::sequencing`); `None`: the ones above.
