@@ -305,6 +305,13 @@ pub trait ImplicitBackend: Backend + Sync {
     /// Euclidean norm `||a||` (read back to the host).
     fn norm2(&self, a: &Self::KrylovVector) -> f64;
 
+    /// `v . x` for every `v` of `vectors`, each with the arithmetic of [`Self::dot`], read back
+    /// together: on a GPU one synchronization instead of one an inner product (Anderson
+    /// acceleration's new Gram row, `solver::anderson`).
+    fn dots(&self, x: &Self::KrylovVector, vectors: &[&Self::KrylovVector]) -> Vec<f64> {
+        vectors.iter().map(|v| self.dot(v, x)).collect()
+    }
+
     /// `y += alpha x`.
     fn axpy(&self, alpha: f64, x: &Self::KrylovVector, y: &mut Self::KrylovVector);
 

@@ -118,8 +118,18 @@ impl<B: ImplicitBackend> Anderson<B> {
         Stacked { parts }
     }
 
-    fn dot(backend: &B, a: &Stacked<B::KrylovVector>, b: &Stacked<B::KrylovVector>) -> f64 {
-        a.parts.iter().zip(&b.parts).map(|(x, y)| backend.dot(x, y)).sum()
+    /// dF_i . dF for every kept difference, then dF . dF, and dF . F: the inner products of each
+    /// system read back together (one synchronization a system on a GPU), summed over the
+    /// systems in their order.
+    fn new_row(&self, backend: &B, df: &Stacked<B::KrylovVector>, f: &Stacked<B::KrylovVector>) -> (Vec<f64>, f64) {
+        let m = self.differences.len();
+        let mut sums = vec![0.0; m + 2];
+        for (part, x) in df.parts.iter().enumerate() {
+            let others: Vec<&B::KrylovVector> = self.differences.iter().map(|(dfi, _)| &dfi.parts[part]).chain([x, &f.parts[part]]).collect();
+            sums.iter_mut().zip(backend.dots(x, &others)).for_each(|(s, d)| *s += d);
+        }
+        let projection = sums.pop().expect("m + 2 sums");
+        (sums, projection)
     }
 
     fn axpy(backend: &B, alpha: f64, x: &Stacked<B::KrylovVector>, y: &mut Stacked<B::KrylovVector>) {
@@ -157,13 +167,13 @@ impl<B: ImplicitBackend> Anderson<B> {
                 d.parts.iter_mut().for_each(|v| backend.scale(-1.0, v));
                 Self::axpy(backend, 1.0, new, d);
             }
-            // The new difference's row: against the kept ones and itself.
-            let row: Vec<f64> = self.differences.iter().map(|(dfi, _)| Self::dot(backend, dfi, &df)).chain([Self::dot(backend, &df, &df)]).collect();
+            // The new difference's row (against the kept ones and itself) and its projection on F.
+            let (row, projection) = self.new_row(backend, &df, &fn_);
             for ((p, gram_row), r) in self.projections.iter_mut().zip(&mut self.gram).zip(&row) {
                 *p += r;
                 gram_row.push(*r);
             }
-            self.projections.push(Self::dot(backend, &df, &fn_));
+            self.projections.push(projection);
             self.gram.push(row);
             self.differences.push((df, dg));
             if self.differences.len() > self.settings.depth {

@@ -330,6 +330,17 @@ impl ImplicitBackend for GpuBackend {
         self.dot(a, a).sqrt()
     }
 
+    fn dots(&self, x: &GpuVector, vectors: &[&GpuVector]) -> Vec<f64> {
+        let slices: Vec<&CudaSlice<f64>> = vectors.iter().map(|v| &v.data).collect();
+        let mut out = vec![f64::NAN; vectors.len()];
+        self.guarded(|cx| {
+            let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
+            out = reduce::dots(&self.kernels.reduce, cx, &mut scratch, &x.data, &slices)?;
+            Ok(())
+        });
+        out
+    }
+
     fn axpy(&self, alpha: f64, x: &GpuVector, y: &mut GpuVector) {
         self.guarded(|cx| update::axpy(&self.kernels.update, cx, alpha, &x.data, &mut y.data));
     }

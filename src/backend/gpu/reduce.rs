@@ -107,6 +107,8 @@ pub(super) struct Scratch {
     ticket: CudaSlice<u32>,
     /// The partial sums of `basis_dots`: one row of blocks per basis vector.
     basis_partials: CudaSlice<f64>,
+    /// The results of [`dots`] (grown on demand).
+    inner_products: CudaSlice<f64>,
     /// Where the read-backs land.
     host: PinnedReadBack,
 }
@@ -116,7 +118,7 @@ impl Scratch {
         let zeros = |n: usize| cx.stream.alloc_zeros::<f64>(n).map_err(gpu_err);
         let ticket = cx.stream.alloc_zeros::<u32>(1).map_err(gpu_err)?;
         let host = PinnedReadBack::new(cx, 2 * MAX_BASIS + 1)?;
-        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket, basis_partials: zeros(MAX_BASIS * REDUCE_BLOCKS)?, host })
+        Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket, basis_partials: zeros(MAX_BASIS * REDUCE_BLOCKS)?, inner_products: zeros(32)?, host })
     }
 
     fn read(&mut self, cx: &Ctx) -> Result<f64> {
@@ -144,6 +146,23 @@ pub(super) fn dot(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, a: &CudaSlice<f6
     let mut out = scratch.out.slice_mut(0..1);
     dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, a, b, &mut out, false)?;
     scratch.read(cx)
+}
+
+/// `v . x` for every `v` of `vectors`: one `dot_fused` launch each (the kernel of [`dot`], so the
+/// same values), queued one after the other into a device array and read back once.
+pub(super) fn dots(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, x: &CudaSlice<f64>, vectors: &[&CudaSlice<f64>]) -> Result<Vec<f64>> {
+    let m = vectors.len();
+    if m == 0 {
+        return Ok(Vec::new());
+    }
+    if scratch.inner_products.len() < m {
+        scratch.inner_products = cx.stream.alloc_zeros::<f64>(2 * m).map_err(gpu_err)?;
+    }
+    for (i, v) in vectors.iter().enumerate() {
+        let mut out = scratch.inner_products.slice_mut(i..i + 1);
+        dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, v, x, &mut out, false)?;
+    }
+    scratch.host.read(cx, &scratch.inner_products.slice(0..m))
 }
 
 /// Largest relative change of density or pressure that `w + dw` makes over the interior cells,
