@@ -117,11 +117,12 @@ pub struct ImplicitConfig {
 /// What a solve started from a coarser mesh's converged flow runs with. Its start-up transient
 /// was paid on the coarser mesh and its CFL reaches the target within a few iterations, so it
 /// spends its iterations converging the last orders, where a third stage with the same
-/// factorization (one more FGMRES solve, no new Jacobian) and a longer Anderson history cut
+/// factorization (one more FGMRES solve, no new Jacobian) and a long Anderson history cut
 /// more flow iterations than they add work (BENCHMARKS.md: the fine mesh from the medium one,
 /// 3 stages and 20 differences against 2 and 10, 39-49 % fewer fine iterations and 11-35 % less
 /// time on the H200 over five points of both shipped blades; on 16 CPU cores the same time
-/// within the spread). On a cold start the third stage costs more than it saves.
+/// within the spread). On a cold start the third stage costs more than it saves; the depth is
+/// set here on its own, 20 as on a cold start.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FromCoarserMesh {
