@@ -72,12 +72,14 @@ extern "C" __global__ void min_finish(const double* __restrict__ partials, doubl
     if (threadIdx.x == 0) out[0] = m[0];
 }
 
-// Largest relative change of density or pressure, max(|d rho|/rho, |d p|/p), that w + dw would
-// make over the interior cells, +inf where w + dw is not physical (non-positive or non-finite
-// density or pressure); without dw (has_dw = 0) 0 or +inf: whether w itself is physical.
-// Twin of CpuBackend::max_relative_change and is_physical. partials[block], then max_finish.
+// Largest relative change of density or pressure, max(|d rho|/rho, |d p|/p), from the state w
+// to a new state over the interior cells, +inf where the new state is not physical (density or
+// pressure not positive, or any variable not finite, the turbulence and transition unknowns
+// included). The new state by `mode`: 1 w + dw, 2 dw itself, 0 w itself (0 or +inf: whether w is
+// physical). Twin of CpuBackend::max_relative_change, relative_change_between and is_physical.
+// partials[block], then max_finish.
 extern "C" __global__ void relative_change_partials(const BlockEntry* __restrict__ blocks, Extent ext, double gamma,
-                                                    const double* __restrict__ w, const double* __restrict__ dw, int has_dw,
+                                                    const double* __restrict__ w, const double* __restrict__ dw, int mode,
                                                     double* __restrict__ partials) {
     __shared__ double m[REDUCE_THREADS];
     double worst = 0.0;
@@ -85,14 +87,16 @@ extern "C" __global__ void relative_change_partials(const BlockEntry* __restrict
         int i, j;
         const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
         int g = gcell(e, i, j), np = ext.np;
-        double old[4], now[4];
-        for (int v = 0; v < 4; ++v) {
+        double old[NVAR], now[NVAR];
+        bool finite = true;
+        for (int v = 0; v < NVAR; ++v) {
             old[v] = w[v * np + g];
-            now[v] = has_dw ? old[v] + dw[v * np + g] : old[v];
+            now[v] = mode == 1 ? old[v] + dw[v * np + g] : mode == 2 ? dw[v * np + g] : old[v];
+            finite = finite && isfinite(now[v]);
         }
         Prim q0 = primitive_from_conservative(gamma, old[0], old[1], old[2], old[3]);
         Prim q1 = primitive_from_conservative(gamma, now[0], now[1], now[2], now[3]);
-        bool finite = isfinite(q1.rho) && isfinite(q1.u) && isfinite(q1.v) && isfinite(q1.p);
+        finite = finite && isfinite(q1.rho) && isfinite(q1.u) && isfinite(q1.v) && isfinite(q1.p);
         if (!(q1.rho > 0.0 && q1.p > 0.0 && finite)) {
             worst = 1.0 / 0.0;
         } else {

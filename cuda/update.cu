@@ -13,6 +13,18 @@ extern "C" __global__ void axpy(int n, double a, const double* __restrict__ x, d
     if (k < n) y[k] += a * x[k];
 }
 
+// y += lambda x with lambda = limit / c[0] where the update changes density or pressure by
+// c[0] > limit (relative_change_partials then max_finish, in reduce.cu), else 1: the implicit
+// scheme's limited stage update, with c never read back. Twin of update_relaxation
+// (src/backend/implicit.rs) and axpy.
+extern "C" __global__ void limited_axpy(int n, double limit, const double* __restrict__ c, const double* __restrict__ x,
+                                        double* __restrict__ y) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    double change = c[0];
+    double lambda = (isfinite(change) && change > limit) ? limit / change : 1.0;
+    if (k < n) y[k] += lambda * x[k];
+}
+
 // Low-storage Runge-Kutta stage (thesis eq. 4.8) on interior cells, one thread per cell:
 // w = w0 - alpha dt / vol r for the first nvar variables.
 extern "C" __global__ void rk_stage_update(const BlockEntry* __restrict__ blocks, Extent ext, int nvar, double alpha,

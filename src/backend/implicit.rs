@@ -305,11 +305,11 @@ pub trait ImplicitBackend: Backend + Sync {
     /// Euclidean norm `||a||` (read back to the host).
     fn norm2(&self, a: &Self::KrylovVector) -> f64;
 
-    /// `v . x` for every `v` of `vectors`, each with the arithmetic of [`Self::dot`], read back
+    /// `a . b` for every pair `(a, b)`, each with the arithmetic of [`Self::dot`], read back
     /// together: on a GPU one synchronization instead of one an inner product (Anderson
-    /// acceleration's new Gram row, `solver::anderson`).
-    fn dots(&self, x: &Self::KrylovVector, vectors: &[&Self::KrylovVector]) -> Vec<f64> {
-        vectors.iter().map(|v| self.dot(v, x)).collect()
+    /// acceleration's new Gram row over every marched system, `solver::anderson`).
+    fn dots(&self, pairs: &[(&Self::KrylovVector, &Self::KrylovVector)]) -> Vec<f64> {
+        pairs.iter().map(|(a, b)| self.dot(a, b)).collect()
     }
 
     /// `y += alpha x`.
@@ -367,9 +367,35 @@ pub trait ImplicitBackend: Backend + Sync {
 
     /// Largest relative change of density or pressure over the interior cells that the update
     /// `w + dw` would make: max(|d rho| / rho, |d p| / p). Infinite when `w + dw` is not
-    /// physical (non-positive or non-finite density or pressure).
+    /// physical ([`Self::is_physical`]).
     fn max_relative_change(&self, geometry: &Self::Geometry, gas: &Gas, w: &Self::Field, dw: &Self::Field) -> f64;
 
-    /// True when every interior cell has finite, positive density and pressure.
+    /// [`Self::max_relative_change`] from the state `from` to the state `to`: infinite when `to`
+    /// is not physical.
+    fn relative_change_between(&self, geometry: &Self::Geometry, gas: &Gas, from: &Self::Field, to: &Self::Field) -> f64;
+
+    /// A stage update under the scheme's update limit: `w += lambda dw`, with `lambda = limit / c`
+    /// where the update would change density or pressure by `c > limit`
+    /// ([`Self::max_relative_change`]), else 1 (also where `c` is infinite: an update that is
+    /// not physical even scaled is applied in full, and the step is rejected after it). A GPU
+    /// computes `lambda` on the device, without reading `c` back.
+    fn add_limited_update(&self, geometry: &Self::Geometry, gas: &Gas, limit: f64, dw: &Self::Field, w: &mut Self::Field) {
+        self.axpy_field(update_relaxation(limit, self.max_relative_change(geometry, gas, w, dw)), dw, w);
+    }
+
+    /// True when every interior cell has finite values of every variable (the turbulence and
+    /// transition unknowns too) and positive density and pressure.
     fn is_physical(&self, geometry: &Self::Geometry, gas: &Gas, w: &Self::Field) -> bool;
+}
+
+/// The factor of a stage update whose largest relative change of density or pressure is
+/// `change`: `limit / change` above the limit, else 1 (an infinite change, a non-physical
+/// update, is left to the step's check). The GPU's `limited_axpy` (cuda/update.cu) computes the
+/// same on the device.
+fn update_relaxation(limit: f64, change: f64) -> f64 {
+    if change.is_finite() && change > limit {
+        limit / change
+    } else {
+        1.0
+    }
 }

@@ -8,7 +8,7 @@ use super::{compile_family, sources};
 const EXPECTED: &[(&str, &[&str])] = &[
     ("boundary", &["fill_face_ghosts", "fill_corner_ghosts"]),
     ("convective", &["primitives", "face_fluxes", "gather_residual"]),
-    ("update", &["fill", "axpy", "rk_stage_update", "scale_turbulence_residual", "scale", "divide", "normalize_by"]),
+    ("update", &["fill", "axpy", "limited_axpy", "rk_stage_update", "scale_turbulence_residual", "bound_intermittency", "scale", "divide", "normalize_by"]),
     (
         "reduce",
         &[
@@ -20,6 +20,8 @@ const EXPECTED: &[(&str, &[&str])] = &[
             "max_finish",
             "dot_fused",
             "subtract_projection_dot",
+            "basis_dots",
+            "subtract_combination",
         ],
     ),
     ("transfer", &["restrict_state", "restrict_residual", "prolong_correction"]),
@@ -27,7 +29,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("smoothing", &["smooth_lines_constant", "smooth_lines_variable", "smoothing_active"]),
     (
         "viscous",
-        &["viscous_cell_states", "viscous_node_values", "viscous_face_fluxes", "viscous_gather", "sa_source_factor", "sa_source_derivative"],
+        &["viscous_cell_states", "viscous_node_values", "viscous_face_fluxes", "viscous_gather", "source_factor", "sa_source_derivative"],
     ),
     ("jacobian", &["assemble_flow_jacobian", "assemble_turbulence_jacobian", "gather_system", "scatter_system", "bsr4_spmv", "csr_spmv"]),
     (
@@ -53,6 +55,8 @@ const EXPECTED: &[(&str, &[&str])] = &[
             "ilu_backward_syncfree_b1",
             "ilu_forward_jacobi_b1",
             "ilu_backward_jacobi_b1",
+            "ilu_pack_factors_f32",
+            "round_to_f32",
         ],
     ),
 ];

@@ -118,15 +118,20 @@ impl<B: ImplicitBackend> Anderson<B> {
         Stacked { parts }
     }
 
-    /// dF_i . dF for every kept difference, then dF . dF, and dF . F: the inner products of each
-    /// system read back together (one synchronization a system on a GPU), summed over the
-    /// systems in their order.
+    /// dF_i . dF for every kept difference, then dF . dF, and dF . F: the inner products of
+    /// every system read back together (one synchronization on a GPU), summed over the systems
+    /// in their order.
     fn new_row(&self, backend: &B, df: &Stacked<B::KrylovVector>, f: &Stacked<B::KrylovVector>) -> (Vec<f64>, f64) {
         let m = self.differences.len();
+        let pairs: Vec<(&B::KrylovVector, &B::KrylovVector)> = df
+            .parts
+            .iter()
+            .enumerate()
+            .flat_map(|(part, x)| self.differences.iter().map(move |(dfi, _)| &dfi.parts[part]).chain([x, &f.parts[part]]).map(move |v| (v, x)))
+            .collect();
         let mut sums = vec![0.0; m + 2];
-        for (part, x) in df.parts.iter().enumerate() {
-            let others: Vec<&B::KrylovVector> = self.differences.iter().map(|(dfi, _)| &dfi.parts[part]).chain([x, &f.parts[part]]).collect();
-            sums.iter_mut().zip(backend.dots(x, &others)).for_each(|(s, d)| *s += d);
+        for products in backend.dots(&pairs).chunks(m + 2) {
+            sums.iter_mut().zip(products).for_each(|(s, d)| *s += d);
         }
         let projection = sums.pop().expect("m + 2 sums");
         (sums, projection)
@@ -151,8 +156,9 @@ impl<B: ImplicitBackend> Anderson<B> {
     }
 
     /// Given the state before the iteration `w_before` and after it `w` (= G(w_before)),
-    /// overwrites `w`'s marched variables with the accelerated state. Returns the number of
-    /// differences the extrapolation used (0: `w` left as the map gave it).
+    /// overwrites `w`'s marched variables with the accelerated state, unchecked: the caller
+    /// decides whether to keep it. Returns the number of differences the extrapolation used (0:
+    /// `w` left as the map gave it).
     pub fn accelerate(&mut self, backend: &B, g: &B::Geometry, jacobian: &B::Jacobian, w_before: &B::Field, w: &mut B::Field) -> usize {
         let gn = self.gather(backend, g, jacobian, w);
         let mut fn_ = self.gather(backend, g, jacobian, w_before);
@@ -202,9 +208,9 @@ impl<B: ImplicitBackend> Anderson<B> {
                 }
                 x
             });
-            // Every part finite (the SA unknowns are not in the caller's density and pressure
-            // checks); a failed fit or extrapolation forgets the history.
-            match extrapolated.filter(|x| x.parts.iter().all(|p| backend.norm2(p).is_finite())) {
+            // A failed fit forgets the history. The extrapolated state is checked by the caller
+            // (finite, physical, within the update limit: `ImplicitSolver::accelerate`).
+            match extrapolated {
                 Some(x) => {
                     for (&s, part) in self.systems.iter().zip(&x.parts) {
                         backend.scatter_solution(g, jacobian, s, part, w);

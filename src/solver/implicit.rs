@@ -15,7 +15,7 @@ use super::config::{Case, Scheme};
 use super::implicit_config::ImplicitConfig;
 use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer, SolveOutcome};
 use super::anderson::Anderson;
-use super::krylov::{fgmres_in, FgmresSettings, FgmresStats, KrylovWorkspace, StageSystem};
+use super::krylov::{fgmres_from_zero_in, FgmresSettings, FgmresStats, KrylovWorkspace, StageSystem};
 use crate::backend::{BoundaryData, ConvectiveScheme, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::flow::solution::Solution;
 use crate::mesh::Mesh;
@@ -185,7 +185,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut converged = false;
         let mut last_look = 0;
         let mut anderson: Option<Anderson<B>> = cfg.anderson.clone().map(Anderson::new);
-        let mut acceleration_scratch = [backend.new_field(g), backend.new_field(g)];
+        let mut plain_update = backend.new_field(g);
 
         for iteration in 1..=solver.max_iterations {
             report.iterations = iteration;
@@ -243,18 +243,10 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 let t = Instant::now();
                 let with_intermittency = cfg.intermittency_every_stage || stage + 1 == alphas.len();
                 let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov, with_intermittency);
-                let relaxation = match cfg.max_relative_change {
-                    Some(limit) => {
-                        let change = backend.max_relative_change(g, gas, &w, &dw);
-                        if change.is_finite() && change > limit {
-                            limit / change
-                        } else {
-                            1.0
-                        }
-                    }
-                    None => 1.0,
-                };
-                backend.axpy_field(relaxation, &dw, &mut w);
+                match cfg.max_relative_change {
+                    Some(limit) => backend.add_limited_update(g, gas, limit, &dw, &mut w),
+                    None => backend.axpy_field(1.0, &dw, &mut w),
+                }
                 if transition {
                     backend.bound_intermittency(g, &mut w);
                 }
@@ -308,7 +300,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 rejections_in_row = 0;
                 if let Some(a) = anderson.as_mut() {
                     a.set_systems(marched_systems(backend, &self.jacobian, preconditioner.as_ref()));
-                    self.accelerate(a, &history, cfl, residuals[0], &w0, &mut w, &mut acceleration_scratch);
+                    self.accelerate(a, &history, cfl, residuals[0], &w0, &mut w, &mut plain_update);
                     if transition {
                         backend.bound_intermittency(g, &mut w);
                     }
@@ -339,7 +331,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
     /// whose residual keeps rising under the acceleration goes on without it
     /// ([`Anderson::keeps_going`]).
     #[allow(clippy::too_many_arguments)]
-    fn accelerate(&self, anderson: &mut Anderson<B>, history: &ConvergenceHistory, cfl: f64, rho: f64, w0: &B::Field, w: &mut B::Field, scratch: &mut [B::Field; 2]) {
+    fn accelerate(&self, anderson: &mut Anderson<B>, history: &ConvergenceHistory, cfl: f64, rho: f64, w0: &B::Field, w: &mut B::Field, plain: &mut B::Field) {
         let (backend, g, gas) = (self.backend, &self.geometry, &self.case.gas);
         if cfl < self.config.cfl.target || history.orders_dropped() < anderson.settings().after_orders {
             anderson.reset();
@@ -348,15 +340,14 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         if !anderson.keeps_going(rho) {
             return;
         }
-        let [plain, correction] = scratch;
         backend.copy_field(w, plain);
         if anderson.accelerate(backend, g, &self.jacobian, w0, w) == 0 {
             return;
         }
-        backend.copy_field(w, correction);
-        backend.axpy_field(-1.0, plain, correction);
-        let change = backend.max_relative_change(g, gas, plain, correction);
-        if !(change <= self.config.max_relative_change.unwrap_or(0.2)) || !backend.is_physical(g, gas, w) {
+        // Infinite where the extrapolated state is not physical or not finite (the SA unknowns
+        // included): one check, one read-back.
+        let change = backend.relative_change_between(g, gas, plain, w);
+        if !(change <= self.config.max_relative_change.unwrap_or(0.2)) {
             backend.copy_field(plain, w);
             anderson.reset();
         }
@@ -425,14 +416,27 @@ pub fn solve_stage<B: ImplicitBackend>(
 /// The Krylov vectors of the stage solves, one workspace per system, kept by the solver from
 /// one stage to the next.
 pub struct StageWorkspace<V> {
-    flow: KrylovWorkspace<V>,
-    turbulence: KrylovWorkspace<V>,
-    intermittency: KrylovWorkspace<V>,
+    flow: SystemWorkspace<V>,
+    turbulence: SystemWorkspace<V>,
+    intermittency: SystemWorkspace<V>,
 }
 
 impl<V> Default for StageWorkspace<V> {
     fn default() -> Self {
-        StageWorkspace { flow: KrylovWorkspace::default(), turbulence: KrylovWorkspace::default(), intermittency: KrylovWorkspace::default() }
+        StageWorkspace { flow: SystemWorkspace::default(), turbulence: SystemWorkspace::default(), intermittency: SystemWorkspace::default() }
+    }
+}
+
+/// One system's right-hand side, solution and FGMRES vectors (made on first use: on a GPU each
+/// new vector is an allocation and a memset).
+struct SystemWorkspace<V> {
+    rhs_and_solution: Option<(V, V)>,
+    krylov: KrylovWorkspace<V>,
+}
+
+impl<V> Default for SystemWorkspace<V> {
+    fn default() -> Self {
+        SystemWorkspace { rhs_and_solution: None, krylov: KrylovWorkspace::default() }
     }
 }
 
@@ -452,13 +456,12 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     with_intermittency: bool,
 ) -> StageStats {
     backend.fill_field(dw, 0.0);
-    let mut solve = |system: System, workspace: &mut KrylovWorkspace<B::KrylovVector>| {
+    let mut solve = |system: System, workspace: &mut SystemWorkspace<B::KrylovVector>| {
         let linear = StageSystem { backend, jacobian, preconditioner, system };
-        let mut b = backend.new_krylov_vector(jacobian, system);
-        let mut x = backend.new_krylov_vector(jacobian, system);
-        backend.gather_rhs(geometry, jacobian, system, r, -alpha, &mut b);
-        let stats = backend.run_linear_solve(|| fgmres_in(&linear, &b, &mut x, settings, workspace));
-        backend.scatter_solution(geometry, jacobian, system, &x, dw);
+        let (b, x) = workspace.rhs_and_solution.get_or_insert_with(|| (backend.new_krylov_vector(jacobian, system), backend.new_krylov_vector(jacobian, system)));
+        backend.gather_rhs(geometry, jacobian, system, r, -alpha, b);
+        let stats = backend.run_linear_solve(|| fgmres_from_zero_in(&linear, b, x, settings, &mut workspace.krylov));
+        backend.scatter_solution(geometry, jacobian, system, x, dw);
         stats
     };
     let flow = solve(System::MeanFlow, &mut workspace.flow);

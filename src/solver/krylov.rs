@@ -33,7 +33,10 @@ impl Default for FgmresSettings {
 pub struct FgmresStats {
     pub iterations: usize,
     pub restarts: usize,
+    /// ||b - A x0||.
     pub initial_residual: f64,
+    /// ||b - A x|| at the end: the least-squares residual of the last cycle, or the norm of the
+    /// residual formed after a breakdown.
     pub final_residual: f64,
     pub converged: bool,
 }
@@ -215,28 +218,62 @@ pub fn fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, set
 
 /// [`fgmres`] with its vectors taken from `workspace`.
 pub fn fgmres_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, settings: &FgmresSettings, workspace: &mut KrylovWorkspace<S::Vector>) -> FgmresStats {
+    restarted_fgmres(system, b, x, settings, workspace, Start::Guess)
+}
+
+/// [`fgmres_in`] from `x = 0` (what `x` holds on entry is overwritten): the first residual is `b`
+/// itself, so the product `A x0` is not formed.
+pub fn fgmres_from_zero_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, settings: &FgmresSettings, workspace: &mut KrylovWorkspace<S::Vector>) -> FgmresStats {
+    restarted_fgmres(system, b, x, settings, workspace, Start::Zero)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    /// `x` holds the initial guess.
+    Guess,
+    /// From `x = 0`, whatever `x` holds.
+    Zero,
+}
+
+/// FGMRES(m) (Saad alg. 9.6). Each cycle stops on the least-squares residual `|g_k+1|`, which
+/// for FGMRES equals `||b - A x_k||` in exact arithmetic (Saad, Proposition 9.2, with `A Z_k =
+/// V_k+1 H_k`): the residual `b - A x` is formed, with its product and its norm, only where a
+/// cycle ends without meeting the tolerance (to restart from it) or breaks down. On a GPU each
+/// norm is a synchronization.
+fn restarted_fgmres<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, settings: &FgmresSettings, workspace: &mut KrylovWorkspace<S::Vector>, start: Start) -> FgmresStats {
     let m = settings.restart.max(1);
     let vectors = workspace.vectors(system, 2 * m + 2);
     let (r, rest) = vectors.split_first_mut().expect("2 m + 2 vectors");
     let (v, zv) = rest.split_at_mut(m + 1);
-    residual(system, b, x, r);
+    match start {
+        Start::Guess => residual(system, b, x, r),
+        Start::Zero => system.copy(b, r),
+    }
     let beta0 = system.norm2(r);
     let mut stats = FgmresStats { initial_residual: beta0, final_residual: beta0, ..Default::default() };
     let target = (settings.rel_tol * beta0).max(settings.abs_tol);
     if beta0 <= target {
+        if start == Start::Zero {
+            // b is finite here (its norm is), so 0 b = 0.
+            system.copy(b, x);
+            system.scale(0.0, x);
+        }
         stats.converged = true;
         return stats;
     }
+    // x still zero: the first cycle writes x = y_0 z_0 instead of adding it.
+    let mut x_is_zero = start == Start::Zero;
     // Arnoldi basis v_0..v_m and the preconditioned directions z_k = M^-1 v_k (Saad alg. 9.6).
     let mut h = vec![vec![0.0; m]; m + 1];
     let (mut cs, mut sn, mut g) = (vec![0.0; m], vec![0.0; m], vec![0.0; m + 1]);
     loop {
-        let beta = system.norm2(r);
+        // ||r||: beta0, or the norm of the residual a restart formed.
+        let beta = stats.final_residual;
         system.copy(r, &mut v[0]);
         system.divide(&mut v[0], beta);
         g.iter_mut().for_each(|x| *x = 0.0);
         g[0] = beta;
-        let mut k_used = 0;
+        let (mut k_used, mut breakdown) = (0, false);
         for k in 0..m {
             let (head, tail) = v.split_at_mut(k + 1);
             let (column, norm) = system.arnoldi_step(head, &mut tail[0], &mut zv[k], settings.gram_schmidt);
@@ -258,7 +295,8 @@ pub fn fgmres_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, 
             k_used = k + 1;
             stats.iterations += 1;
             stats.final_residual = g[k + 1].abs();
-            if stats.final_residual <= target || stats.iterations >= settings.max_iterations || d == 0.0 {
+            breakdown = d == 0.0;
+            if stats.final_residual <= target || stats.iterations >= settings.max_iterations || breakdown {
                 break;
             }
         }
@@ -269,7 +307,20 @@ pub fn fgmres_in<S: KrylovSystem>(system: &S, b: &S::Vector, x: &mut S::Vector, 
             y[i] = (g[i] - s) / h[i][i];
         }
         for (yi, zi) in y.iter().zip(zv.iter()) {
-            system.axpy(*yi, zi, x);
+            if x_is_zero {
+                system.copy(zi, x);
+                system.scale(*yi, x);
+                x_is_zero = false;
+            } else {
+                system.axpy(*yi, zi, x);
+            }
+        }
+        if !breakdown && stats.final_residual <= target {
+            stats.converged = true;
+            return stats;
+        }
+        if stats.iterations >= settings.max_iterations && !breakdown {
+            return stats;
         }
         residual(system, b, x, r);
         stats.final_residual = system.norm2(r);

@@ -10,7 +10,7 @@ use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
 use std::ops::Range;
 
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
-use crate::backend::{INTERMITTENCY, NFLOW};
+use crate::backend::{INTERMITTENCY, NFLOW, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
@@ -274,22 +274,56 @@ impl ImplicitBackend for CpuBackend {
     }
 
     fn max_relative_change(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField, dw: &CpuField) -> f64 {
+        self.largest_relative_change(g, gas, w, NewState::Plus(dw))
+    }
+
+    fn relative_change_between(&self, g: &CpuGeometry, gas: &Gas, from: &CpuField, to: &CpuField) -> f64 {
+        self.largest_relative_change(g, gas, from, NewState::Given(to))
+    }
+
+    fn is_physical(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField) -> bool {
+        self.largest_relative_change(g, gas, w, NewState::Same) == 0.0
+    }
+}
+
+/// The new state whose change from `w` [`CpuBackend::largest_relative_change`] measures.
+#[derive(Clone, Copy)]
+enum NewState<'a> {
+    /// `w` itself: 0 when physical, infinite if not.
+    Same,
+    /// `w + dw`.
+    Plus(&'a CpuField),
+    /// Another state.
+    Given(&'a CpuField),
+}
+
+impl CpuBackend {
+    /// max(|d rho| / rho, |d p| / p) from `w` to `new` over the interior cells, infinite where
+    /// `new` is not physical: density or pressure not positive, or any variable (the turbulence
+    /// and transition unknowns too) not finite. Twin of `relative_change_partials`
+    /// (cuda/reduce.cu).
+    fn largest_relative_change(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField, new: NewState) -> f64 {
         self.pool.install(|| {
             w.blocks
                 .par_iter()
-                .zip(&dw.blocks)
                 .zip(&g.blocks)
-                .map(|((wb, db), bg)| {
+                .enumerate()
+                .map(|(b, (wb, bg))| {
                     let l = bg.layout;
                     let np = l.n_padded();
                     let mut worst: f64 = 0.0;
                     for j in 0..l.nj {
                         for i in 0..l.ni {
                             let p = l.interior(i, j);
-                            let old: [f64; 4] = std::array::from_fn(|v| wb[v * np + p]);
-                            let new: [f64; 4] = std::array::from_fn(|v| wb[v * np + p] + db[v * np + p]);
-                            let (q0, q1) = (primitive_from_conservative(gas.gamma, &old), primitive_from_conservative(gas.gamma, &new));
-                            if !(q1[0] > 0.0 && q1[3] > 0.0 && q1.iter().all(|x| x.is_finite())) {
+                            let old: [f64; NVAR] = std::array::from_fn(|v| wb[v * np + p]);
+                            let now: [f64; NVAR] = std::array::from_fn(|v| match new {
+                                NewState::Same => old[v],
+                                NewState::Plus(dw) => old[v] + dw.blocks[b][v * np + p],
+                                NewState::Given(to) => to.blocks[b][v * np + p],
+                            });
+                            let primitive = |x: &[f64; NVAR]| primitive_from_conservative(gas.gamma, &[x[0], x[1], x[2], x[3]]);
+                            let (q0, q1) = (primitive(&old), primitive(&now));
+                            if !(q1[0] > 0.0 && q1[3] > 0.0 && q1.iter().chain(&now).all(|x| x.is_finite())) {
                                 return f64::INFINITY;
                             }
                             worst = worst.max((q1[0] - q0[0]).abs() / q0[0]).max((q1[3] - q0[3]).abs() / q0[3]);
@@ -298,22 +332,6 @@ impl ImplicitBackend for CpuBackend {
                     worst
                 })
                 .reduce(|| 0.0, f64::max)
-        })
-    }
-
-    fn is_physical(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField) -> bool {
-        self.pool.install(|| {
-            w.blocks.par_iter().zip(&g.blocks).all(|(wb, bg)| {
-                let l = bg.layout;
-                let np = l.n_padded();
-                (0..l.nj).all(|j| {
-                    (0..l.ni).all(|i| {
-                        let p = l.interior(i, j);
-                        let q = primitive_from_conservative(gas.gamma, &[wb[p], wb[np + p], wb[2 * np + p], wb[3 * np + p]]);
-                        q.iter().all(|x| x.is_finite()) && q[0] > 0.0 && q[3] > 0.0
-                    })
-                })
-            })
         })
     }
 }

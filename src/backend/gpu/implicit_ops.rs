@@ -14,6 +14,7 @@ use cudarc::driver::CudaSlice;
 
 use super::ilu::{DeviceMatrix, SystemPreconditioner};
 use super::jacobian::{self, GpuJacobian};
+use super::reduce::NewState;
 use super::{gpu_err, reduce, update, viscous, GpuBackend, GpuField, GpuGeometry, GpuScalars};
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
 use crate::backend::{BoundaryData, INTERMITTENCY, NFLOW};
@@ -330,12 +331,12 @@ impl ImplicitBackend for GpuBackend {
         self.dot(a, a).sqrt()
     }
 
-    fn dots(&self, x: &GpuVector, vectors: &[&GpuVector]) -> Vec<f64> {
-        let slices: Vec<&CudaSlice<f64>> = vectors.iter().map(|v| &v.data).collect();
-        let mut out = vec![f64::NAN; vectors.len()];
+    fn dots(&self, pairs: &[(&GpuVector, &GpuVector)]) -> Vec<f64> {
+        let slices: Vec<(&CudaSlice<f64>, &CudaSlice<f64>)> = pairs.iter().map(|(a, b)| (&a.data, &b.data)).collect();
+        let mut out = vec![f64::NAN; pairs.len()];
         self.guarded(|cx| {
             let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
-            out = reduce::dots(&self.kernels.reduce, cx, &mut scratch, &x.data, &slices)?;
+            out = reduce::dots(&self.kernels.reduce, cx, &mut scratch, &slices)?;
             Ok(())
         });
         out
@@ -398,11 +399,24 @@ impl ImplicitBackend for GpuBackend {
     }
 
     fn max_relative_change(&self, g: &GpuGeometry, gas: &Gas, w: &GpuField, dw: &GpuField) -> f64 {
-        self.reduction(|cx, s| reduce::relative_change(&self.kernels.reduce, cx, s, g, gas.gamma, &w.data, Some(&dw.data)))
+        self.reduction(|cx, s| reduce::relative_change(&self.kernels.reduce, cx, s, g, gas.gamma, &w.data, NewState::Plus(&dw.data)))
+    }
+
+    fn relative_change_between(&self, g: &GpuGeometry, gas: &Gas, from: &GpuField, to: &GpuField) -> f64 {
+        self.reduction(|cx, s| reduce::relative_change(&self.kernels.reduce, cx, s, g, gas.gamma, &from.data, NewState::Given(&to.data)))
+    }
+
+    /// The change's reduction and the scaled update queued together: no read-back.
+    fn add_limited_update(&self, g: &GpuGeometry, gas: &Gas, limit: f64, dw: &GpuField, w: &mut GpuField) {
+        self.guarded(|cx| {
+            let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
+            reduce::queue_relative_change(&self.kernels.reduce, cx, &mut scratch, g, gas.gamma, &w.data, NewState::Plus(&dw.data))?;
+            update::limited_axpy(&self.kernels.update, cx, limit, scratch.result(), &dw.data, &mut w.data)
+        });
     }
 
     fn is_physical(&self, g: &GpuGeometry, gas: &Gas, w: &GpuField) -> bool {
         // A device error reads as NaN: not physical, and the error surfaces at the next check.
-        self.reduction(|cx, s| reduce::relative_change(&self.kernels.reduce, cx, s, g, gas.gamma, &w.data, None)) == 0.0
+        self.reduction(|cx, s| reduce::relative_change(&self.kernels.reduce, cx, s, g, gas.gamma, &w.data, NewState::Same)) == 0.0
     }
 }

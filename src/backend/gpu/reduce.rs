@@ -121,6 +121,11 @@ impl Scratch {
         Ok(Scratch { partials: zeros(REDUCE_BLOCKS)?, out: zeros(1)?, coefficients: zeros(64)?, ticket, basis_partials: zeros(MAX_BASIS * REDUCE_BLOCKS)?, inner_products: zeros(32)?, host })
     }
 
+    /// The one-value result of the last queued reduction, on the device.
+    pub(super) fn result(&self) -> &CudaSlice<f64> {
+        &self.out
+    }
+
     fn read(&mut self, cx: &Ctx) -> Result<f64> {
         Ok(self.host.read(cx, &self.out.as_view())?[0])
     }
@@ -148,28 +153,44 @@ pub(super) fn dot(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, a: &CudaSlice<f6
     scratch.read(cx)
 }
 
-/// `v . x` for every `v` of `vectors`: one `dot_fused` launch each (the kernel of [`dot`], so the
-/// same values), queued one after the other into a device array and read back once.
-pub(super) fn dots(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, x: &CudaSlice<f64>, vectors: &[&CudaSlice<f64>]) -> Result<Vec<f64>> {
-    let m = vectors.len();
+/// `a . b` for every pair: one `dot_fused` launch each (the kernel of [`dot`], so the same
+/// values), queued one after the other into a device array and read back once.
+pub(super) fn dots(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, pairs: &[(&CudaSlice<f64>, &CudaSlice<f64>)]) -> Result<Vec<f64>> {
+    let m = pairs.len();
     if m == 0 {
         return Ok(Vec::new());
     }
     if scratch.inner_products.len() < m {
         scratch.inner_products = cx.stream.alloc_zeros::<f64>(2 * m).map_err(gpu_err)?;
     }
-    for (i, v) in vectors.iter().enumerate() {
+    for (i, (a, b)) in pairs.iter().enumerate() {
         let mut out = scratch.inner_products.slice_mut(i..i + 1);
-        dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, v, x, &mut out, false)?;
+        dot_into(k, cx, &mut scratch.partials, &mut scratch.ticket, a, b, &mut out, false)?;
     }
     scratch.host.read(cx, &scratch.inner_products.slice(0..m))
 }
 
-/// Largest relative change of density or pressure that `w + dw` makes over the interior cells,
-/// infinite where it is not physical; without `dw`, 0 when `w` is physical and infinite if not.
-pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &GpuGeometry, gamma: f64, w: &CudaSlice<f64>, dw: Option<&CudaSlice<f64>>) -> Result<f64> {
-    let has_dw = dw.is_some() as i32;
-    let dw = dw.unwrap_or(w);
+/// The new state whose relative change from `w` [`relative_change`] measures (`mode` of
+/// `relative_change_partials`).
+#[derive(Clone, Copy)]
+pub(super) enum NewState<'a> {
+    /// `w` itself: 0 when physical, infinite if not.
+    Same,
+    /// `w + dw`.
+    Plus(&'a CudaSlice<f64>),
+    /// Another state.
+    Given(&'a CudaSlice<f64>),
+}
+
+/// Largest relative change of density or pressure from `w` to `new` over the interior cells,
+/// infinite where `new` is not physical, into the scratch's result on the device (not read back;
+/// [`Scratch::result`]).
+pub(super) fn queue_relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &GpuGeometry, gamma: f64, w: &CudaSlice<f64>, new: NewState) -> Result<()> {
+    let (mode, other): (i32, &CudaSlice<f64>) = match new {
+        NewState::Same => (0, w),
+        NewState::Plus(dw) => (1, dw),
+        NewState::Given(to) => (2, to),
+    };
     unsafe {
         cx.stream
             .launch_builder(&k.relative_change_partials)
@@ -177,14 +198,20 @@ pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &
             .arg(&g.extent)
             .arg(&gamma)
             .arg(w)
-            .arg(dw)
-            .arg(&has_dw)
+            .arg(other)
+            .arg(&mode)
             .arg(&mut scratch.partials)
             .launch(fixed(REDUCE_BLOCKS))
             .map_err(gpu_err)?;
         cx.stream.launch_builder(&k.max_finish).arg(&scratch.partials).arg(&mut scratch.out).launch(fixed(1)).map_err(gpu_err)?;
     }
     cx.counters.launched(2);
+    Ok(())
+}
+
+/// [`queue_relative_change`], read back.
+pub(super) fn relative_change(k: &Kernels, cx: &Ctx, scratch: &mut Scratch, g: &GpuGeometry, gamma: f64, w: &CudaSlice<f64>, new: NewState) -> Result<f64> {
+    queue_relative_change(k, cx, scratch, g, gamma, w, new)?;
     scratch.read(cx)
 }
 

@@ -10,6 +10,7 @@ use crate::Result;
 pub(super) struct Kernels {
     fill: CudaFunction,
     axpy: CudaFunction,
+    limited_axpy: CudaFunction,
     rk_stage_update: CudaFunction,
     scale_turbulence_residual: CudaFunction,
     bound_intermittency: CudaFunction,
@@ -24,6 +25,7 @@ impl Kernels {
         Ok(Kernels {
             fill: m.function("fill")?,
             axpy: m.function("axpy")?,
+            limited_axpy: m.function("limited_axpy")?,
             rk_stage_update: m.function("rk_stage_update")?,
             scale_turbulence_residual: m.function("scale_turbulence_residual")?,
             bound_intermittency: m.function("bound_intermittency")?,
@@ -46,6 +48,15 @@ pub(super) fn fill(k: &Kernels, cx: &Ctx, x: &mut CudaSlice<f64>, value: f64) ->
 pub(super) fn axpy(k: &Kernels, cx: &Ctx, a: f64, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
     let n = y.len().min(x.len()) as i32;
     unsafe { cx.stream.launch_builder(&k.axpy).arg(&n).arg(&a).arg(x).arg(y).launch(grid(n as usize)) }.map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `y += lambda x` with the factor of a limited stage update (`update_relaxation` of
+/// src/backend/implicit.rs) computed on the device from `change`, a reduction's result there.
+pub(super) fn limited_axpy(k: &Kernels, cx: &Ctx, limit: f64, change: &CudaSlice<f64>, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
+    let n = y.len().min(x.len()) as i32;
+    unsafe { cx.stream.launch_builder(&k.limited_axpy).arg(&n).arg(&limit).arg(change).arg(x).arg(y).launch(grid(n as usize)) }.map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())
 }
