@@ -22,7 +22,7 @@ fn on_demand_refresh_follows_thesis_eq_5_11() {
 
 #[test]
 fn cfl_grows_holds_and_backs_off() {
-    let ramp = CflRamp { start: 10.0, target: 100.0, growth: 2.0, backoff: 0.5, rise_factor: 2.0, min: 1.0 };
+    let ramp = CflRamp { start: 10.0, warm_start: None, target: 100.0, growth: 2.0, backoff: 0.5, rise_factor: 2.0, min: 1.0 };
     assert_eq!(ramp.next(10.0, None, 1.0), 10.0);
     assert_eq!(ramp.next(10.0, Some(1.0), 0.5), 20.0);
     assert_eq!(ramp.next(80.0, Some(1.0), 0.5), 100.0);

@@ -242,3 +242,23 @@ fn a_step_rejected_at_the_cfl_floor_ends_the_solve() {
         Ok(out) => panic!("the steps stayed physical ({} iterations): pick a harsher start", out.outcome.iterations),
     }
 }
+
+/// `cfl.warm_start` is the first CFL of a solve from a converged flow (`residual_reference`
+/// given); a cold start, or a warm start without it, begins at `cfl.start`.
+#[test]
+fn a_warm_start_begins_its_cfl_ramp_at_warm_start() {
+    use turbopt::solver::CflRamp;
+    let first_cfl = |warm_start: Option<f64>, residual_reference: Option<f64>| {
+        let ramp = CflRamp { warm_start, ..CflRamp::default() };
+        let solver = SolverConfig { max_iterations: 2, residual_reference, ..implicit_config(ImplicitConfig { cfl: ramp, ..ImplicitConfig::default() }) };
+        let (mesh, case) = cascade_case(16, 8, solver);
+        let backend = CpuBackend::new(Some(1)).unwrap();
+        let initial = uniform_state(&mesh, &case.gas, FREE_STREAM);
+        let out = ImplicitSolver::new(&backend, &mesh, case).unwrap().solve(&initial, &mut Silent).unwrap();
+        out.report.cfl[0]
+    };
+    let start = CflRamp::default().start;
+    assert_eq!(first_cfl(Some(25.0), Some(1.0)), 25.0);
+    assert_eq!(first_cfl(Some(25.0), None), start);
+    assert_eq!(first_cfl(None, Some(1.0)), start);
+}

@@ -175,7 +175,7 @@ fn extra_stage(config: &mut SolverConfig) -> Option<()> {
 fn gentle(config: &mut SolverConfig) {
     match &mut config.scheme {
         Scheme::Implicit(imp) => {
-            imp.cfl = CflRamp { start: 1.0, target: imp.cfl.target.min(50.0), growth: 1.1, ..imp.cfl };
+            imp.cfl = CflRamp { start: 1.0, warm_start: None, target: imp.cfl.target.min(50.0), growth: 1.1, ..imp.cfl };
             imp.max_relative_change = Some(imp.max_relative_change.map_or(0.1, |m| m.min(0.1)));
             imp.max_rejections = imp.max_rejections.max(40);
             imp.anderson = None;

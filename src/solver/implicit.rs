@@ -178,7 +178,11 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut history = ConvergenceHistory::with_reference(solver.residual_reference);
         let mut report = ImplicitReport::default();
         let start = Instant::now();
-        let mut cfl = cfg.cfl.start.min(cfg.cfl.target);
+        let first_cfl = match (solver.residual_reference, cfg.cfl.warm_start) {
+            (Some(_), Some(warm)) => warm,
+            _ => cfg.cfl.start,
+        };
+        let mut cfl = first_cfl.min(cfg.cfl.target);
         let mut previous_rho: Option<f64> = None;
         let (mut last_linear, mut since_factorization, mut rejections_in_row) = (0usize, 0usize, 0usize);
         let (mut factorized_cfl, mut after_rejection) = (cfl, false);
