@@ -35,8 +35,9 @@ pub struct FgmresStats {
     pub restarts: usize,
     /// ||b - A x0||.
     pub initial_residual: f64,
-    /// ||b - A x|| at the end: the least-squares residual of the last cycle, or the norm of the
-    /// residual formed after a breakdown.
+    /// ||b - A x|| at the end: the last cycle's least-squares residual, or the norm of the
+    /// residual formed after it (where the cycle broke down, or its estimate missed the
+    /// tolerance that the formed residual meets).
     pub final_residual: f64,
     pub converged: bool,
 }
