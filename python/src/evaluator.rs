@@ -38,8 +38,9 @@ impl Inner {
 /// file as JSON: `{"blade": "blades/ls89.ron", "objectives": ["EntropyRise"], ...}`, or
 /// `{"Analytic": "Branin"}`), or the path of a RON file: an evaluator configuration, a campaign
 /// (its evaluator), or a blade file (scored on the four cascade figures, as `turbopt evaluate`
-/// scores it). `case` (the operating points' names), `density`, `max_iterations` and `backend`,
-/// `device`/`devices` and `threads` override the configuration's.
+/// scores it). `case` (the operating points' names), `density`, `max_iterations`,
+/// `accept_orders` (accept a run that dropped this many orders of its density residual when its
+/// budget runs out), `backend`, `device`/`devices` and `threads` override the configuration's.
 #[pyclass(frozen, module = "turbopt._turbopt")]
 pub struct Evaluator {
     pub inner: Inner,
@@ -50,13 +51,14 @@ pub struct Evaluator {
 #[pymethods]
 impl Evaluator {
     #[new]
-    #[pyo3(signature = (config, *, case=None, density=None, max_iterations=None, backend=None, device=None, devices=None, threads=None))]
+    #[pyo3(signature = (config, *, case=None, density=None, max_iterations=None, accept_orders=None, backend=None, device=None, devices=None, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         config: &Bound<'_, PyAny>,
         case: Option<&Bound<'_, PyAny>>,
         density: Option<&str>,
         max_iterations: Option<usize>,
+        accept_orders: Option<f64>,
         backend: Option<&str>,
         device: Option<usize>,
         devices: Option<Vec<usize>>,
@@ -79,8 +81,11 @@ impl Evaluator {
             if let Some(n) = max_iterations {
                 cfd.solver.max_iterations = n;
             }
-        } else if backend.is_some() || device.is_some() || devices.is_some() || threads.is_some() || case.is_some() || density.is_some() || max_iterations.is_some() {
-            return Err(value_error("case, density, max_iterations, backend, device(s) and threads apply to a CFD evaluator, not an analytic one"));
+            if accept_orders.is_some() {
+                cfd.solver.accept_orders = accept_orders;
+            }
+        } else if backend.is_some() || device.is_some() || devices.is_some() || threads.is_some() || case.is_some() || density.is_some() || max_iterations.is_some() || accept_orders.is_some() {
+            return Err(value_error("case, density, max_iterations, accept_orders, backend, device(s) and threads apply to a CFD evaluator, not an analytic one"));
         }
         let inner = match spec {
             CampaignEvaluator::Cfd(cfd) => {

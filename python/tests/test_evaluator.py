@@ -82,6 +82,18 @@ def test_a_blade_file_is_scored_as_turbopt_evaluate_scores_it():
     assert cli["diagnostics"]["iterations"] == e.diagnostics["iterations"]
 
 
+def test_accept_orders_accepts_a_short_run_that_dropped_them():
+    # The same 30 iterations as above: not converged, but past one order of the density residual.
+    ev = turbopt.Evaluator("blades/ls89.ron", max_iterations=30, accept_orders=1.0)
+    e = ev(ev.space.baseline)
+    assert e.status == "ok" and e.reason is None, e.reason
+    assert e.diagnostics["iterations"] == 30 and np.all(np.isfinite(e.objectives))
+    with pytest.raises(ValueError, match="accept_orders"):
+        turbopt.Evaluator("blades/ls89.ron", accept_orders=-1.0)
+    with pytest.raises(ValueError, match="accept_orders"):
+        turbopt.Evaluator({"Analytic": "G06"}, accept_orders=1.0)
+
+
 def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
     r = turbopt.solve("blades/ls89.ron", case="MUR47", density="coarse", max_iterations=20)
     assert r.iterations == 20 and not r.converged and r.cells == 16128

@@ -78,6 +78,7 @@ class Evaluator:
         case: Optional[Union[str, Sequence[str]]] = None,
         density: Optional[str] = None,
         max_iterations: Optional[int] = None,
+        accept_orders: Optional[float] = None,
         backend: Optional[str] = None,
         device: Optional[int] = None,
         devices: Optional[Sequence[int]] = None,
