@@ -151,7 +151,7 @@ impl<'a> FigureWatch<'a> {
     fn extends_budget(&self) -> bool {
         let Some(test) = self.test else { return false };
         let orders = self.history.orders_dropped();
-        if self.accept_orders.is_some_and(|a| orders >= a) {
+        if super::settings::accepted_at_budget(self.accept_orders, orders) {
             return false;
         }
         if orders >= test.min_orders {
