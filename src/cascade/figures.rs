@@ -151,7 +151,7 @@ impl<'a> FigureWatch<'a> {
     fn extends_budget(&self) -> bool {
         let Some(test) = self.test else { return false };
         let orders = self.history.orders_dropped();
-        if super::settings::accepted_at_budget(self.accept_orders, orders) {
+        if accepted_at_budget(self.accept_orders, orders) {
             return false;
         }
         if orders >= test.min_orders {
@@ -223,4 +223,11 @@ impl Observer for FigureWatch<'_> {
             None => Control::Continue,
         }
     }
+}
+
+/// Whether a solve whose density residual dropped `orders` is accepted at its budget under
+/// `accept_orders` (`SolverSettings::accept_orders`): the one rule behind a point's answer and
+/// the figure watch's refusal to extend such a solve.
+pub(super) fn accepted_at_budget(accept_orders: Option<f64>, orders: f64) -> bool {
+    accept_orders.is_some_and(|a| orders >= a)
 }

@@ -126,13 +126,6 @@ impl SolverSettings {
     }
 }
 
-/// Whether a solve whose density residual dropped `orders` is accepted at its budget under
-/// `accept_orders` ([`SolverSettings::accept_orders`]): the one rule behind a point's answer and
-/// the figure watch's refusal to extend such a solve.
-pub(super) fn accepted_at_budget(accept_orders: Option<f64>, orders: f64) -> bool {
-    accept_orders.is_some_and(|a| orders >= a)
-}
-
 impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {

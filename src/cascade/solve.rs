@@ -77,7 +77,7 @@ impl PointSolve {
     /// Whether the point has an answer under `settings`: a converged stop, or a budget stop
     /// whose residual dropped the `accept_orders` the settings accept.
     pub fn answered(&self, settings: &SolverSettings) -> bool {
-        self.stop.converged() || super::settings::accepted_at_budget(settings.accept_orders, self.outcome.history.orders_dropped())
+        self.stop.converged() || super::figures::accepted_at_budget(settings.accept_orders, self.outcome.history.orders_dropped())
     }
 }
 
