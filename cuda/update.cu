@@ -40,6 +40,21 @@ extern "C" __global__ void rk_stage_update(const BlockEntry* __restrict__ blocks
     for (int v = 0; v < nvar; ++v) w[v * ext.np + g] = w0[v * ext.np + g] - factor * r[v * ext.np + g];
 }
 
+// y += scale vol / dt x on the mean-flow variables of interior cells, one thread per cell: the
+// pseudo-time term of the matrix-free implicit operator (thesis eq. 5.4). Twin of
+// CpuBackend::add_time_term.
+extern "C" __global__ void add_time_term(const BlockEntry* __restrict__ blocks, Extent ext, double scale,
+                                         const double* __restrict__ dt, const double* __restrict__ volume,
+                                         const double* __restrict__ x, double* __restrict__ y) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= ext.nint) return;
+    int i, j;
+    const BlockEntry e = blocks[locate_interior(blocks, ext.nblocks, c, i, j)];
+    int g = gcell(e, i, j);
+    double factor = scale * volume[c] / dt[c];
+    for (int v = 0; v < NFLOW; ++v) y[v * ext.np + g] += factor * x[v * ext.np + g];
+}
+
 // rho gamma of every interior cell clamped to [0, rho] (bound_intermittency; max then min, as
 // the CPU: a state about to be rejected may have rho <= 0).
 extern "C" __global__ void bound_intermittency(const BlockEntry* __restrict__ blocks, Extent ext, double* __restrict__ w) {

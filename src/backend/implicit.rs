@@ -383,6 +383,11 @@ pub trait ImplicitBackend: Backend + Sync {
         self.axpy_field(update_relaxation(limit, self.max_relative_change(geometry, gas, w, dw)), dw, w);
     }
 
+    /// `y += scale * (Omega / dt) x` on the mean-flow variables of the interior cells: the
+    /// pseudo-time term of the implicit operator (thesis eq. 5.4), for operators that are not
+    /// assembled (the matrix-free Newton-Krylov product).
+    fn add_time_term(&self, geometry: &Self::Geometry, dt: &Self::Scalars, scale: f64, x: &Self::Field, y: &mut Self::Field);
+
     /// True when every interior cell has finite values of every variable (the turbulence and
     /// transition unknowns too) and positive density and pressure.
     fn is_physical(&self, geometry: &Self::Geometry, gas: &Gas, w: &Self::Field) -> bool;

@@ -8,7 +8,7 @@ use super::{compile_family, sources};
 const EXPECTED: &[(&str, &[&str])] = &[
     ("boundary", &["fill_face_ghosts", "fill_corner_ghosts"]),
     ("convective", &["primitives", "face_fluxes", "gather_residual"]),
-    ("update", &["fill", "axpy", "limited_axpy", "rk_stage_update", "scale_turbulence_residual", "bound_intermittency", "scale", "divide", "normalize_by"]),
+    ("update", &["fill", "axpy", "limited_axpy", "rk_stage_update", "add_time_term", "scale_turbulence_residual", "bound_intermittency", "scale", "divide", "normalize_by"]),
     (
         "reduce",
         &[

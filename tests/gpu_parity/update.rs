@@ -71,3 +71,23 @@ fn state_upload_and_download_round_trip() {
         assert_eq!(back, cpu_back, "{name}: upload/download differs from the CPU's");
     }
 }
+
+#[test]
+#[ignore = "needs a CUDA device"]
+fn the_pseudo_time_term_matches_cpu() {
+    use turbopt::backend::ImplicitBackend;
+    for (name, mesh) in meshes() {
+        let p = Pair::new(&mesh);
+        let (x, y) = (random_field(&p.gc, 21), random_field(&p.gc, 22));
+        let dt = random_scalars(&p.gc, 23, 0.01, 0.1);
+        let up = |f: &CpuField| p.gpu.field_from_host(&p.gg, f).unwrap();
+        let (xg, dtg) = (up(&x), p.gpu.scalars_from_host(&dt).unwrap());
+        let (mut yc, mut yg) = (y.clone(), up(&y));
+        p.cpu.add_time_term(&p.gc, &dt, 1.5e-3, &x, &mut yc);
+        p.gpu.add_time_term(&p.gg, &dtg, 1.5e-3, &xg, &mut yg);
+        let diff = relative_difference(&yc, &p.host(&yg));
+        println!("{name}: add_time_term: {diff:.3e}");
+        assert!(yc != y, "{name}: the term changed y");
+        assert!(diff <= PARITY, "{name}: add_time_term differs by {diff:e}");
+    }
+}

@@ -281,6 +281,25 @@ impl ImplicitBackend for CpuBackend {
         self.largest_relative_change(g, gas, from, NewState::Given(to))
     }
 
+    fn add_time_term(&self, g: &CpuGeometry, dt: &CpuScalars, scale: f64, x: &CpuField, y: &mut CpuField) {
+        self.pool.install(|| {
+            y.blocks.par_iter_mut().zip(&x.blocks).zip(&dt.blocks).zip(&g.blocks).for_each(|(((yb, xb), dtb), bg)| {
+                let l = bg.layout;
+                let np = l.n_padded();
+                for j in 0..l.nj {
+                    for i in 0..l.ni {
+                        let c = i + l.ni * j;
+                        let factor = scale * bg.volume[c] / dtb[c];
+                        let p = l.interior(i, j);
+                        for v in 0..NFLOW {
+                            yb[v * np + p] += factor * xb[v * np + p];
+                        }
+                    }
+                }
+            });
+        });
+    }
+
     fn is_physical(&self, g: &CpuGeometry, gas: &Gas, w: &CpuField) -> bool {
         self.largest_relative_change(g, gas, w, NewState::Same) == 0.0
     }

@@ -415,6 +415,10 @@ impl ImplicitBackend for GpuBackend {
         });
     }
 
+    fn add_time_term(&self, g: &GpuGeometry, dt: &GpuScalars, scale: f64, x: &GpuField, y: &mut GpuField) {
+        self.guarded(|cx| update::time_term(&self.kernels.update, cx, g, scale, &dt.data, &x.data, &mut y.data));
+    }
+
     fn is_physical(&self, g: &GpuGeometry, gas: &Gas, w: &GpuField) -> bool {
         // A device error reads as NaN: not physical, and the error surfaces at the next check.
         self.reduction(|cx, s| reduce::relative_change(&self.kernels.reduce, cx, s, g, gas.gamma, &w.data, NewState::Same)) == 0.0

@@ -12,6 +12,7 @@ pub(super) struct Kernels {
     axpy: CudaFunction,
     limited_axpy: CudaFunction,
     rk_stage_update: CudaFunction,
+    add_time_term: CudaFunction,
     scale_turbulence_residual: CudaFunction,
     bound_intermittency: CudaFunction,
     scale: CudaFunction,
@@ -27,6 +28,7 @@ impl Kernels {
             axpy: m.function("axpy")?,
             limited_axpy: m.function("limited_axpy")?,
             rk_stage_update: m.function("rk_stage_update")?,
+            add_time_term: m.function("add_time_term")?,
             scale_turbulence_residual: m.function("scale_turbulence_residual")?,
             bound_intermittency: m.function("bound_intermittency")?,
             scale: m.function("scale")?,
@@ -80,6 +82,15 @@ pub(super) fn rk_stage(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usize, alph
             .launch(grid(g.n_interior()))
     }
     .map_err(gpu_err)?;
+    cx.counters.launched(1);
+    Ok(())
+}
+
+/// `y += scale vol / dt x` on interior cells' mean-flow variables (`ImplicitBackend::add_time_term`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn time_term(k: &Kernels, cx: &Ctx, g: &GpuGeometry, scale: f64, dt: &CudaSlice<f64>, x: &CudaSlice<f64>, y: &mut CudaSlice<f64>) -> Result<()> {
+    unsafe { cx.stream.launch_builder(&k.add_time_term).arg(&g.blocks).arg(&g.extent).arg(&scale).arg(dt).arg(&g.volume).arg(x).arg(y).launch(grid(g.n_interior())) }
+        .map_err(gpu_err)?;
     cx.counters.launched(1);
     Ok(())
 }
