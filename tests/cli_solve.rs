@@ -145,6 +145,13 @@ fn a_preconditioner_flag_needs_its_preconditioner() {
     assert!(other.contains("--strips belongs to --precond strip-ilu, not to --precond swept-ilu"), "{other}");
 }
 
+/// `--operator` belongs to the implicit scheme: with `--scheme explicit` it is refused, by name.
+#[test]
+fn the_stage_operator_flag_belongs_to_the_implicit_scheme() {
+    let explicit = refused_solve("operator-flag", &["--density", "coarse", "--scheme", "explicit", "--operator", "matrix-free"]);
+    assert!(explicit.contains("--operator belong to --scheme implicit"), "{explicit}");
+}
+
 /// `--sequence` names a coarser mesh than the point's, or is refused (it would be ignored), and
 /// does not go with `--restart` (a restart continues its own flow).
 #[test]

@@ -434,6 +434,15 @@ impl SequenceArg {
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperatorArg {
+    /// The assembled matrix: Omega/dt plus the Jacobian of the first-order residual.
+    Assembled,
+    /// Omega/dt plus the Jacobian of the second-order residual, applied as a finite difference
+    /// of residuals (Jacobian-free Newton-Krylov; fewer flow iterations, each dearer).
+    MatrixFree,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GramSchmidtArg {
     Modified,
     /// Classical Gram-Schmidt applied twice (5 GPU launches per step whatever the basis size).
@@ -485,6 +494,9 @@ pub struct SolveArgs {
     /// How FGMRES orthogonalizes its Arnoldi steps (implicit scheme; default: modified).
     #[arg(long, value_enum)]
     pub gram_schmidt: Option<GramSchmidtArg>,
+    /// The mean-flow operator FGMRES inverts in each implicit stage (default: assembled).
+    #[arg(long, value_enum)]
+    pub operator: Option<OperatorArg>,
     #[arg(long)]
     pub max_iterations: Option<usize>,
     /// Start from a coarser mesh's converged flow (mesh sequencing), solved first with the same

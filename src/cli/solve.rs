@@ -122,10 +122,10 @@ fn check_preconditioner_flags(args: &SolveArgs, precond: super::args::PrecondArg
 
 /// Command-line settings on top of the configuration (file or default).
 fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
-    use super::args::{FactorsArg, GramSchmidtArg, PrecondArg, SchemeArg};
+    use super::args::{FactorsArg, GramSchmidtArg, OperatorArg, PrecondArg, SchemeArg};
     use turbopt::solver::krylov::GramSchmidt;
     use turbopt::backend::implicit::{FactorPrecision, PreconditionerKind, DEFAULT_STRIPS, DEFAULT_STRIP_OVERLAP, DEFAULT_TRIANGULAR_SWEEPS};
-    use turbopt::solver::{ImplicitConfig, Scheme};
+    use turbopt::solver::{ImplicitConfig, Scheme, StageOperator};
     if let Some(m) = args.flow.model {
         config.model = m.model();
     }
@@ -153,6 +153,12 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
                     GramSchmidtArg::ClassicalTwice => GramSchmidt::ClassicalTwice,
                 };
             }
+            if let Some(op) = args.operator {
+                imp.operator = match op {
+                    OperatorArg::Assembled => StageOperator::Assembled,
+                    OperatorArg::MatrixFree => StageOperator::MatrixFree,
+                };
+            }
             if let Some(p) = args.precond {
                 check_preconditioner_flags(args, p)?;
                 imp.preconditioner = match p {
@@ -172,8 +178,8 @@ fn apply_overrides(args: &SolveArgs, config: &mut SolverConfig) -> Result<()> {
             }
         }
         Scheme::Explicit => {
-            if args.stages.is_some() || args.precond.is_some() || args.gram_schmidt.is_some() || args.anderson.is_some() {
-                return Err(Error::Other("--stages, --precond, --gram-schmidt and --anderson belong to --scheme implicit".into()));
+            if args.stages.is_some() || args.precond.is_some() || args.gram_schmidt.is_some() || args.anderson.is_some() || args.operator.is_some() {
+                return Err(Error::Other("--stages, --precond, --gram-schmidt, --anderson and --operator belong to --scheme implicit".into()));
             }
             if let Some(cfl) = args.cfl {
                 config.cfl = cfl;

@@ -12,7 +12,8 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::config::{Case, Scheme};
-use super::implicit_config::ImplicitConfig;
+use super::implicit_config::{ImplicitConfig, StageOperator};
+use super::newton_krylov::{MatrixFreeSystem, MatrixFreeWorkspace};
 use super::monitor::{show_state, Control, ConvergenceHistory, IterationRecord, Monitor, Observer, SolveOutcome};
 use super::anderson::Anderson;
 use super::krylov::{fgmres_from_zero_in, FgmresSettings, FgmresStats, KrylovWorkspace, StageSystem};
@@ -190,6 +191,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
         let mut last_look = 0;
         let mut anderson: Option<Anderson<B>> = cfg.anderson.clone().map(Anderson::new);
         let mut plain_update = backend.new_field(g);
+        let matrix_free = (cfg.operator == StageOperator::MatrixFree).then(|| MatrixFreeWorkspace::new(backend, g, &self.jacobian));
 
         for iteration in 1..=solver.max_iterations {
             report.iterations = iteration;
@@ -246,7 +248,15 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 }
                 let t = Instant::now();
                 let with_intermittency = cfg.intermittency_every_stage || stage + 1 == alphas.len();
-                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov, with_intermittency);
+                let residual_of = |wp: &mut B::Field, rp: &mut B::Field| {
+                    backend.apply_boundary_conditions(g, gas, &self.boundary, wp);
+                    self.residual(wp, rp);
+                };
+                let mean_flow = matrix_free.as_ref().map(|m| m.system(backend, g, &self.jacobian, pc, &w, &r, &dt, &residual_of));
+                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov, with_intermittency, mean_flow.as_ref());
+                if let Some(e) = matrix_free.as_ref().and_then(|m| m.take_error()) {
+                    return Err(e);
+                }
                 match cfg.max_relative_change {
                     Some(limit) => backend.add_limited_update(g, gas, limit, &dw, &mut w),
                     None => backend.axpy_field(1.0, &dw, &mut w),
@@ -414,7 +424,7 @@ pub fn solve_stage<B: ImplicitBackend>(
     dw: &mut B::Field,
     settings: &FgmresSettings,
 ) -> StageStats {
-    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, &mut StageWorkspace::default(), true)
+    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, &mut StageWorkspace::default(), true, None)
 }
 
 /// The Krylov vectors of the stage solves, one workspace per system, kept by the solver from
@@ -445,7 +455,8 @@ impl<V> Default for SystemWorkspace<V> {
 }
 
 /// [`solve_stage`] with the Krylov vectors taken from `workspace`, the intermittency system
-/// (SA-gamma) solved only `with_intermittency` (`ImplicitConfig::intermittency_every_stage`).
+/// (SA-gamma) solved only `with_intermittency` (`ImplicitConfig::intermittency_every_stage`), and
+/// the mean flow solved with `matrix_free`'s operator where given (`StageOperator::MatrixFree`).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_stage_in<B: ImplicitBackend>(
     backend: &B,
@@ -458,13 +469,17 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     settings: &FgmresSettings,
     workspace: &mut StageWorkspace<B::KrylovVector>,
     with_intermittency: bool,
+    matrix_free: Option<&MatrixFreeSystem<B>>,
 ) -> StageStats {
     backend.fill_field(dw, 0.0);
     let mut solve = |system: System, workspace: &mut SystemWorkspace<B::KrylovVector>| {
         let linear = StageSystem { backend, jacobian, preconditioner, system };
         let (b, x) = workspace.rhs_and_solution.get_or_insert_with(|| (backend.new_krylov_vector(jacobian, system), backend.new_krylov_vector(jacobian, system)));
         backend.gather_rhs(geometry, jacobian, system, r, -alpha, b);
-        let stats = backend.run_linear_solve(|| fgmres_from_zero_in(&linear, b, x, settings, &mut workspace.krylov));
+        let stats = match (system, matrix_free) {
+            (System::MeanFlow, Some(mf)) => fgmres_from_zero_in(mf, b, x, settings, &mut workspace.krylov),
+            _ => backend.run_linear_solve(|| fgmres_from_zero_in(&linear, b, x, settings, &mut workspace.krylov)),
+        };
         backend.scatter_solution(geometry, jacobian, system, x, dw);
         stats
     };

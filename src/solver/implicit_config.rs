@@ -121,6 +121,25 @@ pub struct ImplicitConfig {
     /// SA 3.05 s), and 30 random T106C designs at Re 80k all got an answer either way, 27 of the
     /// 28 converged both ways with the same loss to 1e-5 (BENCHMARKS.md, docs/transition.md).
     pub intermittency_every_stage: bool,
+    /// The mean-flow operator of each stage's FGMRES solve (default: the assembled matrix).
+    pub operator: StageOperator,
+}
+
+/// The operator FGMRES inverts in a stage (the preconditioner is the ILU of the assembled
+/// first-order matrix either way). The matrix-free operator takes about 40 % fewer flow
+/// iterations but 2.6-2.8x the FGMRES iterations a stage, each with a residual evaluation: on
+/// LS89 MUR47 coarse 42.8 s against 15.8 s on 2 CPU cores and 2.2 s against 0.93 s on an H200,
+/// and test case 1 DE 112 s against 37 s (BENCHMARKS.md, `solver::newton_krylov`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StageOperator {
+    /// The assembled matrix: Omega/dt plus the Jacobian of the first-order residual (thesis eq. 5.4).
+    #[default]
+    Assembled,
+    /// Omega/dt plus the Jacobian of the second-order residual itself, applied without a matrix
+    /// as a finite difference of residuals (Jacobian-free Newton-Krylov: Knoll and Keyes 2004,
+    /// eq. 10; the step from Pernice and Walker's NITSOL, eq. 11).
+    MatrixFree,
 }
 
 /// What a solve started from a coarser mesh's converged flow runs with. Its start-up transient
@@ -167,6 +186,7 @@ impl Default for ImplicitConfig {
             anderson: Some(super::anderson::AndersonSettings::default()),
             from_coarser_mesh: Some(FromCoarserMesh::default()),
             intermittency_every_stage: false,
+            operator: StageOperator::Assembled,
         }
     }
 }

@@ -10,12 +10,13 @@ pub mod implicit_config;
 pub mod krylov;
 pub mod monitor;
 pub mod multigrid;
+pub mod newton_krylov;
 pub mod restart;
 
 pub use config::{Case, FlowModel, ResidualSmoothing, RkScheme, Scheme, SolverConfig, TimeStepping, VariableSmoothing};
 pub use explicit::ExplicitSolver;
 pub use implicit::{ImplicitOutcome, ImplicitReport, ImplicitSolver, StageStats, TimeBreakdown};
-pub use implicit_config::{CflRamp, FromCoarserMesh, IluRefresh, ImplicitConfig};
+pub use implicit_config::{CflRamp, FromCoarserMesh, IluRefresh, ImplicitConfig, StageOperator};
 pub use monitor::{Control, ConvergenceHistory, IterationRecord, Observer, Silent, SolveOutcome, StopSignal, Stoppable};
 pub use multigrid::{Cycle, Multigrid};
 pub use restart::{read_restart, write_restart, Restart};
