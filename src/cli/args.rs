@@ -238,7 +238,7 @@ pub struct EvaluateArgs {
 /// The solver configuration and flow model over the command's default (`solve`, `study`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct FlowFlags {
-    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 1, 3-level W-cycle after 150 single-grid iterations. Fields the file leaves out keep these defaults, and the command's budget and residual target.
+    /// Solver settings (RON `SolverConfig`); default: RANS-SA, 2nd order; explicit: CFL 2, 3-level W-cycle after 150 single-grid iterations. Fields the file leaves out keep these defaults, and the command's budget and residual target.
     #[arg(long)]
     pub config: Option<std::path::PathBuf>,
     /// Flow model (overrides --config's).
