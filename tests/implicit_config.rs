@@ -6,6 +6,7 @@ use turbopt::backend::{ConvectiveJacobian, FactorPrecision, PreconditionerKind};
 use turbopt::flow::case::OperatingPoint;
 use turbopt::flow::gas::Gas;
 use turbopt::mesh::simple::gaussian_bump_channel;
+use turbopt::solver::krylov::FgmresSettings;
 use turbopt::solver::{Case, CflRamp, FlowModel, FromCoarserMesh, IluRefresh, ImplicitConfig, ImplicitSolver, Scheme, SolverConfig};
 
 #[test]
@@ -42,6 +43,9 @@ fn config_validation_names_the_bad_knob() {
     c.cfl.backoff = 1.5;
     assert!(c.validate().unwrap_err().to_string().contains("backoff"));
     c.cfl.backoff = 0.5;
+    c.scalar_gmres = Some(FgmresSettings { rel_tol: 1.5, ..FgmresSettings::default() });
+    assert!(c.validate().unwrap_err().to_string().contains("scalar_gmres"));
+    c.scalar_gmres = Some(FgmresSettings { rel_tol: 0.3, ..FgmresSettings::default() });
     assert!(c.validate().is_ok());
     let ron_text = ron::to_string(&Scheme::Implicit(c.clone())).unwrap();
     let back: Scheme = ron::from_str(&ron_text).unwrap();
@@ -131,6 +135,26 @@ fn sa_bcm_needs_the_turbulence_intensity() {
 /// SA-gamma with `intermittency_every_stage: false` solves the intermittency system once a flow
 /// iteration, in the last stage, while the mean flow and SA take every stage (5 iterations of
 /// the T106C at Re 200k, coarse mesh, CPU).
+/// The segregated SA system takes its own FGMRES settings where given: capped at one iteration
+/// a solve, its solves take at most one while the mean flow's take more.
+#[test]
+fn the_scalar_systems_take_their_own_fgmres_settings() {
+    use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SolverSettings};
+    use turbopt::geometry::load_blade_file;
+    use turbopt::mesh::Density;
+    use turbopt::solver::Silent;
+    let blade = load_blade_file("blades/t106c.ron").unwrap();
+    let op = blade.operating_point("M065_RE200K").unwrap().clone();
+    let mut settings = SolverSettings { backend: BackendChoice::Cpu { threads: Some(2) }, max_iterations: 8, recovery: Vec::new(), ..SolverSettings::default() };
+    let scalar = FgmresSettings { max_iterations: 1, ..FgmresSettings::default() };
+    settings.config.scheme = Scheme::Implicit(ImplicitConfig { scalar_gmres: Some(scalar), ..ImplicitConfig::default() });
+    let solved = solve_blade(&blade, BladeChoice::Main, &op, Density::Coarse, &settings, &mut Silent).unwrap();
+    let report = solved.solve.implicit.expect("an implicit report");
+    let sa: Vec<usize> = report.turbulence_linear_iterations.iter().flatten().copied().collect();
+    assert!(sa.contains(&1) && sa.iter().all(|&n| n <= 1), "SA: {sa:?}");
+    assert!(report.linear_iterations.iter().flatten().any(|&n| n > 1), "mean flow: {:?}", report.linear_iterations);
+}
+
 #[test]
 fn the_intermittency_system_can_be_solved_in_the_last_stage_only() {
     use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SolverSettings};

@@ -253,7 +253,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                     self.residual(wp, rp);
                 };
                 let mean_flow = matrix_free.as_ref().map(|m| m.system(backend, g, &self.jacobian, pc, &w, &r, &dt, &residual_of));
-                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, &mut krylov, with_intermittency, mean_flow.as_ref());
+                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, cfg.scalar_gmres.as_ref().unwrap_or(&cfg.gmres), &mut krylov, with_intermittency, mean_flow.as_ref());
                 if let Some(e) = matrix_free.as_ref().and_then(|m| m.take_error()) {
                     return Err(e);
                 }
@@ -424,7 +424,7 @@ pub fn solve_stage<B: ImplicitBackend>(
     dw: &mut B::Field,
     settings: &FgmresSettings,
 ) -> StageStats {
-    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, &mut StageWorkspace::default(), true, None)
+    solve_stage_in(backend, geometry, jacobian, preconditioner, alpha, r, dw, settings, settings, &mut StageWorkspace::default(), true, None)
 }
 
 /// The Krylov vectors of the stage solves, one workspace per system, kept by the solver from
@@ -467,6 +467,7 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     r: &B::Field,
     dw: &mut B::Field,
     settings: &FgmresSettings,
+    scalar_settings: &FgmresSettings,
     workspace: &mut StageWorkspace<B::KrylovVector>,
     with_intermittency: bool,
     matrix_free: Option<&MatrixFreeSystem<B>>,
@@ -474,6 +475,7 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     backend.fill_field(dw, 0.0);
     let mut solve = |system: System, workspace: &mut SystemWorkspace<B::KrylovVector>| {
         let linear = StageSystem { backend, jacobian, preconditioner, system };
+        let settings = if system == System::MeanFlow { settings } else { scalar_settings };
         let (b, x) = workspace.rhs_and_solution.get_or_insert_with(|| (backend.new_krylov_vector(jacobian, system), backend.new_krylov_vector(jacobian, system)));
         backend.gather_rhs(geometry, jacobian, system, r, -alpha, b);
         let stats = match (system, matrix_free) {

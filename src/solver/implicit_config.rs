@@ -95,6 +95,14 @@ pub struct ImplicitConfig {
     pub preconditioner: PreconditionerKind,
     /// FGMRES(m): restart m, relative tolerance (default 0.1), iteration cap per stage.
     pub gmres: FgmresSettings,
+    /// FGMRES of the segregated scalar systems (SA, intermittency); `None`: `gmres`. Their
+    /// solves are cheap in bytes but cost as many synchronizations per iteration as the mean
+    /// flow's: a relative tolerance of 0.3 (SA 6-7 FGMRES iterations a stage instead of 11-12)
+    /// took the H200's LS89 MUR47 coarse / medium and T106C coarse solves 7 / 14 / 20 % less
+    /// time and the test case 1 DE and Kriging campaigns 5.5 / 8.5 % less (one run each, the same
+    /// DE design); 0.5 cost T106C coarse 11 rejected steps and twice the time. Not the default
+    /// until the random-design studies have run with it (BENCHMARKS.md).
+    pub scalar_gmres: Option<FgmresSettings>,
     pub refresh: IluRefresh,
     /// Consecutive rejected (non-physical) steps before the run is declared diverged; a step
     /// rejected at the CFL floor with a fresh factorization ends it at once (its retry would be the
@@ -180,6 +188,7 @@ impl Default for ImplicitConfig {
             // 5 that gives MAX_ITR ~ 1 early on and a factorization every iteration of the ramp.
             // a = 5 keeps the threshold meaningful at low CFL (78 % vs 90 % fewer factorizations
             // on the periodic test channel, tests/implicit_convergence.rs).
+            scalar_gmres: None,
             refresh: IluRefresh::OnDemand { a: 5.0, b: 0.1, period: 20 },
             max_rejections: 20,
             max_relative_change: Some(0.2),
@@ -235,9 +244,11 @@ impl ImplicitConfig {
         if c.growth < 1.0 {
             return bad(&format!("cfl.growth = {} must be at least 1", c.growth));
         }
-        let g = &self.gmres;
-        if g.restart == 0 || g.max_iterations == 0 || !(g.rel_tol > 0.0 && g.rel_tol < 1.0) {
-            return bad(&format!("gmres {g:?}: restart and max_iterations >= 1, rel_tol in (0, 1)"));
+        for (name, g) in [("gmres", Some(&self.gmres)), ("scalar_gmres", self.scalar_gmres.as_ref())] {
+            let Some(g) = g else { continue };
+            if g.restart == 0 || g.max_iterations == 0 || !(g.rel_tol > 0.0 && g.rel_tol < 1.0) {
+                return bad(&format!("{name} {g:?}: restart and max_iterations >= 1, rel_tol in (0, 1)"));
+            }
         }
         if let Some(limit) = self.max_relative_change {
             if !(limit.is_finite() && limit > 0.0) {
