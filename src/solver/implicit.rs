@@ -454,9 +454,11 @@ impl<V> Default for SystemWorkspace<V> {
     }
 }
 
-/// [`solve_stage`] with the Krylov vectors taken from `workspace`, the intermittency system
-/// (SA-gamma) solved only `with_intermittency` (`ImplicitConfig::intermittency_every_stage`), and
-/// the mean flow solved with `matrix_free`'s operator where given (`StageOperator::MatrixFree`).
+/// [`solve_stage`] with the Krylov vectors taken from `workspace`, the segregated scalar systems
+/// solved with `scalar_settings` (`ImplicitConfig::scalar_gmres`), the intermittency system
+/// (SA-gamma) only `with_intermittency` (`ImplicitConfig::intermittency_every_stage`), and the
+/// mean flow with `matrix_free`'s operator where given (`StageOperator::MatrixFree`; its product
+/// holds the solver's residual closure, which is not `Send`, so it runs on the calling thread).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_stage_in<B: ImplicitBackend>(
     backend: &B,
