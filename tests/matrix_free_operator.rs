@@ -8,7 +8,7 @@ mod common;
 use turbopt::backend::cpu::{CpuBackend, CpuField};
 use turbopt::backend::{Backend, BoundaryData, ConvectiveJacobian, ConvectiveScheme, ImplicitBackend, JacobianOptions, Physics, PreconditionerKind, Reconstruction, System};
 use turbopt::mesh::simple::gaussian_bump_channel;
-use turbopt::solver::krylov::KrylovSystem;
+use turbopt::solver::krylov::{KrylovSystem, StageSystem};
 use turbopt::solver::newton_krylov::MatrixFreeWorkspace;
 use turbopt::solver::{uniform_state, Case, CflRamp, ExplicitSolver, ImplicitConfig, ImplicitSolver, Scheme, Silent, SolverConfig, StageOperator};
 
@@ -43,7 +43,7 @@ fn the_product_equals_the_exact_first_order_jacobian_on_a_first_order_residual()
     let pc = backend.factorize(&jac, PreconditionerKind::Ilu).unwrap();
 
     let workspace = MatrixFreeWorkspace::new(&backend, &g, &jac);
-    let system = workspace.system(&backend, &g, &jac, &pc, &w, &r, &dt, &residual_of);
+    let system = workspace.system(StageSystem { backend: &backend, jacobian: &jac, preconditioner: &pc, system: System::MeanFlow }, &g, &w, &r, &dt, &residual_of);
     let n = backend.new_krylov_vector(&jac, System::MeanFlow).len();
     // A smooth direction with the variables' own scales (a density-like, two momentum-like and
     // an energy-like entry per cell), as a Krylov direction is.

@@ -252,7 +252,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                     backend.apply_boundary_conditions(g, gas, &self.boundary, wp);
                     self.residual(wp, rp);
                 };
-                let mean_flow = matrix_free.as_ref().map(|m| m.system(backend, g, &self.jacobian, pc, &w, &r, &dt, &residual_of));
+                let mean_flow = matrix_free.as_ref().map(|m| m.system(StageSystem { backend, jacobian: &self.jacobian, preconditioner: pc, system: System::MeanFlow }, g, &w, &r, &dt, &residual_of));
                 let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, cfg.scalar_gmres.as_ref().unwrap_or(&cfg.gmres), &mut krylov, with_intermittency, mean_flow.as_ref());
                 if let Some(e) = matrix_free.as_ref().and_then(|m| m.take_error()) {
                     return Err(e);

@@ -14,7 +14,7 @@
 
 use std::sync::Mutex;
 
-use super::krylov::{gram_schmidt, GramSchmidt, KrylovSystem};
+use super::krylov::{GramSchmidt, KrylovSystem, StageSystem};
 use crate::backend::{ImplicitBackend, System};
 use crate::Error;
 
@@ -41,23 +41,13 @@ impl<B: ImplicitBackend> MatrixFreeWorkspace<B> {
         }
     }
 
-    /// The stage system at the state `w` (ghosts filled) whose residual is `r`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn system<'a>(
-        &'a self,
-        backend: &'a B,
-        geometry: &'a B::Geometry,
-        jacobian: &'a B::Jacobian,
-        preconditioner: &'a B::Preconditioner,
-        w: &'a B::Field,
-        r: &'a B::Field,
-        dt: &'a B::Scalars,
-        residual: ResidualFn<'a, B::Field>,
-    ) -> MatrixFreeSystem<'a, B> {
+    /// The mean-flow system of `assembled` (its matrix gives the preconditioner and the vector
+    /// algebra) with the matrix-free operator at the state `w` (ghosts filled), whose residual is `r`.
+    pub fn system<'a>(&'a self, assembled: StageSystem<'a, B>, geometry: &'a B::Geometry, w: &'a B::Field, r: &'a B::Field, dt: &'a B::Scalars, residual: ResidualFn<'a, B::Field>) -> MatrixFreeSystem<'a, B> {
         let mut wv = lock(&self.w_vector);
-        backend.gather_rhs(geometry, jacobian, System::MeanFlow, w, 1.0, &mut wv);
-        let w_norm = backend.norm2(&wv);
-        MatrixFreeSystem { backend, geometry, jacobian, preconditioner, w, r, dt, residual, w_norm, workspace: self }
+        assembled.backend.gather_rhs(geometry, assembled.jacobian, System::MeanFlow, w, 1.0, &mut wv);
+        let w_norm = assembled.backend.norm2(&wv);
+        MatrixFreeSystem { assembled: StageSystem { system: System::MeanFlow, ..assembled }, geometry, w, r, dt, residual, w_norm, workspace: self }
     }
 
     /// The first error a product's recorded residual met (a device error), taken.
@@ -73,10 +63,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The stage's mean-flow system with the matrix-free operator at the state `w`, whose residual
 /// is `r`.
 pub struct MatrixFreeSystem<'a, B: ImplicitBackend> {
-    backend: &'a B,
+    /// The assembled mean-flow system: its preconditioner and vector algebra are this one's.
+    assembled: StageSystem<'a, B>,
     geometry: &'a B::Geometry,
-    jacobian: &'a B::Jacobian,
-    preconditioner: &'a B::Preconditioner,
     w: &'a B::Field,
     r: &'a B::Field,
     dt: &'a B::Scalars,
@@ -90,10 +79,10 @@ impl<B: ImplicitBackend> KrylovSystem for MatrixFreeSystem<'_, B> {
     type Vector = B::KrylovVector;
 
     fn new_vector(&self) -> Self::Vector {
-        self.backend.new_krylov_vector(self.jacobian, System::MeanFlow)
+        self.assembled.new_vector()
     }
     fn apply_operator(&self, x: &Self::Vector, y: &mut Self::Vector) {
-        let (backend, g) = (self.backend, self.geometry);
+        let (backend, g, jacobian) = (self.assembled.backend, self.geometry, self.assembled.jacobian);
         let norm = backend.norm2(x);
         if !(norm > 0.0 && norm.is_finite()) {
             backend.copy(x, y);
@@ -104,7 +93,7 @@ impl<B: ImplicitBackend> KrylovSystem for MatrixFreeSystem<'_, B> {
         let mut scratch = lock(&self.workspace.scratch);
         let [v, wp, rp] = &mut *scratch;
         backend.fill_field(v, 0.0);
-        backend.scatter_solution(g, self.jacobian, System::MeanFlow, x, v);
+        backend.scatter_solution(g, jacobian, System::MeanFlow, x, v);
         backend.copy_field(self.w, wp);
         backend.axpy_field(eps, v, wp);
         let recorded = backend.run_recorded(&mut lock(&self.workspace.recording), &mut || (self.residual)(wp, rp));
@@ -113,30 +102,30 @@ impl<B: ImplicitBackend> KrylovSystem for MatrixFreeSystem<'_, B> {
         }
         backend.axpy_field(-1.0, self.r, rp);
         backend.add_time_term(g, self.dt, eps, v, rp);
-        backend.gather_rhs(g, self.jacobian, System::MeanFlow, rp, 1.0 / eps, y);
+        backend.gather_rhs(g, jacobian, System::MeanFlow, rp, 1.0 / eps, y);
     }
     fn apply_preconditioner(&self, r: &Self::Vector, z: &mut Self::Vector) {
-        self.backend.apply_preconditioner(self.preconditioner, System::MeanFlow, r, z);
+        self.assembled.apply_preconditioner(r, z);
     }
     fn dot(&self, a: &Self::Vector, b: &Self::Vector) -> f64 {
-        self.backend.dot(a, b)
+        self.assembled.dot(a, b)
     }
     fn norm2(&self, a: &Self::Vector) -> f64 {
-        self.backend.norm2(a)
+        self.assembled.norm2(a)
     }
     fn axpy(&self, alpha: f64, x: &Self::Vector, y: &mut Self::Vector) {
-        self.backend.axpy(alpha, x, y);
+        self.assembled.axpy(alpha, x, y);
     }
     fn scale(&self, alpha: f64, x: &mut Self::Vector) {
-        self.backend.scale(alpha, x);
+        self.assembled.scale(alpha, x);
     }
     fn divide(&self, x: &mut Self::Vector, divisor: f64) {
-        self.backend.divide(x, divisor);
+        self.assembled.divide(x, divisor);
     }
     fn copy(&self, x: &Self::Vector, y: &mut Self::Vector) {
-        self.backend.copy(x, y);
+        self.assembled.copy(x, y);
     }
     fn orthogonalize(&self, basis: &[Self::Vector], w: &mut Self::Vector, method: GramSchmidt) -> (Vec<f64>, f64) {
-        self.backend.orthogonalize(basis, w, method).unwrap_or_else(|| gram_schmidt(self, basis, w, method))
+        self.assembled.orthogonalize(basis, w, method)
     }
 }
