@@ -248,10 +248,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 }
                 let t = Instant::now();
                 let with_intermittency = cfg.intermittency_every_stage || stage + 1 == alphas.len();
-                let residual_of = |wp: &mut B::Field, rp: &mut B::Field| {
-                    backend.apply_boundary_conditions(g, gas, &self.boundary, wp);
-                    self.residual(wp, rp);
-                };
+                let residual_of = |wp: &mut B::Field, rp: &mut B::Field| self.ghost_filled_residual(wp, rp);
                 let mean_flow = matrix_free.as_ref().map(|m| m.system(StageSystem { backend, jacobian: &self.jacobian, preconditioner: pc, system: System::MeanFlow }, g, &w, &r, &dt, &residual_of));
                 let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, cfg.scalar_gmres.as_ref().unwrap_or(&cfg.gmres), &mut krylov, with_intermittency, mean_flow.as_ref());
                 if let Some(e) = matrix_free.as_ref().and_then(|m| m.take_error()) {
@@ -373,18 +370,20 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             .map_err(|e| Error::Diverged { iteration, reason: e.to_string() })
     }
 
-    /// R(W): convective plus viscous residual of the case's (second-order) discretization, plus
-    /// the forcing of a constant source.
-    /// Ghost fill and residual of `w` into `r`, the same buffers and parameters at every call of
-    /// a solve: recorded once where the backend records (a CUDA graph on the GPU).
+    /// [`Self::ghost_filled_residual`] of `w` into `r`, the same buffers and parameters at every
+    /// call of a solve: recorded once where the backend records (a CUDA graph on the GPU).
     fn recorded_residual(&self, recording: &mut Option<B::Recording>, w: &mut B::Field, r: &mut B::Field) -> Result<()> {
-        let (backend, gas) = (self.backend, &self.case.gas);
-        backend.run_recorded(recording, &mut || {
-            backend.apply_boundary_conditions(&self.geometry, gas, &self.boundary, w);
-            self.residual(w, r);
-        })
+        self.backend.run_recorded(recording, &mut || self.ghost_filled_residual(w, r))
     }
 
+    /// Ghost fill of `w`, then its residual into `r`.
+    fn ghost_filled_residual(&self, w: &mut B::Field, r: &mut B::Field) {
+        self.backend.apply_boundary_conditions(&self.geometry, &self.case.gas, &self.boundary, w);
+        self.residual(w, r);
+    }
+
+    /// R(W): convective plus viscous residual of the case's (second-order) discretization, plus
+    /// the forcing of a constant source. Ghosts of `w` must be filled.
     fn residual(&self, w: &B::Field, r: &mut B::Field) {
         let (gas, solver) = (&self.case.gas, &self.case.solver);
         self.backend.convective_residual(&self.geometry, gas, &self.scheme, w, r);
