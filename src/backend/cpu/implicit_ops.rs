@@ -6,11 +6,11 @@
 use rayon::prelude::*;
 
 use super::jacobian::{self, CpuJacobian};
-use super::{CpuBackend, CpuField, CpuGeometry, CpuScalars};
+use super::{rows_per_task, split_vars, CpuBackend, CpuField, CpuGeometry, CpuScalars};
 use std::ops::Range;
 
 use crate::backend::implicit::{FactorPrecision, ImplicitBackend, JacobianOptions, PreconditionerKind, System};
-use crate::backend::{INTERMITTENCY, NFLOW, NVAR};
+use crate::backend::{INTERMITTENCY, NFLOW, NGHOST, NVAR};
 use crate::backend::BoundaryData;
 use crate::flow::gas::Gas;
 use crate::flow::state::primitive_from_conservative;
@@ -281,20 +281,21 @@ impl ImplicitBackend for CpuBackend {
         self.largest_relative_change(g, gas, from, NewState::Given(to))
     }
 
+    /// Rows in tasks, each variable's slab on its own, as `rk_stage_update` does.
     fn add_time_term(&self, g: &CpuGeometry, dt: &CpuScalars, scale: f64, x: &CpuField, y: &mut CpuField) {
         self.pool.install(|| {
-            y.blocks.par_iter_mut().zip(&x.blocks).zip(&dt.blocks).zip(&g.blocks).for_each(|(((yb, xb), dtb), bg)| {
+            y.blocks.par_iter_mut().enumerate().for_each(|(b, yb)| {
+                let (bg, xb, dtb) = (&g.blocks[b], &x.blocks[b], &dt.blocks[b]);
                 let l = bg.layout;
                 let np = l.n_padded();
-                for j in 0..l.nj {
-                    for i in 0..l.ni {
-                        let c = i + l.ni * j;
-                        let factor = scale * bg.volume[c] / dtb[c];
-                        let p = l.interior(i, j);
-                        for v in 0..NFLOW {
-                            yb[v * np + p] += factor * xb[v * np + p];
+                for (v, yv) in split_vars(yb, np).into_iter().enumerate().take(NFLOW) {
+                    yv.par_chunks_mut(l.stride()).enumerate().with_min_len(rows_per_task(l.stride())).skip(NGHOST).take(l.nj).for_each(|(jp, row)| {
+                        let j = jp - NGHOST;
+                        for i in 0..l.ni {
+                            let c = i + l.ni * j;
+                            row[i + NGHOST] += scale * bg.volume[c] / dtb[c] * xb[v * np + l.interior(i, j)];
                         }
-                    }
+                    });
                 }
             });
         });
