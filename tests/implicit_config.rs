@@ -132,9 +132,6 @@ fn sa_bcm_needs_the_turbulence_intensity() {
     assert_eq!(case(Some(0.01), &sa).sa_options().bcm_onset, None, "fully turbulent SA ignores the intensity");
 }
 
-/// SA-gamma with `intermittency_every_stage: false` solves the intermittency system once a flow
-/// iteration, in the last stage, while the mean flow and SA take every stage (5 iterations of
-/// the T106C at Re 200k, coarse mesh, CPU).
 /// The segregated SA system takes its own FGMRES settings where given: capped at one iteration
 /// a solve, its solves take at most one while the mean flow's take more.
 #[test]
@@ -155,6 +152,9 @@ fn the_scalar_systems_take_their_own_fgmres_settings() {
     assert!(report.linear_iterations.iter().flatten().any(|&n| n > 1), "mean flow: {:?}", report.linear_iterations);
 }
 
+/// SA-gamma with `intermittency_every_stage: false` solves the intermittency system once a flow
+/// iteration, in the last stage, while the mean flow and SA take every stage (5 iterations of
+/// the T106C at Re 200k, coarse mesh, CPU).
 #[test]
 fn the_intermittency_system_can_be_solved_in_the_last_stage_only() {
     use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SolverSettings};
