@@ -95,15 +95,14 @@ pub struct ImplicitConfig {
     pub preconditioner: PreconditionerKind,
     /// FGMRES(m): restart m, relative tolerance (default 0.1), iteration cap per stage.
     pub gmres: FgmresSettings,
-    /// FGMRES of the segregated scalar systems (SA, intermittency); `None`: `gmres`. Their
-    /// solves are cheap in bytes but cost as many synchronizations per iteration as the mean
-    /// flow's, and a tight one buys nothing the next flow iteration keeps: the default solves
-    /// them to a relative 0.3 (SA 6-7 FGMRES iterations a stage instead of 11-12). On the H200
-    /// that took LS89 MUR47 coarse / medium and T106C coarse 7 / 14 / 20 % less time, the test
-    /// case 1 DE and Kriging campaigns 5-10 % (the same DE design), and the 100-design random
-    /// studies answered every design, more of them converged rather than periodic (T106C 96
-    /// against 88 of 100, in 40 % fewer flow iterations; LS89 79 against 78 of 79, in 12 % more).
-    /// 0.5 cost T106C coarse 11 rejected steps and twice the time (BENCHMARKS.md).
+    /// FGMRES of the segregated scalar systems (SA, intermittency); `None` (default): `gmres`.
+    /// Their solves are cheap in bytes but cost as many synchronizations per iteration as the
+    /// mean flow's. A relative tolerance of 0.3 (SA 6-7 FGMRES iterations a stage instead of
+    /// 11-12) took the H200's LS89 MUR47 coarse / medium / fine solves 7 / 14 / 10 % less time
+    /// and the test case 1 campaigns 5-10 %, and converged more of 100 random T106C designs in
+    /// 40 % fewer flow iterations; but it weakens the coupling to the mean flow elsewhere: T106C
+    /// medium 231 flow iterations against 165, the CPU's LS89 medium (strip ILU) 300 against 236,
+    /// 100 random LS89 designs 12 % more (BENCHMARKS.md). Hence an option.
     pub scalar_gmres: Option<FgmresSettings>,
     pub refresh: IluRefresh,
     /// Consecutive rejected (non-physical) steps before the run is declared diverged; a step
@@ -186,11 +185,11 @@ impl Default for ImplicitConfig {
             jacobian: ConvectiveJacobian::FrozenRoe,
             preconditioner: PreconditionerKind::Auto,
             gmres: FgmresSettings { restart: 20, rel_tol: 0.1, abs_tol: 1e-300, max_iterations: 60, gram_schmidt: GramSchmidt::Modified },
-            scalar_gmres: Some(FgmresSettings { restart: 20, rel_tol: 0.3, abs_tol: 1e-300, max_iterations: 60, gram_schmidt: GramSchmidt::Modified }),
             // The thesis tuned a = 0.5, b = 0.15 for a constant CFL of 50; with a CFL ramp from
             // 5 that gives MAX_ITR ~ 1 early on and a factorization every iteration of the ramp.
             // a = 5 keeps the threshold meaningful at low CFL (78 % vs 90 % fewer factorizations
             // on the periodic test channel, tests/implicit_convergence.rs).
+            scalar_gmres: None,
             refresh: IluRefresh::OnDemand { a: 5.0, b: 0.1, period: 20 },
             max_rejections: 20,
             max_relative_change: Some(0.2),
