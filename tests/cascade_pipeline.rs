@@ -105,10 +105,29 @@ fn the_recovery_chain_adds_one_applicable_remedy_per_attempt() {
 
     let explicit = SolverSettings { scheme: SchemeChoice::Explicit, ..SolverSettings::default() }.solver_config();
     let warm = Plan::as_configured(explicit, false);
-    assert_eq!(Remedy::default_chain()[..2], [Remedy::ExtraStage, Remedy::GentleCfl], "cheapest first: no new start");
+    assert_eq!(Remedy::default_chain()[..3], [Remedy::ExtraStage, Remedy::LaterCoarseGrids, Remedy::GentleCfl], "cheapest first: no new start");
     assert!(warm.with(Remedy::ColdStart).is_some_and(|p| p.cold));
     assert!(warm.with(Remedy::ExplicitStart).is_none());
     assert!(warm.with(Remedy::ExtraStage).is_none(), "no stages to add to an explicit solve");
+}
+
+/// The later coarse grids start the explicit multigrid's corrections after four times the
+/// configured single-grid iterations, at least 600, keep the CFL, and apply to nothing else.
+#[test]
+fn later_coarse_grids_delay_the_explicit_multigrid_only() {
+    use turbopt::cascade::LATER_COARSE_GRIDS_MIN;
+    let explicit = SolverSettings { scheme: SchemeChoice::Explicit, ..SolverSettings::default() }.solver_config();
+    let delay = explicit.multigrid.expect("the explicit default has multigrid").delay;
+    let later = Plan::as_configured(explicit.clone(), true).with(Remedy::LaterCoarseGrids).expect("applies");
+    assert_eq!(later.config.multigrid.unwrap().delay, (4 * delay).max(LATER_COARSE_GRIDS_MIN));
+    assert_eq!(later.config.cfl, explicit.cfl);
+    let mut long = explicit.clone();
+    long.multigrid.as_mut().unwrap().delay = 1000;
+    assert_eq!(Plan::as_configured(long, true).with(Remedy::LaterCoarseGrids).unwrap().config.multigrid.unwrap().delay, 4000);
+    let single_grid = turbopt::solver::SolverConfig { multigrid: None, ..explicit };
+    assert!(Plan::as_configured(single_grid, true).with(Remedy::LaterCoarseGrids).is_none(), "no coarse grids");
+    let implicit = SolverSettings::default().solver_config();
+    assert!(Plan::as_configured(implicit, true).with(Remedy::LaterCoarseGrids).is_none(), "not the implicit scheme");
 }
 
 /// The last remedy of the chain, the configured settings from the cold start, drops every
