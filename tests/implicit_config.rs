@@ -46,6 +46,9 @@ fn config_validation_names_the_bad_knob() {
     c.scalar_gmres = Some(FgmresSettings { rel_tol: 1.5, ..FgmresSettings::default() });
     assert!(c.validate().unwrap_err().to_string().contains("scalar_gmres"));
     c.scalar_gmres = Some(FgmresSettings { rel_tol: 0.3, ..FgmresSettings::default() });
+    c.scalar_gmres_orders = Some(f64::NAN);
+    assert!(c.validate().unwrap_err().to_string().contains("scalar_gmres_orders"));
+    c.scalar_gmres_orders = Some(3.0);
     assert!(c.validate().is_ok());
     let ron_text = ron::to_string(&Scheme::Implicit(c.clone())).unwrap();
     let back: Scheme = ron::from_str(&ron_text).unwrap();
@@ -150,6 +153,35 @@ fn the_scalar_systems_take_their_own_fgmres_settings() {
     let sa: Vec<usize> = report.turbulence_linear_iterations.iter().flatten().copied().collect();
     assert!(sa.contains(&1) && sa.iter().all(|&n| n <= 1), "SA: {sa:?}");
     assert!(report.linear_iterations.iter().flatten().any(|&n| n > 1), "mean flow: {:?}", report.linear_iterations);
+}
+
+/// With `scalar_gmres_orders` the turbulence systems take their own settings only until the
+/// density residual has dropped that many orders below the solve's first one, the mean flow's
+/// after (T106C at Re 200k, coarse mesh, CPU, 30 iterations; SA capped at one FGMRES iteration
+/// for the first 0.5 orders).
+#[test]
+fn the_scalar_settings_hold_for_the_first_orders_only() {
+    use turbopt::cascade::{solve_blade, BackendChoice, BladeChoice, SolverSettings};
+    use turbopt::geometry::load_blade_file;
+    use turbopt::mesh::Density;
+    use turbopt::solver::Silent;
+    let blade = load_blade_file("blades/t106c.ron").unwrap();
+    let op = blade.operating_point("M065_RE200K").unwrap().clone();
+    let mut settings = SolverSettings { backend: BackendChoice::Cpu { threads: Some(2) }, max_iterations: 30, recovery: Vec::new(), figures: None, ..SolverSettings::default() };
+    let scalar = FgmresSettings { max_iterations: 1, ..FgmresSettings::default() };
+    settings.config.scheme = Scheme::Implicit(ImplicitConfig { scalar_gmres: Some(scalar), scalar_gmres_orders: Some(0.5), ..ImplicitConfig::default() });
+    let solved = solve_blade(&blade, BladeChoice::Main, &op, Density::Coarse, &settings, &mut Silent).unwrap();
+    let history = &solved.solve.outcome.history.records;
+    let report = solved.solve.implicit.expect("an implicit report");
+    let first = history[0].residuals[0];
+    let (mut before, mut after): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    for (k, sa) in report.turbulence_linear_iterations.iter().enumerate() {
+        // Iteration k's settings follow the residual recorded by the iteration before it.
+        let orders = if k == 0 { 0.0 } else { (first / history[k - 1].residuals[0]).log10() };
+        if orders < 0.5 { before.extend(sa) } else { after.extend(sa) }
+    }
+    assert!(!before.is_empty() && before.iter().all(|&n| n <= 1), "SA before 0.5 orders: {before:?}");
+    assert!(after.iter().any(|&n| n > 1), "SA after 0.5 orders: {after:?} (history {:?})", history.iter().map(|r| r.residuals[0]).collect::<Vec<_>>());
 }
 
 /// SA-gamma with `intermittency_every_stage: false` solves the intermittency system once a flow

@@ -250,7 +250,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 let with_intermittency = cfg.intermittency_every_stage || stage + 1 == alphas.len();
                 let residual_of = |wp: &mut B::Field, rp: &mut B::Field| self.ghost_filled_residual(wp, rp);
                 let mean_flow = matrix_free.as_ref().map(|m| m.system(StageSystem { backend, jacobian: &self.jacobian, preconditioner: pc, system: System::MeanFlow }, g, &w, &r, &dt, &residual_of));
-                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, cfg.scalar_gmres.as_ref().unwrap_or(&cfg.gmres), &mut krylov, with_intermittency, mean_flow.as_ref());
+                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, scalar_settings(cfg, &history), &mut krylov, with_intermittency, mean_flow.as_ref());
                 if let Some(e) = matrix_free.as_ref().and_then(|m| m.take_error()) {
                     return Err(e);
                 }
@@ -490,4 +490,19 @@ pub fn solve_stage_in<B: ImplicitBackend>(
     let turbulence = backend.has_system(jacobian, preconditioner, System::Turbulence).then(|| solve(System::Turbulence, &mut workspace.turbulence));
     let intermittency = (with_intermittency && backend.has_system(jacobian, preconditioner, System::Intermittency)).then(|| solve(System::Intermittency, &mut workspace.intermittency));
     StageStats { flow, turbulence, intermittency }
+}
+
+/// The turbulence systems' FGMRES settings for the next iteration: `scalar_gmres` while the
+/// density residual of the last recorded iteration is within `scalar_gmres_orders` of the
+/// solve's first one (the whole solve when unset), the mean flow's `gmres` otherwise.
+fn scalar_settings<'a>(cfg: &'a ImplicitConfig, history: &ConvergenceHistory) -> &'a FgmresSettings {
+    let orders = match (history.records.first(), history.records.last()) {
+        (Some(first), Some(last)) => (first.residuals[0] / last.residuals[0]).log10(),
+        _ => 0.0,
+    };
+    match (&cfg.scalar_gmres, cfg.scalar_gmres_orders) {
+        (Some(s), None) => s,
+        (Some(s), Some(limit)) if orders < limit => s,
+        _ => &cfg.gmres,
+    }
 }

@@ -104,6 +104,15 @@ pub struct ImplicitConfig {
     /// medium 231 flow iterations against 165, the CPU's LS89 medium (strip ILU) 300 against 236,
     /// 100 random LS89 designs 12 % more (BENCHMARKS.md). Hence an option.
     pub scalar_gmres: Option<FgmresSettings>,
+    /// `scalar_gmres` only until the density residual has dropped this many orders below the
+    /// solve's first one, the mean flow's `gmres` after; `None`: the whole solve. A loose
+    /// turbulence solve early keeps the coupled iteration out of the limit cycles a tight one
+    /// can lock it into; a tight one late keeps the final convergence: with 0.3 for the first
+    /// 3 orders the H200 converged 96 of 100 random T106C designs at Re 200k (88 by default, 96
+    /// with 0.3 throughout) in 30,277 flow iterations (48,938; 29,447), T106C medium in 171
+    /// iterations (165; 231) and LS89 medium on 16 CPU cores in 230 (236; 300). Not yet measured
+    /// on random LS89 designs and the test case 1 campaigns on a GPU, hence not the default.
+    pub scalar_gmres_orders: Option<f64>,
     pub refresh: IluRefresh,
     /// Consecutive rejected (non-physical) steps before the run is declared diverged; a step
     /// rejected at the CFL floor with a fresh factorization ends it at once (its retry would be the
@@ -190,6 +199,7 @@ impl Default for ImplicitConfig {
             // a = 5 keeps the threshold meaningful at low CFL (78 % vs 90 % fewer factorizations
             // on the periodic test channel, tests/implicit_convergence.rs).
             scalar_gmres: None,
+            scalar_gmres_orders: None,
             refresh: IluRefresh::OnDemand { a: 5.0, b: 0.1, period: 20 },
             max_rejections: 20,
             max_relative_change: Some(0.2),
@@ -249,6 +259,11 @@ impl ImplicitConfig {
             let Some(g) = g else { continue };
             if g.restart == 0 || g.max_iterations == 0 || !(g.rel_tol > 0.0 && g.rel_tol < 1.0) {
                 return bad(&format!("{name} {g:?}: restart and max_iterations >= 1, rel_tol in (0, 1)"));
+            }
+        }
+        if let Some(orders) = self.scalar_gmres_orders {
+            if !(orders.is_finite() && orders > 0.0) {
+                return bad(&format!("scalar_gmres_orders = {orders} must be finite and positive"));
             }
         }
         if let Some(limit) = self.max_relative_change {
