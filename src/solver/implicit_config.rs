@@ -110,8 +110,9 @@ pub struct ImplicitConfig {
     /// can lock it into; a tight one late keeps the final convergence: with 0.3 for the first
     /// 3 orders the H200 converged 96 of 100 random T106C designs at Re 200k (88 by default, 96
     /// with 0.3 throughout) in 30,277 flow iterations (48,938; 29,447), T106C medium in 171
-    /// iterations (165; 231) and LS89 medium on 16 CPU cores in 230 (236; 300). Not yet measured
-    /// on random LS89 designs and the test case 1 campaigns on a GPU, hence not the default.
+    /// iterations (165; 231) and LS89 medium on 16 CPU cores in 230 (236; 300); but 20 random
+    /// LS89 designs on 2 CPU cores took 7,622 flow iterations against 5,683 (BENCHMARKS.md).
+    /// Hence an option.
     pub scalar_gmres_orders: Option<f64>,
     pub refresh: IluRefresh,
     /// Consecutive rejected (non-physical) steps before the run is declared diverged; a step
