@@ -240,6 +240,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
             let mut stage_iterations = Vec::with_capacity(alphas.len());
             let mut turbulence_iterations = Vec::new();
             let mut intermittency_iterations = Vec::new();
+            let scalar = scalar_settings(cfg, &history);
             for (stage, alpha) in alphas.iter().enumerate() {
                 if stage > 0 {
                     let t = Instant::now();
@@ -250,7 +251,7 @@ impl<'b, B: ImplicitBackend> ImplicitSolver<'b, B> {
                 let with_intermittency = cfg.intermittency_every_stage || stage + 1 == alphas.len();
                 let residual_of = |wp: &mut B::Field, rp: &mut B::Field| self.ghost_filled_residual(wp, rp);
                 let mean_flow = matrix_free.as_ref().map(|m| m.system(StageSystem { backend, jacobian: &self.jacobian, preconditioner: pc, system: System::MeanFlow }, g, &w, &r, &dt, &residual_of));
-                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, scalar_settings(cfg, &history), &mut krylov, with_intermittency, mean_flow.as_ref());
+                let stats = solve_stage_in(backend, g, &self.jacobian, pc, *alpha, &r, &mut dw, &cfg.gmres, scalar, &mut krylov, with_intermittency, mean_flow.as_ref());
                 if let Some(e) = matrix_free.as_ref().and_then(|m| m.take_error()) {
                     return Err(e);
                 }
