@@ -1,18 +1,24 @@
 // Central implicit residual smoothing (thesis eq. 4.15): along every grid line solve
 //   -eps_k R*_{k-1} + (1 + 2 eps_k) R*_k - eps_k R*_{k+1} = R_k
-// with the Thomas algorithm, first along i, then along j, with constant coefficients or with
-// per-cell ones (thesis eq. 4.16). Twin of src/backend/cpu/smoothing.rs (smooth_block, thomas):
-// one thread per (variable, grid line) for the whole mesh, one launch per direction; the
-// recurrences are the CPU's, in the same order, so the results agree to round-off.
+// first along i, then along j, with constant coefficients or with per-cell ones (thesis
+// eq. 4.16). Twin of src/backend/cpu/smoothing.rs (smooth_block), which solves each line with the
+// Thomas algorithm. Here one warp solves a line: the Thomas recurrence is a chain of dependent
+// divisions as long as the line, and one thread per line left the few hundred i-lines of a
+// cascade mesh (up to 500 cells each on LS89 medium) bound by that chain's latency, a quarter of
+// an explicit multigrid cycle. The warp splits the line into 32 chunks and uses the partition
+// method (the Thomas-PCR hybrid of Laszlo, Giles and Appleyard, ACM TOMS 42(4), 2016): each lane
+// eliminates inside its chunk, the 32 chunk-end unknowns form a tridiagonal system that parallel
+// cyclic reduction solves in 5 shuffle steps, and each lane fills its chunk from them. The matrix
+// is diagonally dominant for eps >= 0, so neither the chunk eliminations nor the reduced system
+// pivot. The result is the CPU's to round-off, not bit for bit (another order of operations).
 //
-// Thread t of a launch solves line (t mod nlines) of variable (t / nlines), lines numbered
-// block after block: i-lines (rows j of each block) in the first launch, j-lines (columns i)
-// in the second, so adjacent threads of a j-line launch walk adjacent columns and every step
-// of their sweeps reads and writes contiguous cells (coalesced). i-line threads walk rows one
-// stride apart, each through its own cache lines.
-//
-// Variables are smoothed independently and the i-sweep of a variable only precedes its own
-// j-sweep, so "every variable along i, then every variable along j" gives the CPU's results.
+// Warp w of a launch solves line (w mod nlines) of variable (w / nlines), lines numbered block
+// after block: i-lines (rows j of each block) in the first launch, j-lines (columns i) in the
+// second. Variables are smoothed independently and the i-sweep of a variable only precedes its
+// own j-sweep, so "every variable along i, then every variable along j" gives the CPU's results.
+
+#define WARP 32
+#define FULL_MASK 0xffffffffu
 
 // A grid line of one block: its first interior cell (global padded cell g, interior scalar c),
 // the steps to the next cell in both arenas, and its length.
@@ -41,47 +47,153 @@ __device__ Line line_of(const BlockEntry* __restrict__ blocks, int nblocks, int 
     return l;
 }
 
-// Solves the tridiagonal system whose row k is (-eps_k, 1 + 2 eps_k, -eps_k) in place along line
-// `l` of one variable (smoothing.rs thomas, same recurrences in the same order). eps_k is
-// eps_cells[c_k] when eps_cells is given, else eps_constant. rhs and scratch (the modified
-// super-diagonal) are that variable's slices of the residual and the scratch arena. The values
-// of step k-1 are carried in registers: they are the ones just stored, so nothing changes.
-__device__ void thomas(const double* __restrict__ eps_cells, double eps_constant, const Line& l, double* __restrict__ rhs,
-                       double* __restrict__ scratch) {
-    if (l.n == 0) return;
-    int g = l.g, c = l.c;
-    double e0 = eps_cells ? eps_cells[c] : eps_constant;
-    double s_prev = -e0 / (1.0 + 2.0 * e0);
-    double r_prev = rhs[g] / (1.0 + 2.0 * e0);
-    scratch[g] = s_prev;
-    rhs[g] = r_prev;
-    for (int k = 1; k < l.n; ++k) {
-        g += l.g_step;
-        c += l.c_step;
-        double e = eps_cells ? eps_cells[c] : eps_constant;
-        double m = 1.0 + 2.0 * e + e * s_prev;
-        s_prev = -e / m;
-        r_prev = (rhs[g] + e * r_prev) / m;
-        scratch[g] = s_prev;
-        rhs[g] = r_prev;
+// Row k of line l's system, normalised by its diagonal: (lower, upper, rhs) of
+//   lower x_{k-1} + x_k + upper x_{k+1} = rhs,
+// with the couplings to cells beyond the line's ends dropped (no special end rows: residuals
+// outside the block count as zero, as on the CPU).
+struct Row { double lower, upper, rhs; };
+
+__device__ __forceinline__ double eps_of(const double* __restrict__ eps_cells, double eps_constant, const Line& l, int k) {
+    return eps_cells ? eps_cells[l.c + k * l.c_step] : eps_constant;
+}
+
+// The partition method's reduced row of one chunk, in the chunk-end unknowns E:
+//   lower E_{p-1} + diag E_p + upper E_{p+1} = rhs.
+struct Reduced { double lower, diag, upper, rhs; };
+
+// Parallel cyclic reduction of the warp's 32 reduced rows, one per lane; returns this lane's
+// unknown. Rows beyond the warp are identity rows.
+__device__ double pcr_solve(Reduced r, int lane) {
+    for (int s = 1; s < WARP; s <<= 1) {
+        double la = __shfl_up_sync(FULL_MASK, r.lower, s), lb = __shfl_up_sync(FULL_MASK, r.diag, s);
+        double lc = __shfl_up_sync(FULL_MASK, r.upper, s), ld = __shfl_up_sync(FULL_MASK, r.rhs, s);
+        double ua = __shfl_down_sync(FULL_MASK, r.lower, s), ub = __shfl_down_sync(FULL_MASK, r.diag, s);
+        double uc = __shfl_down_sync(FULL_MASK, r.upper, s), ud = __shfl_down_sync(FULL_MASK, r.rhs, s);
+        if (lane < s) { la = 0.0; lb = 1.0; lc = 0.0; ld = 0.0; }
+        if (lane + s >= WARP) { ua = 0.0; ub = 1.0; uc = 0.0; ud = 0.0; }
+        double k1 = r.lower / lb, k2 = r.upper / ub;
+        r.diag = r.diag - lc * k1 - ua * k2;
+        r.rhs = r.rhs - ld * k1 - ud * k2;
+        r.lower = -la * k1;
+        r.upper = -uc * k2;
     }
-    // Back substitution: r_prev holds R*_{n-1}, g its cell.
-    for (int k = l.n - 2; k >= 0; --k) {
-        g -= l.g_step;
-        r_prev = rhs[g] - scratch[g] * r_prev;
-        rhs[g] = r_prev;
+    return r.rhs / r.diag;
+}
+
+// Solves line l of one variable in place; called by all 32 lanes of a warp. rhs is the
+// variable's slice of the residual; sub and sup hold the chunks' modified coefficients (the
+// variable's slices of the scratch arena). Lane p owns the cells [lo, hi) of the line, 32 nearly
+// equal chunks (one cell each on lines shorter than the warp, the lanes past the end idle).
+//
+// In a chunk with local rows 0 .. L-1 (x_0 its first unknown F, x_{L-1} its last E):
+// the forward pass turns rows 1 .. L-1 into  a_i x_0 + x_i + c_i x_{i+1} = d_i,  the backward
+// pass rows 1 .. L-2 into  a_i x_0 + x_i + c_i x_{L-1} = d_i  and row 0 into
+//   F_p = d_0 - a_0 E_{p-1} - c_0 E_p;
+// row L-1 with F_p and F_{p+1} substituted is the chunk's reduced row.
+__device__ void solve_line_partitioned(const double* __restrict__ eps_cells, double eps_constant, const Line& l, double* __restrict__ rhs,
+                                       double* __restrict__ sub, double* __restrict__ sup) {
+    const int lane = threadIdx.x & (WARP - 1), n = l.n;
+    const int lo = n >= WARP ? lane * n / WARP : min(lane, n);
+    const int hi = n >= WARP ? (lane + 1) * n / WARP : min(lane + 1, n);
+    const int len = hi - lo;
+
+    // Forward elimination inside the chunk; the last row's values stay in registers.
+    Row first = {0.0, 0.0, 0.0}, prev = {0.0, 0.0, 0.0};
+    double a_prev = 0.0;
+    for (int i = 0; i < len; ++i) {
+        const int k = lo + i, g = l.g + k * l.g_step;
+        const double e = eps_of(eps_cells, eps_constant, l, k);
+        const double lower = k > 0 ? -e : 0.0, upper = k + 1 < n ? -e : 0.0, diag = 1.0 + 2.0 * e;
+        double a, c, d;
+        if (i < 2) {
+            a = lower / diag;
+            c = upper / diag;
+            d = rhs[g] / diag;
+        } else {
+            const double m = 1.0 / (diag - lower * prev.upper);
+            d = m * (rhs[g] - lower * prev.rhs);
+            a = -m * lower * a_prev;
+            c = m * upper;
+        }
+        sub[g] = a;
+        sup[g] = c;
+        rhs[g] = d;
+        if (i == 0) first = {a, c, d};
+        prev = {a, c, d};
+        a_prev = a;
+    }
+    const Row last = prev;
+
+    // Backward: rows L-3 .. 1 in terms of x_0 and x_{L-1} (row L-2 already is), then row 0.
+    if (len >= 3) {
+        int g = l.g + (hi - 2) * l.g_step;
+        double d_next = rhs[g], a_next = sub[g], c_next = sup[g];
+        for (int i = len - 3; i >= 1; --i) {
+            g -= l.g_step;
+            const double c = sup[g];
+            d_next = rhs[g] - c * d_next;
+            a_next = sub[g] - c * a_next;
+            c_next = -c * c_next;
+            rhs[g] = d_next;
+            sub[g] = a_next;
+            sup[g] = c_next;
+        }
+        const double m = 1.0 / (1.0 - first.upper * a_next);
+        first = {m * first.lower, -m * first.upper * c_next, m * (first.rhs - first.upper * d_next)};
+    }
+
+    // F_p = f.rhs - f.lower E_{p-1} - f.upper E_p; a one-cell chunk's F is its E, an idle
+    // lane's is nothing.
+    const Row f = len >= 2 ? first : (len == 1 ? Row{0.0, -1.0, 0.0} : Row{0.0, 0.0, 0.0});
+    double next_lower = __shfl_down_sync(FULL_MASK, f.lower, 1);
+    double next_upper = __shfl_down_sync(FULL_MASK, f.upper, 1);
+    double next_rhs = __shfl_down_sync(FULL_MASK, f.rhs, 1);
+    if (lane == WARP - 1) next_lower = next_upper = next_rhs = 0.0;
+
+    // The reduced row: the chunk's last row with F_p and F_{p+1} substituted.
+    Reduced red = {0.0, 1.0, 0.0, 0.0};
+    if (len >= 2) {
+        red.lower = -last.lower * f.lower;
+        red.diag = 1.0 - last.lower * f.upper - last.upper * next_lower;
+        red.upper = -last.upper * next_upper;
+        red.rhs = last.rhs - last.lower * f.rhs - last.upper * next_rhs;
+    } else if (len == 1) {
+        red.lower = last.lower;
+        red.diag = 1.0 - last.upper * next_lower;
+        red.upper = -last.upper * next_upper;
+        red.rhs = last.rhs - last.upper * next_rhs;
+    }
+    const double e_own = pcr_solve(red, lane);
+    double e_before = __shfl_up_sync(FULL_MASK, e_own, 1);
+    if (lane == 0) e_before = 0.0;
+
+    // Fill the chunk: its ends, then the rows between them.
+    if (len == 0) return;
+    const double f_own = len == 1 ? e_own : f.rhs - f.lower * e_before - f.upper * e_own;
+    rhs[l.g + lo * l.g_step] = f_own;
+    rhs[l.g + (hi - 1) * l.g_step] = e_own;
+    for (int k = lo + 1; k < hi - 1; ++k) {
+        const int g = l.g + k * l.g_step;
+        rhs[g] = rhs[g] - sub[g] * f_own - sup[g] * e_own;
     }
 }
 
+// The warp's (variable, line) of a launch with nlines lines per variable, or -1 past the last.
+__device__ __forceinline__ int warp_task(int nvar, int nlines) {
+    const int w = (blockIdx.x * blockDim.x + threadIdx.x) / WARP;
+    return w < nvar * nlines ? w : -1;
+}
+
 // One direction of smoothing with the constant coefficient eps (> 0; the host skips the launch
-// otherwise, as the CPU skips the direction) for the first nvar variables of r.
+// otherwise, as the CPU skips the direction) for the first nvar variables of r. scratch holds
+// 2 x NVAR slabs of np (the chunks' modified coefficients).
 extern "C" __global__ void smooth_lines_constant(const BlockEntry* __restrict__ blocks, Extent ext, int dir, int nlines, int nvar,
                                                  double eps, double* __restrict__ r, double* __restrict__ scratch) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nvar * nlines) return;
-    int v = t / nlines;
-    Line l = line_of(blocks, ext.nblocks, dir, t - v * nlines);
-    thomas(nullptr, eps, l, r + (size_t)v * ext.np, scratch + (size_t)v * ext.np);
+    const int task = warp_task(nvar, nlines);
+    if (task < 0) return;
+    const int v = task / nlines;
+    const Line l = line_of(blocks, ext.nblocks, dir, task - v * nlines);
+    solve_line_partitioned(nullptr, eps, l, r + (size_t)v * ext.np, scratch + (size_t)v * ext.np, scratch + (size_t)(NVAR + v) * ext.np);
 }
 
 // Whether direction `dir` of block b is smoothed at all: some per-cell coefficient > 0
@@ -105,20 +217,21 @@ extern "C" __global__ void smoothing_active(const BlockEntry* __restrict__ block
 
 // One direction of smoothing with per-cell coefficients eps (the direction's arena, per interior
 // cell) for the first nvar variables of r; lines of blocks whose flag (smoothing_active) is 0 are
-// left as they are, as the CPU skips such a block's direction.
+// left as they are, as the CPU skips such a block's direction (the whole warp returns: its lanes
+// share the line).
 //
 // Why the flag and not simply a solve with all-zero coefficients, which is the identity in exact
-// arithmetic: it is not bit for bit when the CPU skips. (1) A block with no positive but some
+// arithmetic: it is not the CPU's result when the CPU skips. (1) A block with no positive but some
 // negative coefficients is skipped by the CPU, whereas the solve would use them. (2) With eps = 0
-// the forward step computes R_k + 0 * R*_{k-1}: an infinite or NaN residual would spread NaN along
+// the eliminations compute R_k + 0 * R*_{k-1}: an infinite or NaN residual would spread NaN along
 // the whole line (0 * inf = NaN) where the CPU leaves it in its cell, and -0.0 would become +0.0.
 extern "C" __global__ void smooth_lines_variable(const BlockEntry* __restrict__ blocks, Extent ext, int dir, int nlines, int nvar,
                                                  const double* __restrict__ eps, const int* __restrict__ active,
                                                  double* __restrict__ r, double* __restrict__ scratch) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= nvar * nlines) return;
-    int v = t / nlines;
-    Line l = line_of(blocks, ext.nblocks, dir, t - v * nlines);
+    const int task = warp_task(nvar, nlines);
+    if (task < 0) return;
+    const int v = task / nlines;
+    const Line l = line_of(blocks, ext.nblocks, dir, task - v * nlines);
     if (!active[2 * l.block + dir]) return;
-    thomas(eps, 0.0, l, r + (size_t)v * ext.np, scratch + (size_t)v * ext.np);
+    solve_line_partitioned(eps, 0.0, l, r + (size_t)v * ext.np, scratch + (size_t)v * ext.np, scratch + (size_t)(NVAR + v) * ext.np);
 }

@@ -136,7 +136,8 @@ pub(crate) struct KernelScratch {
     /// Cell quantities of the viscous terms (9 x np) and node values (5 x nnodes).
     pub viscous_cells: CudaSlice<f64>,
     pub node_values: CudaSlice<f64>,
-    /// Scratch of the residual smoothing's Thomas sweeps (NVAR x np).
+    /// Scratch of the residual smoothing's line solves: the modified sub- and super-diagonal
+    /// coefficients of every variable (2 x NVAR x np).
     pub smoothing_scratch: CudaSlice<f64>,
     /// Whether each block is smoothed along i and along j with per-cell coefficients
     /// (`2 b + direction`, 0 or 1; set by the smoothing kernels before their sweeps).
@@ -181,7 +182,7 @@ impl GpuGeometry {
                 flux_j: zeros(NVAR * nfj)?,
                 viscous_cells: zeros(9 * np)?,
                 node_values: zeros(5 * nn)?,
-                smoothing_scratch: zeros(NVAR * np)?,
+                smoothing_scratch: zeros(2 * NVAR * np)?,
                 smoothing_active: stream.alloc_zeros::<i32>(2 * table.len().max(1)).map_err(gpu_err)?,
             }),
             table,

@@ -1,6 +1,6 @@
 //! Launch wrappers of `cuda/smoothing.cu`, twin of `backend/cpu/smoothing.rs`: the implicit
-//! residual smoothing (thesis eq. 4.15) by the Thomas algorithm, one thread per (variable, grid
-//! line), one launch for the i-lines of every block, then one for the j-lines.
+//! residual smoothing (thesis eq. 4.15), one warp per (variable, grid line) solving it by the
+//! partition method, one launch for the i-lines of every block, then one for the j-lines.
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
@@ -9,10 +9,12 @@ use crate::backend::NVAR;
 use crate::gpu::GpuDevice;
 use crate::Result;
 
-/// Threads per block of the line kernels: one warp, so that the few hundred to few thousand
-/// line threads of a mesh spread over as many multiprocessors as possible (each thread is a
-/// serial sweep, bound by latency, not by the issue rate of one multiprocessor).
-const LINE_THREADS: u32 = 32;
+/// Threads of a warp: the line kernels give each grid line one warp.
+const WARP: usize = 32;
+
+/// Threads per block of the line kernels: 4 warps (4 lines), so that the few hundred to few
+/// thousand lines of a mesh spread over as many multiprocessors as possible.
+const LINE_THREADS: u32 = 128;
 
 /// Threads per block of the scan for positive coefficients.
 const SCAN_THREADS: u32 = 256;
@@ -43,9 +45,9 @@ fn lines(g: &GpuGeometry, dir: i32) -> usize {
     g.table.iter().map(|e| (if dir == ALONG_I { e.nj } else { e.ni }) as usize).sum()
 }
 
-/// One thread per (variable, line) of the first `nvar` variables.
+/// One warp per (variable, line) of the first `nvar` variables.
 fn line_grid(nvar: usize, nlines: usize) -> LaunchConfig {
-    let n = (nvar * nlines).max(1) as u32;
+    let n = (WARP * nvar * nlines).max(1) as u32;
     LaunchConfig { grid_dim: (n.div_ceil(LINE_THREADS), 1, 1), block_dim: (LINE_THREADS, 1, 1), shared_mem_bytes: 0 }
 }
 
