@@ -80,28 +80,43 @@ __device__ double pcr_solve(Reduced r, int lane) {
     return r.rhs / r.diag;
 }
 
-// Solves line l of one variable in place; called by all 32 lanes of a warp. rhs is the
-// variable's slice of the residual; sub and sup hold the chunks' modified coefficients (the
-// variable's slices of the scratch arena). Lane p owns the cells [lo, hi) of the line, 32 nearly
-// equal chunks (one cell each on lines shorter than the warp, the lanes past the end idle).
+// First cell of lane p's chunk of a line of n cells: 32 nearly equal chunks, one cell each on
+// lines shorter than the warp (the lanes past the end idle, with empty chunks).
+__device__ __forceinline__ int chunk_start(int n, int p) {
+    return n >= WARP ? p * n / WARP : min(p, n);
+}
+
+// The lane whose chunk holds cell k of a line of n cells (chunk_start(n, p) <= k < chunk_start(n, p + 1)).
+__device__ __forceinline__ int chunk_owner(int n, int k) {
+    return n >= WARP ? (WARP * (k + 1) + n - 1) / n - 1 : k;
+}
+
+// Where a lane keeps row i of its chunk: at origin + i * step of rhs, sub and sup.
+struct Storage { double* rhs; double* sub; double* sup; int origin, step; };
+
+// Solves line l of one variable in place; called by all 32 lanes of a warp. `at` holds the
+// line's right-hand side, which becomes the solution, and room for the chunks' modified
+// coefficients: either the line in place in the residual and scratch arenas, or its copy in
+// shared memory (see smooth_lines). Lane p owns the cells [lo, hi) of the line (chunk_start).
 //
 // In a chunk with local rows 0 .. L-1 (x_0 its first unknown F, x_{L-1} its last E):
 // the forward pass turns rows 1 .. L-1 into  a_i x_0 + x_i + c_i x_{i+1} = d_i,  the backward
 // pass rows 1 .. L-2 into  a_i x_0 + x_i + c_i x_{L-1} = d_i  and row 0 into
 //   F_p = d_0 - a_0 E_{p-1} - c_0 E_p;
 // row L-1 with F_p and F_{p+1} substituted is the chunk's reduced row.
-__device__ void solve_line_partitioned(const double* __restrict__ eps_cells, double eps_constant, const Line& l, double* __restrict__ rhs,
-                                       double* __restrict__ sub, double* __restrict__ sup) {
+__device__ void solve_line_partitioned(const double* __restrict__ eps_cells, double eps_constant, const Line& l, const Storage at) {
     const int lane = threadIdx.x & (WARP - 1), n = l.n;
-    const int lo = n >= WARP ? lane * n / WARP : min(lane, n);
-    const int hi = n >= WARP ? (lane + 1) * n / WARP : min(lane + 1, n);
+    const int lo = chunk_start(n, lane), hi = chunk_start(n, lane + 1);
     const int len = hi - lo;
+    double* __restrict__ rhs = at.rhs;
+    double* __restrict__ sub = at.sub;
+    double* __restrict__ sup = at.sup;
 
     // Forward elimination inside the chunk; the last row's values stay in registers.
     Row first = {0.0, 0.0, 0.0}, prev = {0.0, 0.0, 0.0};
     double a_prev = 0.0;
     for (int i = 0; i < len; ++i) {
-        const int k = lo + i, g = l.g + k * l.g_step;
+        const int k = lo + i, g = at.origin + i * at.step;
         const double e = eps_of(eps_cells, eps_constant, l, k);
         const double lower = k > 0 ? -e : 0.0, upper = k + 1 < n ? -e : 0.0, diag = 1.0 + 2.0 * e;
         double a, c, d;
@@ -126,10 +141,10 @@ __device__ void solve_line_partitioned(const double* __restrict__ eps_cells, dou
 
     // Backward: rows L-3 .. 1 in terms of x_0 and x_{L-1} (row L-2 already is), then row 0.
     if (len >= 3) {
-        int g = l.g + (hi - 2) * l.g_step;
+        int g = at.origin + (len - 2) * at.step;
         double d_next = rhs[g], a_next = sub[g], c_next = sup[g];
         for (int i = len - 3; i >= 1; --i) {
-            g -= l.g_step;
+            g -= at.step;
             const double c = sup[g];
             d_next = rhs[g] - c * d_next;
             a_next = sub[g] - c * a_next;
@@ -170,10 +185,10 @@ __device__ void solve_line_partitioned(const double* __restrict__ eps_cells, dou
     // Fill the chunk: its ends, then the rows between them.
     if (len == 0) return;
     const double f_own = len == 1 ? e_own : f.rhs - f.lower * e_before - f.upper * e_own;
-    rhs[l.g + lo * l.g_step] = f_own;
-    rhs[l.g + (hi - 1) * l.g_step] = e_own;
-    for (int k = lo + 1; k < hi - 1; ++k) {
-        const int g = l.g + k * l.g_step;
+    rhs[at.origin] = f_own;
+    rhs[at.origin + (len - 1) * at.step] = e_own;
+    for (int i = 1; i < len - 1; ++i) {
+        const int g = at.origin + i * at.step;
         rhs[g] = rhs[g] - sub[g] * f_own - sup[g] * e_own;
     }
 }
@@ -184,16 +199,48 @@ __device__ __forceinline__ int warp_task(int nvar, int nlines) {
     return w < nvar * nlines ? w : -1;
 }
 
+// Solves line l of variable v of r (one warp). With staged > 0 (the longest chunk of the launch;
+// the host passes 0 where the copy would not fit in shared memory) the line is copied into the
+// warp's shared memory first, row i of lane p's chunk at i * WARP + p: the copy in and out reads
+// and writes the line's contiguous cells together (an i-line's in whole cache lines), and the
+// three passes over the chunks touch 32 consecutive words at each step (no bank conflicts).
+// Otherwise the chunks are eliminated in place, in the residual and the scratch arena.
+__device__ void smooth_line(const double* __restrict__ eps_cells, double eps_constant, const Line& l, int v, const Extent& ext,
+                            int staged, double* __restrict__ r, double* __restrict__ scratch) {
+    extern __shared__ double lines_shared[];
+    double* rv = r + (size_t)v * ext.np;
+    if (staged == 0) {
+        const int lo = chunk_start(l.n, threadIdx.x & (WARP - 1));
+        const Storage at = {rv, scratch + (size_t)v * ext.np, scratch + (size_t)(NVAR + v) * ext.np, l.g + lo * l.g_step, l.g_step};
+        solve_line_partitioned(eps_cells, eps_constant, l, at);
+        return;
+    }
+    const int lane = threadIdx.x & (WARP - 1);
+    double* own = lines_shared + (size_t)(threadIdx.x / WARP) * 3 * WARP * staged;
+    for (int k = lane; k < l.n; k += WARP) {
+        const int p = chunk_owner(l.n, k);
+        own[(k - chunk_start(l.n, p)) * WARP + p] = rv[l.g + k * l.g_step];
+    }
+    __syncwarp();
+    const Storage at = {own, own + WARP * staged, own + 2 * WARP * staged, lane, WARP};
+    solve_line_partitioned(eps_cells, eps_constant, l, at);
+    __syncwarp();
+    for (int k = lane; k < l.n; k += WARP) {
+        const int p = chunk_owner(l.n, k);
+        rv[l.g + k * l.g_step] = own[(k - chunk_start(l.n, p)) * WARP + p];
+    }
+}
+
 // One direction of smoothing with the constant coefficient eps (> 0; the host skips the launch
 // otherwise, as the CPU skips the direction) for the first nvar variables of r. scratch holds
-// 2 x NVAR slabs of np (the chunks' modified coefficients).
+// 2 x NVAR slabs of np (the chunks' modified coefficients when not staged).
 extern "C" __global__ void smooth_lines_constant(const BlockEntry* __restrict__ blocks, Extent ext, int dir, int nlines, int nvar,
-                                                 double eps, double* __restrict__ r, double* __restrict__ scratch) {
+                                                 double eps, int staged, double* __restrict__ r, double* __restrict__ scratch) {
     const int task = warp_task(nvar, nlines);
     if (task < 0) return;
     const int v = task / nlines;
     const Line l = line_of(blocks, ext.nblocks, dir, task - v * nlines);
-    solve_line_partitioned(nullptr, eps, l, r + (size_t)v * ext.np, scratch + (size_t)v * ext.np, scratch + (size_t)(NVAR + v) * ext.np);
+    smooth_line(nullptr, eps, l, v, ext, staged, r, scratch);
 }
 
 // Whether direction `dir` of block b is smoothed at all: some per-cell coefficient > 0
@@ -226,12 +273,12 @@ extern "C" __global__ void smoothing_active(const BlockEntry* __restrict__ block
 // the eliminations compute R_k + 0 * R*_{k-1}: an infinite or NaN residual would spread NaN along
 // the whole line (0 * inf = NaN) where the CPU leaves it in its cell, and -0.0 would become +0.0.
 extern "C" __global__ void smooth_lines_variable(const BlockEntry* __restrict__ blocks, Extent ext, int dir, int nlines, int nvar,
-                                                 const double* __restrict__ eps, const int* __restrict__ active,
+                                                 const double* __restrict__ eps, const int* __restrict__ active, int staged,
                                                  double* __restrict__ r, double* __restrict__ scratch) {
     const int task = warp_task(nvar, nlines);
     if (task < 0) return;
     const int v = task / nlines;
     const Line l = line_of(blocks, ext.nblocks, dir, task - v * nlines);
     if (!active[2 * l.block + dir]) return;
-    solve_line_partitioned(eps, 0.0, l, r + (size_t)v * ext.np, scratch + (size_t)v * ext.np, scratch + (size_t)(NVAR + v) * ext.np);
+    smooth_line(eps, 0.0, l, v, ext, staged, r, scratch);
 }

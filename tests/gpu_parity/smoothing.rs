@@ -1,9 +1,18 @@
 //! Parity of the implicit residual smoothing kernels (cuda/smoothing.cu), constant and per-cell
 //! coefficients, 4 and 5 variables. The smoothing works in place on a random residual (every
-//! entry, ghosts included, so that a stray write outside the interior lines would show).
+//! entry, ghosts included, so that a stray write outside the interior lines would show). Lines of
+//! 3 to 40 cells are solved on their copy in shared memory, those of 2,500 in place.
 
 use super::*;
 use turbopt::backend::Physics;
+
+/// The parity meshes, and a channel whose i-lines are longer than a warp can copy into shared
+/// memory (2,048 cells), so that the kernels' in-place path is compared too.
+fn smoothing_meshes() -> Vec<(&'static str, Mesh)> {
+    let mut all = meshes();
+    all.push(("channel with 2,500-cell i-lines (solved in place)", wavy_channel(2500, 3, 50.0, 1.0, 0.05, Sides::inviscid_channel()).unwrap()));
+    all
+}
 
 /// Smooths `r` on both backends and returns the largest relative difference.
 fn compare(p: &Pair, r: &CpuField, smooth_cpu: impl Fn(&mut CpuField), smooth_gpu: impl Fn(&mut turbopt::backend::gpu::GpuField)) -> f64 {
@@ -17,7 +26,7 @@ fn compare(p: &Pair, r: &CpuField, smooth_cpu: impl Fn(&mut CpuField), smooth_gp
 #[test]
 #[ignore = "needs a CUDA device"]
 fn constant_coefficient_smoothing_matches_cpu() {
-    for (name, mesh) in meshes() {
+    for (name, mesh) in smoothing_meshes() {
         let p = Pair::new(&mesh);
         let r = random_field(&p.gc, 51);
         // Both directions, i only, j only (the other direction is skipped on both sides).
@@ -63,7 +72,7 @@ fn coefficient_cases(p: &Pair, mesh: &Mesh) -> Vec<Coefficients> {
 #[test]
 #[ignore = "needs a CUDA device"]
 fn per_cell_coefficient_smoothing_matches_cpu() {
-    for (name, mesh) in meshes() {
+    for (name, mesh) in smoothing_meshes() {
         let p = Pair::new(&mesh);
         let r = random_field(&p.gc, 52);
         for (label, eps_i, eps_j) in coefficient_cases(&p, &mesh) {

@@ -1,6 +1,7 @@
 //! Launch wrappers of `cuda/smoothing.cu`, twin of `backend/cpu/smoothing.rs`: the implicit
 //! residual smoothing (thesis eq. 4.15), one warp per (variable, grid line) solving it by the
-//! partition method, one launch for the i-lines of every block, then one for the j-lines.
+//! partition method on the line's copy in shared memory, one launch for the i-lines of every
+//! block, then one for the j-lines.
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
@@ -12,9 +13,17 @@ use crate::Result;
 /// Threads of a warp: the line kernels give each grid line one warp.
 const WARP: usize = 32;
 
-/// Threads per block of the line kernels: 4 warps (4 lines), so that the few hundred to few
-/// thousand lines of a mesh spread over as many multiprocessors as possible.
-const LINE_THREADS: u32 = 128;
+/// Threads per block of the line kernels: one warp (one line), so that the few hundred to few
+/// thousand lines of a mesh spread over as many multiprocessors as possible, each block with
+/// its own line's copy in shared memory.
+const LINE_THREADS: u32 = WARP as u32;
+
+/// Shared memory a block may take without opting in (CUDA's default limit).
+const SHARED_BYTES_DEFAULT_LIMIT: usize = 48 * 1024;
+
+/// Doubles a warp keeps per row of its chunks in shared memory: the right-hand side and the two
+/// modified coefficients of 32 chunks.
+const SHARED_DOUBLES_PER_ROW: usize = 3 * WARP;
 
 /// Threads per block of the scan for positive coefficients.
 const SCAN_THREADS: u32 = 256;
@@ -45,10 +54,26 @@ fn lines(g: &GpuGeometry, dir: i32) -> usize {
     g.table.iter().map(|e| (if dir == ALONG_I { e.nj } else { e.ni }) as usize).sum()
 }
 
-/// One warp per (variable, line) of the first `nvar` variables.
-fn line_grid(nvar: usize, nlines: usize) -> LaunchConfig {
+/// The longest chunk of direction `dir`'s lines (a line of n cells splits into 32 chunks of at
+/// most ceil(n / 32) cells): the rows each warp keeps in shared memory, or 0 where that copy would
+/// not fit in a block's default shared memory (lines longer than 2,048 cells), and the kernels
+/// solve in place in global memory.
+fn staged_rows(g: &GpuGeometry, dir: i32) -> usize {
+    let longest = g.table.iter().map(|e| (if dir == ALONG_I { e.ni } else { e.nj }) as usize).max().unwrap_or(0);
+    let rows = longest.div_ceil(WARP).max(1);
+    if rows * SHARED_DOUBLES_PER_ROW * std::mem::size_of::<f64>() <= SHARED_BYTES_DEFAULT_LIMIT {
+        rows
+    } else {
+        0
+    }
+}
+
+/// One warp per (variable, line) of the first `nvar` variables, with `staged` rows of shared
+/// memory per warp.
+fn line_grid(nvar: usize, nlines: usize, staged: usize) -> LaunchConfig {
     let n = (WARP * nvar * nlines).max(1) as u32;
-    LaunchConfig { grid_dim: (n.div_ceil(LINE_THREADS), 1, 1), block_dim: (LINE_THREADS, 1, 1), shared_mem_bytes: 0 }
+    let shared = (staged * SHARED_DOUBLES_PER_ROW * std::mem::size_of::<f64>()) as u32;
+    LaunchConfig { grid_dim: (n.div_ceil(LINE_THREADS), 1, 1), block_dim: (LINE_THREADS, 1, 1), shared_mem_bytes: shared }
 }
 
 /// Smooths the first `nvar` variables of `r` (at most [`NVAR`], as the CPU's `take(nvar)`) with
@@ -65,8 +90,8 @@ pub(super) fn smooth_constant(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usiz
         if !active {
             continue;
         }
-        let nlines = lines(g, dir);
-        let nlines_arg = nlines as i32;
+        let (nlines, staged) = (lines(g, dir), staged_rows(g, dir));
+        let (nlines_arg, staged_arg) = (nlines as i32, staged as i32);
         unsafe {
             cx.stream
                 .launch_builder(&k.smooth_lines_constant)
@@ -76,9 +101,10 @@ pub(super) fn smooth_constant(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usiz
                 .arg(&nlines_arg)
                 .arg(&nvar_arg)
                 .arg(&eps)
+                .arg(&staged_arg)
                 .arg(&mut *r)
                 .arg(&mut *scratch)
-                .launch(line_grid(nvar, nlines))
+                .launch(line_grid(nvar, nlines, staged))
         }
         .map_err(gpu_err)?;
         cx.counters.launched(1);
@@ -103,8 +129,8 @@ pub(super) fn smooth_variable(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usiz
     cx.counters.launched(1);
     let nvar_arg = nvar as i32;
     for (dir, eps) in [(ALONG_I, eps_i), (ALONG_J, eps_j)] {
-        let nlines = lines(g, dir);
-        let nlines_arg = nlines as i32;
+        let (nlines, staged) = (lines(g, dir), staged_rows(g, dir));
+        let (nlines_arg, staged_arg) = (nlines as i32, staged as i32);
         unsafe {
             cx.stream
                 .launch_builder(&k.smooth_lines_variable)
@@ -115,9 +141,10 @@ pub(super) fn smooth_variable(k: &Kernels, cx: &Ctx, g: &GpuGeometry, nvar: usiz
                 .arg(&nvar_arg)
                 .arg(eps)
                 .arg(&*active)
+                .arg(&staged_arg)
                 .arg(&mut *r)
                 .arg(&mut *scratch)
-                .launch(line_grid(nvar, nlines))
+                .launch(line_grid(nvar, nlines, staged))
         }
         .map_err(gpu_err)?;
         cx.counters.launched(1);
