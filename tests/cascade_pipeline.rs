@@ -239,9 +239,9 @@ fn a_diverging_design_lists_every_attempt() {
     println!("{:#?}", e.diagnostics.attempts);
 }
 
-/// At its budget a solve runs on for the extension only when it is near an answer (here: the
-/// figures test's residual floor set to 0 orders, reached at once; a floor of 30 orders is
-/// not), and stops at the budget plus the extension.
+/// At its budget a solve runs on for the extension only when it is near an answer, within an
+/// order of the figures test's residual floor (here: a floor of 0 orders, reached at once; one
+/// of 30 orders is not), and stops at the budget plus the extension.
 #[test]
 fn the_budget_extends_only_for_a_solve_near_an_answer() {
     let iterations = |min_orders: f64, budget_extension: usize| {

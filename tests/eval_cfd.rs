@@ -406,14 +406,14 @@ fn free_stream_turbulence_applies_to_every_point() {
 }
 
 /// A warm-started design (LS89 coarse, RANS-SA) drops more orders within a 40-iteration budget
-/// than the budget extension asks of a solve near an answer (`min_orders`), so without
+/// than the budget extension asks of a solve near an answer (`near_answer_orders`), so without
 /// `accept_orders` it would run on to its steady figures (about 150 iterations); with it, it is
 /// accepted at its budget, as that setting promises, and not retried from the cold start.
 #[test]
 fn accept_orders_stops_a_solve_at_its_budget_without_the_extension() {
     let mut c = config(Path::new("blades/ls89.ron"));
     (c.solver.max_iterations, c.solver.accept_orders) = (40, Some(1.0));
-    let near_an_answer = c.solver.figures.expect("the default figure test").min_orders;
+    let near_an_answer = c.solver.figures.expect("the default figure test").near_answer_orders();
     let ev = CfdEvaluator::new(c).unwrap();
     let mut design = ev.space().baseline.clone();
     design[20] *= 1.01;

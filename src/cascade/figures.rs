@@ -17,9 +17,15 @@
 //! iterations) left at most 1.3e-4, at 2.3 times the iterations of 5 orders. The error of a
 //! figure falls about as fast as its change over the window, which is why the test tracks it;
 //! a looser tolerance (1e-3) or a shorter window passed a pause of the baseline's transient at
-//! 4.7 orders with the figures still 7e-3 off, hence the 4-order floor. The study covers the
-//! implicit scheme: the explicit one converges more slowly per iteration, and a 50-iteration
-//! window may read a slow drift as steady (its campaigns set `figures: None`).
+//! 4.7 orders with the figures still 7e-3 off. A quiet stretch can pass the default tolerance
+//! too: a random LS89 design (design 62 of the design-space study, on the GPU) passed it at 4.6
+//! orders inside an irregular oscillation of 1.3 %, whose mean the periodic rule reports once
+//! the floor keeps the test shut. Hence the 5-order floor: of some 2,000 converged GPU solves of
+//! the design-space studies and of campaigns, that design's was the only one to stop below 5
+//! orders, so the floor changes no other answer (a stop at 5 orders or more passes either floor
+//! at the same look; docs/convergence-study.md). The study covers the implicit scheme: the
+//! explicit one converges more slowly per iteration, and a 50-iteration window may read a slow
+//! drift as steady (its campaigns set `figures: None`).
 //!
 //! A flow that oscillates never passes this test; `periodic` answers it with its figures
 //! averaged over whole periods (`cascade::periodic`).
@@ -48,7 +54,8 @@ pub struct FigureConvergence {
     /// that average is steady (`cascade::periodic`); `None`: such a point runs to its budget.
     pub periodic: Option<PeriodicAverage>,
     /// Iterations a solve may run past its budget when it is near an answer there: its
-    /// residual has dropped `min_orders` (the figures may yet settle), or it is on the periodic
+    /// residual is within an order of `min_orders` ([`Self::near_answer_orders`]: the extension
+    /// gives it the iterations to reach the floor and its figures to settle), or it is on the periodic
     /// rule's plateau (whose longer windows need more history than a budget of 1,000
     /// iterations leaves after a diverged first attempt). The T106C blade at Re 200k, 500
     /// random designs: 44 stopped at the budget without it, 18 with 1,600
@@ -58,7 +65,7 @@ pub struct FigureConvergence {
 
 impl Default for FigureConvergence {
     fn default() -> Self {
-        FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 4.0, periodic: Some(PeriodicAverage::default()), budget_extension: 1600 }
+        FigureConvergence { tolerance: 1e-4, window: 50, interval: 10, min_orders: 5.0, periodic: Some(PeriodicAverage::default()), budget_extension: 1600 }
     }
 }
 
@@ -77,6 +84,12 @@ impl FigureConvergence {
             Some(p) => p.validate(),
             None => Ok(()),
         }
+    }
+
+    /// Orders of residual drop past which a solve at its budget is near an answer: one order
+    /// short of the floor, which the budget extension gives it the iterations to reach.
+    pub fn near_answer_orders(&self) -> f64 {
+        (self.min_orders - 1.0).max(0.0)
     }
 
     /// Whether the samples (iteration, figures), oldest first, ending with the current look,
@@ -154,7 +167,7 @@ impl<'a> FigureWatch<'a> {
         if accepted_at_budget(self.accept_orders, orders) {
             return false;
         }
-        if orders >= test.min_orders {
+        if orders >= test.near_answer_orders() {
             return true;
         }
         let Some(rule) = test.periodic else { return false };
