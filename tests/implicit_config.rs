@@ -50,6 +50,9 @@ fn config_validation_names_the_bad_knob() {
     assert!(c.validate().unwrap_err().to_string().contains("scalar_gmres_orders"));
     c.scalar_gmres_orders = Some(3.0);
     assert!(c.validate().is_ok());
+    let without = ImplicitConfig { scalar_gmres: None, ..c.clone() };
+    let err = without.validate().unwrap_err().to_string();
+    assert!(err.contains("scalar_gmres_orders") && err.contains("not set"), "{err}");
     let ron_text = ron::to_string(&Scheme::Implicit(c.clone())).unwrap();
     let back: Scheme = ron::from_str(&ron_text).unwrap();
     assert_eq!(back, Scheme::Implicit(c));

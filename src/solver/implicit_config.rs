@@ -266,6 +266,9 @@ impl ImplicitConfig {
             if !(orders.is_finite() && orders > 0.0) {
                 return bad(&format!("scalar_gmres_orders = {orders} must be finite and positive"));
             }
+            if self.scalar_gmres.is_none() {
+                return bad(&format!("scalar_gmres_orders = {orders} limits scalar_gmres, which is not set (the scalar systems use gmres throughout)"));
+            }
         }
         if let Some(limit) = self.max_relative_change {
             if !(limit.is_finite() && limit > 0.0) {
