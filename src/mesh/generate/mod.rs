@@ -85,6 +85,7 @@ use self::cblock::{Grid, LineEnd};
 use self::distribution::{add, dist, graded_distribution, left_normal, limit_spacing_ratio, scale, sub, unit, Polyline, SpacingAt, P2};
 use self::oblock::{OGrid, Wall};
 use crate::error::Error;
+use rayon::prelude::*;
 use crate::geometry::Outline;
 use crate::mesh::{Block, BoundaryKind, Connection, Density, Face, Mesh, Patch};
 
@@ -435,12 +436,17 @@ impl WallArcs {
         // hold: n_le is the inlet plane's count, so that the inlet's cells match the cells of M
         // upstream instead of following the leading edge's curvature.
         let mut best = Self::with_fraction(wall, s_rear, c, 0.002);
-        for k in 1..=40 {
-            let arcs = Self::with_fraction(wall, s_rear, c, 0.0025 * k as f64);
-            if arcs.le_needed > c.n_inlet as f64 {
-                break;
+        // The fractions tried in order, a thread's worth at a time: the first that needs more
+        // than n_inlet ends the search, as one after the other would.
+        let fractions: Vec<f64> = (1..=40).map(|k| 0.0025 * k as f64).collect();
+        'search: for group in fractions.chunks(rayon::current_num_threads().max(1)) {
+            let tried: Vec<Self> = group.par_iter().map(|&f| Self::with_fraction(wall, s_rear, c, f)).collect();
+            for arcs in tried {
+                if arcs.le_needed > c.n_inlet as f64 {
+                    break 'search;
+                }
+                best = arcs;
             }
-            best = arcs;
         }
         best.n_le = c.n_inlet;
         best
