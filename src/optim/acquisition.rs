@@ -8,7 +8,8 @@
 //! - Lower confidence bound mu - kappa s with the constraint models' means as constraints
 //!   (kappa = 0: the predicted mean, which the local refinement at the end of a run minimizes).
 
-use argmin::core::{CostFunction, Error as ArgminError};
+use argmin::core::{CostFunction, Error as ArgminError, SendAlias, SyncAlias};
+use rayon::prelude::*;
 
 use super::kriging::Kriging;
 use super::problem::Bounded;
@@ -88,6 +89,19 @@ impl CostFunction for Acquisition<'_> {
 
     fn cost(&self, x: &Vec<f64>) -> Result<Scored, ArgminError> {
         Ok(self.value(x))
+    }
+
+    /// A search generation's criteria in parallel: each a prediction of every model over all
+    /// the designs so far, so a cycle's search grows with the campaign and used to run on one
+    /// core between the batches. The same values in the same order as one after the other.
+    fn bulk_cost<P>(&self, params: &[P]) -> Result<Vec<Scored>, ArgminError>
+    where
+        P: std::borrow::Borrow<Vec<f64>> + SyncAlias,
+        Scored: SendAlias,
+        Self: SyncAlias,
+    {
+        let designs: Vec<&Vec<f64>> = params.iter().map(|p| p.borrow()).collect();
+        Ok(designs.par_iter().map(|x| self.value(x)).collect())
     }
 }
 
