@@ -91,18 +91,24 @@ impl CostFunction for Acquisition<'_> {
         Ok(self.value(x))
     }
 
-    /// A search generation's criteria in parallel: each a prediction of every model over all
-    /// the designs so far, so a cycle's search grows with the campaign and used to run on one
-    /// core between the batches. The same values in the same order as one after the other.
     fn bulk_cost<P>(&self, params: &[P]) -> Result<Vec<Scored>, ArgminError>
     where
         P: std::borrow::Borrow<Vec<f64>> + SyncAlias,
         Scored: SendAlias,
         Self: SyncAlias,
     {
-        let designs: Vec<&Vec<f64>> = params.iter().map(|p| p.borrow()).collect();
-        Ok(designs.par_iter().map(|x| self.value(x)).collect())
+        Ok(values_in_parallel(params, |x| self.value(x)))
     }
+}
+
+/// A search generation's criteria (`bulk_cost` of the infill criteria) in parallel: each a
+/// prediction of every model over all the designs so far, so a cycle's search grows with the
+/// campaign and ran on one core between the batches. The same values in the same order as one
+/// after the other. (argmin's own `bulk_cost` is parallel only under its `rayon` feature, which
+/// would make every cost function parallel, Python objectives included.)
+pub(super) fn values_in_parallel<P: std::borrow::Borrow<Vec<f64>>>(params: &[P], value: impl Fn(&[f64]) -> Scored + Sync) -> Vec<Scored> {
+    let designs: Vec<&Vec<f64>> = params.iter().map(|p| p.borrow()).collect();
+    designs.par_iter().map(|x| value(x)).collect()
 }
 
 /// Sum over `models` (constraints `g <= 0`, the failure indicator) of ln P(g(x) <= 0) under

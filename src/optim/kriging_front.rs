@@ -21,13 +21,13 @@
 //!    repeated. The search itself is the one of the single-objective optimizer: L-SHADE on the
 //!    criterion started from the front's designs, then a compass search.
 
-use argmin::core::{CostFunction, Error as ArgminError, Executor, Problem, Solver, TerminationStatus, KV};
+use argmin::core::{CostFunction, Error as ArgminError, Executor, Problem, SendAlias, Solver, SyncAlias, TerminationStatus, KV};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
 
-use super::acquisition::{ln_expected_improvement, ln_probability_of_feasibility};
+use super::acquisition::{ln_expected_improvement, ln_probability_of_feasibility, values_in_parallel};
 use super::de::{DeSettings, DifferentialEvolution};
 use super::ego::compass_search;
 use super::front::{FrontMember, FrontProgress, FrontState, ReportsFront};
@@ -253,6 +253,15 @@ impl CostFunction for HypervolumeInfill<'_> {
     type Output = Scored;
     fn cost(&self, x: &Vec<f64>) -> Result<Scored, ArgminError> {
         Ok(self.value(x))
+    }
+
+    fn bulk_cost<P>(&self, params: &[P]) -> Result<Vec<Scored>, ArgminError>
+    where
+        P: std::borrow::Borrow<Vec<f64>> + SyncAlias,
+        Scored: SendAlias,
+        Self: SyncAlias,
+    {
+        Ok(values_in_parallel(params, |x| self.value(x)))
     }
 }
 
