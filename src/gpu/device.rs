@@ -121,8 +121,31 @@ pub fn device_count() -> Result<usize> {
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err(Error::Gpu("no CUDA driver library (libcuda.so) on this machine: no NVIDIA GPU/driver installed".into()));
     }
+    static DRIVER_ENVIRONMENT: std::sync::Once = std::sync::Once::new();
+    DRIVER_ENVIRONMENT.call_once(|| {
+        if let Some(value) = max_connections_default(std::env::var(MAX_CONNECTIONS).ok().as_deref()) {
+            std::env::set_var(MAX_CONNECTIONS, value);
+        }
+    });
     let count = CudaContext::device_count().map_err(|e| Error::Gpu(format!("CUDA driver failed to initialize: {e}")))?;
     Ok(count.max(0) as usize)
+}
+
+/// The driver's hardware work queues a context spreads its streams over (1 to 32), read when the
+/// driver initializes; this file's [`device_count`] is the first CUDA call of every path to a
+/// device, and sets it there.
+const MAX_CONNECTIONS: &str = "CUDA_DEVICE_MAX_CONNECTIONS";
+
+/// The value [`MAX_CONNECTIONS`] is given when the environment does not set it: 32, a queue for
+/// each stream of a batch of designs. Streams that share a queue run in its order, so a kernel of
+/// one design can wait behind another design's (false dependencies). On an H200, LS89 test case
+/// 1's DE ran in 32.5-32.8 s with 16 or 32 queues, 34.2-36.3 s with 8 and 36.1-37.2 s with the
+/// variable unset, the same designs (BENCHMARKS.md). A value the user set is kept.
+fn max_connections_default(current: Option<&str>) -> Option<&'static str> {
+    match current {
+        None | Some("") => Some("32"),
+        Some(_) => None,
+    }
 }
 
 /// PTX of kernel family `name` for architecture `arch` (e.g. "sm_90"), compiled once per process
@@ -198,5 +221,19 @@ pub struct GpuModule {
 impl GpuModule {
     pub fn function(&self, kernel: &str) -> Result<CudaFunction> {
         self.module.load_function(kernel).map_err(|e| Error::Gpu(format!("kernel {kernel} missing in {}: {e}", self.name)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::max_connections_default;
+
+    /// The driver gets a queue a stream unless the user chose otherwise.
+    #[test]
+    fn max_connections_default_fills_only_an_unset_value() {
+        assert_eq!(max_connections_default(None), Some("32"));
+        assert_eq!(max_connections_default(Some("")), Some("32"));
+        assert_eq!(max_connections_default(Some("8")), None);
+        assert_eq!(max_connections_default(Some("1")), None);
     }
 }
