@@ -131,9 +131,10 @@ pub fn device_count() -> Result<usize> {
     Ok(count.max(0) as usize)
 }
 
-/// The driver's hardware work queues a context spreads its streams over (1 to 32), read when the
-/// driver initializes; this file's [`device_count`] is the first CUDA call of every path to a
-/// device, and sets it there.
+/// The driver's hardware work queues a context spreads its streams over (1 to 32), an environment
+/// variable the driver reads when it starts: [`device_count`], the first CUDA call of every path
+/// to a device, sets it just before. It is process-wide; a driver another library started
+/// earlier keeps its own.
 const MAX_CONNECTIONS: &str = "CUDA_DEVICE_MAX_CONNECTIONS";
 
 /// The value [`MAX_CONNECTIONS`] is given when the environment does not set it: 32, a queue for
