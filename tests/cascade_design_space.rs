@@ -4,8 +4,8 @@
 //! checks converge or are answered as periodic flows.
 //!
 //! Default suite: the study of 20 designs of each shipped blade solved on the CPU (LS89 at
-//! MUR47, T106C at Re 80k, where vortex shedding makes periodic answers common), the LS89
-//! designs whose mesh once folded, and LS89 design 129 (inverted viscous diamonds).
+//! MUR47, T106C at Re 80k), LS89 designs that are hard to mesh, and LS89 design 129 (a mesh
+//! with sliver cells once inverted its viscous diamonds).
 //! Ignored (the study of docs/design-space-study.md, `turbopt study` does the same from the
 //! command line): `STUDY_BLADE=blades/ls89.ron STUDY_CASE=MUR47 STUDY_DESIGNS=500 BACKEND=gpu
 //! cargo test --release --features cuda --test cascade_design_space -- --ignored --nocapture`;
@@ -69,26 +69,22 @@ fn twenty_ls89_designs_are_refused_with_a_reason_or_answered() {
     check_answers("LS89 at MUR47", &records, t.elapsed().as_secs_f64(), 0.99);
 }
 
-/// The same for 20 T106C designs at Re 80k: some of them shed vortices and are answered with
-/// their figures averaged over whole periods, the oscillation's amplitude recorded (about 6
-/// minutes on 2 cores; at Re 200k the sample takes twice as long, its periodic designs running
-/// into the budget extension).
+/// The same for 20 T106C designs at Re 80k, where a design that sheds vortices is answered with
+/// its figures averaged over whole periods and the oscillation's amplitude recorded (about 4
+/// minutes on 2 cores; on the five-block mesh all 20 converge to a steady flow).
 #[test]
-fn twenty_t106c_designs_at_low_reynolds_number_are_answered_periodic_or_converged() {
+fn twenty_t106c_designs_at_low_reynolds_number_are_answered() {
     let t = std::time::Instant::now();
     let records = study("blades/t106c.ron", "M065_RE80K", 20, false, BackendChoice::Cpu { threads: None });
     check_answers("T106C at M065_RE80K", &records, t.elapsed().as_secs_f64(), 0.99);
-    let periodic: Vec<&DesignRecord> = records.iter().filter(|r| r.outcome == Outcome::Periodic).collect();
-    assert!(!periodic.is_empty(), "no periodic answer: {records:?}");
-    for r in periodic {
+    for r in records.iter().filter(|r| r.outcome == Outcome::Periodic) {
         let a = r.amplitude.expect("a periodic answer records its amplitude");
         assert!(a > 0.0 && a < 0.2, "design {}: amplitude {a}", r.design);
     }
 }
 
-/// Designs of LS89 (out of 2,000 drawn) that passed the checks and folded a C-block cell: the
-/// wake cut's mid-way curve ramping up the outlet (100, 139, 1782) or a line leaving the steep
-/// rear suction side or the wake cut a few degrees off tangent (the others, untangled).
+/// Designs of LS89 (out of 2,000 drawn) that are hard to mesh: a steep rear suction side, a
+/// periodic line ramping up towards the outlet (100, 139, 1782). Each meshes.
 #[test]
 fn ls89_designs_that_folded_a_cell_mesh() {
     let file = load_blade_file("blades/ls89.ron").unwrap();
@@ -103,10 +99,10 @@ fn ls89_designs_that_folded_a_cell_mesh() {
 }
 
 /// LS89 design 26 (of 500 drawn) has a wavy wall whose curvature takes most of the cells round
-/// the blade: its flat rear suction side once got wall cells of 3.2 mean cells, and the C-block
-/// cells there were 78 times smaller than the O-grid cells they met (it diverged at MUR47 in
-/// every attempt). The wall-cell cap keeps its largest wall cell within twice the mean and that
-/// volume ratio below 45 (it converges now: docs/design-space-study.md).
+/// the blade: its flat rear suction side would get wall cells of several mean cells, and the
+/// passage cells there would be far smaller than the boundary-layer cells they meet (such a
+/// mesh diverges at MUR47). The wall-cell cap keeps its largest wall cell within twice the mean
+/// and the volume ratio below 45.
 #[test]
 fn a_wavy_wall_keeps_its_flat_stretch_finely_meshed() {
     use turbopt::cascade::{BladeChoice, PreparedCascade};
@@ -118,22 +114,21 @@ fn a_wavy_wall_keeps_its_flat_stretch_finely_meshed() {
     let p = PreparedCascade::new(&file, BladeChoice::Design(&drawn[26]), &setup).unwrap();
     let o = &p.mesh.blocks[0];
     let wall: Vec<f64> = (0..o.ni).map(|i| (o.x[o.node(i + 1, 0)] - o.x[o.node(i, 0)]).hypot(o.y[o.node(i + 1, 0)] - o.y[o.node(i, 0)])).collect();
-    // The mean cell of the coarse preset: the perimeter over its 144 cells round the blade.
-    let mean = wall.iter().sum::<f64>() / 144.0;
+    // The mean cell of the coarse preset: the perimeter over its 192 cells round the blade.
+    let mean = wall.iter().sum::<f64>() / 192.0;
     let largest = wall.iter().copied().fold(0.0, f64::max);
     assert!(largest < 2.0 * mean, "largest wall cell {largest:e} m, {:.2} mean cells", largest / mean);
     let quality = QualityReport::new(&p.mesh, &MeshMetrics::new(&p.mesh).unwrap()).unwrap();
     assert!(quality.max_volume_ratio < 45.0, "largest volume ratio {}", quality.max_volume_ratio);
 }
 
-/// LS89 design 129 (of 500 drawn) has C-block sliver cells where the grid lines meet its rear
-/// suction side: there the two cell centres of some faces' viscous diamonds do not straddle the
-/// face (the diamond's area negative), so the diffusion through those faces was anti-diffusive
-/// and the solve diverged at MUR47 in every attempt of the recovery chain. With the diamonds'
-/// centres lifted apart (`flow::viscous::diamond_lift`) it converges; the shipped blades' meshes
-/// need no lift at any density, so their figures are unchanged.
+/// LS89 design 129 (of 500 drawn): a mesh with sliver cells where grid lines meet its steep rear
+/// suction side puts the two cell centres of some faces' viscous diamonds beside the face, and
+/// the solve diverges unless the centres are lifted apart (`flow::viscous::diamond_lift`). It
+/// converges at MUR47; the shipped blades' meshes need no lift at any density, so their figures
+/// do not depend on it.
 #[test]
-fn an_ls89_design_with_inverted_viscous_diamonds_converges() {
+fn an_ls89_design_with_a_steep_rear_suction_side_converges() {
     use turbopt::backend::cpu::CpuBackend;
     use turbopt::cascade::{BladeChoice, PreparedCascade};
     let lifted_faces = |p: &PreparedCascade| {
@@ -152,7 +147,6 @@ fn an_ls89_design_with_inverted_viscous_diamonds_converges() {
     let design = draw_designs(&file.design_space().unwrap(), 130, SEED).swap_remove(129);
     let setup = CascadeSetup::new(&file, vec![file.operating_point("MUR47").unwrap().clone()], Density::Coarse);
     let lifted = lifted_faces(&PreparedCascade::new(&file, BladeChoice::Design(&design), &setup).unwrap());
-    assert!(lifted > 0, "design 129's mesh has no lifted diamond");
     let t = std::time::Instant::now();
     let records = solve("blades/ls89.ron", "MUR47", &[design], BackendChoice::Cpu { threads: None }, |_| {});
     check_answers(&format!("LS89 design 129 ({lifted} lifted diamonds)"), &records, t.elapsed().as_secs_f64(), 1.0);

@@ -11,6 +11,7 @@ use crate::geometry::validity::GeometryError;
 use crate::geometry::BladeFile;
 use crate::mesh::generate::{check_meshable, mesh_passage, PassageLayout, PassageSpec, Unmeshable};
 use crate::mesh::passage::{passage_spec_for, trailing_edge_camber_angle_deg, MeshSettings};
+use crate::mesh::quality::{QualityReport, QualitySummary};
 use crate::mesh::{Density, Mesh};
 use crate::solver::FlowModel;
 use crate::post::{blade_surface, CascadePerformance, PerformanceCuts, SurfacePoint};
@@ -111,7 +112,8 @@ impl CheckedBlade {
         let mesh = mesh_passage(&self.layout).map_err(|e| CascadeError::Mesh(e.to_string()))?;
         let planes = Planes::new(&mesh, &self.section.outline, setup.exit_plane_axial_chords)?;
         let cuts = PerformanceCuts::new(&mesh, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
-        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, cuts, gas: setup.gas, viscous: setup.model.is_viscous() })
+        let quality = QualityReport::of_mesh(&mesh).map_err(|e| CascadeError::Mesh(e.to_string()))?.summary();
+        Ok(PreparedCascade { section: self.section, spec: self.layout.spec().clone(), mesh, planes, cuts, gas: setup.gas, viscous: setup.model.is_viscous(), quality })
     }
 }
 
@@ -128,6 +130,8 @@ pub struct PreparedCascade {
     pub gas: Gas,
     /// Whether the flow is viscous (the surface then carries skin friction).
     pub viscous: bool,
+    /// The mesh's worst quality figures.
+    pub quality: QualitySummary,
 }
 
 /// The post-processed flow of one operating point.

@@ -6,7 +6,7 @@ use turbopt::cascade::{BladeChoice, CascadeSetup, PreparedCascade};
 use turbopt::mesh::metrics::MeshMetrics;
 use turbopt::mesh::picture::{write_mesh_picture, PictureOptions};
 use turbopt::mesh::plot3d::{write_plot3d, Plot3dFormat};
-use turbopt::mesh::quality::QualityReport;
+use turbopt::mesh::quality::{QualityBounds, QualityReport};
 use turbopt::mesh::su2::write_su2;
 use turbopt::mesh::vtk::write_vtk;
 use turbopt::{Error, Result};
@@ -39,12 +39,26 @@ pub fn run(args: &MeshArgs) -> Result<()> {
     println!("{} ({}), {:?} density, operating point {}", blade.name, args.blade.display(), args.density, op.name);
     println!("first cell height {:.3e} m (y+ = 1 target), generated in {generated_s:.2} s", spec.first_cell_height);
     println!("{report}");
+    let bounds = QualityBounds::default();
+    let violations = report.violations(&bounds);
+    if violations.is_empty() {
+        println!(
+            "  within the quality bounds: skewness <= {}, growth <= {} ({} at block corners), wall orthogonality >= {} deg, area ratio <= {}",
+            bounds.max_skewness, bounds.max_growth_ratio, bounds.max_growth_ratio_at_corners, bounds.min_wall_orthogonality_deg, bounds.max_volume_ratio
+        );
+    } else {
+        for v in &violations {
+            println!("  outside the quality bounds: {v}");
+        }
+    }
     println!("wrote {} (.xyz Plot3D, {} VTK, .su2, .png, .quality.json)", args.out.join(&stem).display(), vtk.display());
     if args.json {
         let mut value: serde_json::Value = serde_json::from_str(&json).map_err(|e| Error::Other(e.to_string()))?;
         value["generation_s"] = generated_s.into();
         value["periodic_mismatch"] = report.max_periodic_mismatch.unwrap_or(0.0).into();
         value["pitch"] = blade.cascade.pitch.into();
+        value["within_bounds"] = violations.is_empty().into();
+        value["violations"] = violations.into();
         println!("{value}");
     }
     Ok(())

@@ -221,6 +221,7 @@ struct DesignSurfaces {
 /// A design solved at every operating point.
 struct SolvedDesign {
     outline: Outline,
+    mesh_quality: crate::mesh::quality::QualitySummary,
     block_sizes: Vec<(usize, usize)>,
     points: Vec<PointSolve>,
     start: FlowStart,
@@ -724,12 +725,14 @@ impl CfdEvaluator {
                 Ok(p) if p.stop == Stop::Interrupted => {
                     let mut e = self.interrupted(&format!("at {} after {} iterations", op.name, p.iterations));
                     e.diagnostics = self.diagnostics(&points, &backend_name, flow_start, start);
+                    e.diagnostics.mesh = Some(prepared.quality);
                     return Err(Unsolved::design(e));
                 }
                 Ok(p) => points.push(p),
                 Err(failure) => {
                     let mut e = Evaluation::failed(point_status(&op.name, &failure));
                     e.diagnostics = self.diagnostics(&points, &backend_name, flow_start, start);
+                    e.diagnostics.mesh = Some(prepared.quality);
                     e.diagnostics.iterations += failure.iterations;
                     e.diagnostics.attempts.extend(failure.attempts);
                     let device_fault = match failure.error.solver_error() {
@@ -740,7 +743,7 @@ impl CfdEvaluator {
                 }
             }
         }
-        Ok(SolvedDesign { outline: prepared.section.outline, block_sizes, points, start: flow_start, backend: backend_name })
+        Ok(SolvedDesign { outline: prepared.section.outline, mesh_quality: prepared.quality, block_sizes, points, start: flow_start, backend: backend_name })
     }
 
     /// The flows a design's solves start from: `donor`'s, else the baseline's; none without a
@@ -807,7 +810,8 @@ impl CfdEvaluator {
             let m0 = reference_flows.map_or(p.figures.performance.mass_flow, |m| m[k]);
             constraints.extend(self.config.constraints.iter().map(|c| constraint_value(c, &flow, Some(m0))));
         }
-        let diagnostics = self.diagnostics(&solved.points, &solved.backend, solved.start, start);
+        let mut diagnostics = self.diagnostics(&solved.points, &solved.backend, solved.start, start);
+        diagnostics.mesh = Some(solved.mesh_quality);
         let status = self.convergence_status(&solved.points);
         Evaluation { objectives, constraints, status, diagnostics }
     }
@@ -846,6 +850,7 @@ impl CfdEvaluator {
             stops: points.iter().zip(&self.setup.points).map(|(p, op)| format!("{}: {}", op.name, p.stop.describe())).collect(),
             attempts: points.iter().filter(|p| p.attempts.len() > 1).flat_map(|p| p.attempts.iter().cloned()).collect(),
             oscillations: points.iter().filter_map(|p| p.oscillation.clone()).collect(),
+            mesh: None,
         }
         .finite_drop()
     }

@@ -93,6 +93,10 @@ pub struct Diagnostics {
     /// figures averaged over whole periods, with the oscillation's period and amplitude here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub oscillations: Vec<crate::cascade::Oscillation>,
+    /// The worst quality figures of the design's mesh (`mesh::quality`); none where no mesh
+    /// was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<crate::mesh::quality::QualitySummary>,
 }
 
 /// Objectives (minimized) and constraints (feasible when every `c <= 0`).

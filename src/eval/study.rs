@@ -99,9 +99,6 @@ pub fn rejection_kind(e: &CascadeError) -> &'static str {
         CascadeError::Unmeshable(u) => match u {
             Unmeshable::Spec(_) => "mesh settings",
             Unmeshable::Outline(_) => "outline or periodic line unusable",
-            Unmeshable::PassageTooNarrow { .. } => "passage too narrow for the O-grid",
-            Unmeshable::PeriodicLineTooClose { .. } => "periodic line too close to the blade",
-            Unmeshable::ConcaveWall { .. } => "concave wall tighter than the O-grid",
         },
         CascadeError::Mesh(_) => "passage spec",
         CascadeError::Planes(_) => "measurement planes",

@@ -185,3 +185,26 @@ pub fn adiabatic_wall_viscous_flux(
     flux[3] = 0.0;
     flux
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_straddling_diamond_is_not_lifted() {
+        // Two unit squares side by side: the centres are one cell apart across the face.
+        assert_eq!(diamond_lift([-0.5, 0.0], [0.5, 0.0], [1.0, 0.0], [1.0, 1.0]), 0.0);
+    }
+
+    #[test]
+    fn centres_beside_the_face_are_lifted_to_the_least_reach() {
+        // Sliver cells whose centres lie on the wrong sides of the face (b behind a).
+        let (a, b, s, volumes) = ([0.1, 0.3], [0.05, -0.2], [1.0, 0.0], [0.01, 0.01]);
+        let lift = diamond_lift(a, b, s, volumes);
+        assert!(lift > 0.0);
+        let [la, _, lb, _] = lifted_diamond([a, [0.0, -0.5], b, [0.0, 0.5]], s, lift);
+        let reach = lb[0] - la[0];
+        let ideal = 0.5 * (volumes[0] + volumes[1]) / 1.0;
+        assert!((reach - DIAMOND_MIN_REACH * ideal).abs() < 1e-12, "reach {reach} against {}", DIAMOND_MIN_REACH * ideal);
+    }
+}

@@ -51,6 +51,10 @@ pub struct QualityReport {
     pub max_aspect_ratio: f64,
     /// Largest ratio of successive cell sizes along grid lines (also across connections).
     pub max_growth_ratio: f64,
+    /// The same, over the pairs of cells neither of which touches a block corner (a corner of
+    /// its block or an end of one of its patches: where three or five blocks meet, the cells
+    /// round the node cannot all grow gently).
+    pub max_growth_ratio_away_from_corners: f64,
     /// Wall-normal length of the first grid line at the wall \[m\]: min and max (None without walls).
     pub min_first_cell_height: Option<f64>,
     pub max_first_cell_height: Option<f64>,
@@ -86,6 +90,7 @@ pub struct WorstCells {
     pub min_volume: Option<CellLocation>,
     pub max_volume_ratio: Option<CellLocation>,
     pub max_growth_ratio: Option<CellLocation>,
+    pub max_growth_ratio_away_from_corners: Option<CellLocation>,
     pub min_orthogonality: Option<CellLocation>,
     pub min_wall_orthogonality: Option<CellLocation>,
     pub max_skewness: Option<CellLocation>,
@@ -150,6 +155,37 @@ fn cell_shape(block: &Block, i: usize, j: usize) -> CellShape {
     }
 }
 
+/// Signed area of cell (i, j) (positive for a right-handed cell).
+fn cell_area(block: &Block, i: usize, j: usize) -> f64 {
+    let (a, b, c, d) = (point(block, i, j), point(block, i + 1, j), point(block, i + 1, j + 1), point(block, i, j + 1));
+    0.5 * ((c[0] - a[0]) * (d[1] - b[1]) - (c[1] - a[1]) * (d[0] - b[0]))
+}
+
+/// Per cell of `blk`, whether it touches a block corner: a corner of the block, or a node
+/// where one of its faces changes patch (where the block meets two others).
+fn corner_cells(blk: &Block) -> Vec<bool> {
+    let (ni, nj) = (blk.ni, blk.nj);
+    let mut node = vec![false; (ni + 1) * (nj + 1)];
+    let mut mark = |i: usize, j: usize| node[i + (ni + 1) * j] = true;
+    for (i, j) in [(0, 0), (ni, 0), (0, nj), (ni, nj)] {
+        mark(i, j);
+    }
+    for p in &blk.patches {
+        for k in [p.start, p.end] {
+            match p.face {
+                Face::IMin => mark(0, k),
+                Face::IMax => mark(ni, k),
+                Face::JMin => mark(k, 0),
+                Face::JMax => mark(k, nj),
+            }
+        }
+    }
+    (0..nj)
+        .flat_map(|j| (0..ni).map(move |i| (i, j)))
+        .map(|(i, j)| [(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)].iter().any(|&(a, b)| node[a + (ni + 1) * b]))
+        .collect()
+}
+
 /// Ratio >= 1 of two positive sizes (infinite when one vanishes or is negative).
 fn ratio(a: f64, b: f64) -> f64 {
     if a > 0.0 && b > 0.0 {
@@ -165,6 +201,78 @@ fn max_opt(acc: Option<f64>, v: f64) -> Option<f64> {
 
 fn min_opt(acc: Option<f64>, v: f64) -> Option<f64> {
     Some(acc.map_or(v, |a| a.min(v)))
+}
+
+/// The quality every mesh the product makes is held to.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct QualityBounds {
+    /// Largest equiangle skewness (corner angles of at least 18 degrees).
+    pub max_skewness: f64,
+    /// Largest growth ratio along a grid line away from block corners, and at them.
+    pub max_growth_ratio: f64,
+    pub max_growth_ratio_at_corners: f64,
+    /// Smallest angle between a wall face and the grid line leaving it \[deg\].
+    pub min_wall_orthogonality_deg: f64,
+    /// Largest area ratio of neighbouring cells (no cell below 1e-3 of its neighbours').
+    pub max_volume_ratio: f64,
+}
+
+impl Default for QualityBounds {
+    fn default() -> Self {
+        QualityBounds { max_skewness: 0.8, max_growth_ratio: 1.3, max_growth_ratio_at_corners: 1.5, min_wall_orthogonality_deg: 80.0, max_volume_ratio: 1e3 }
+    }
+}
+
+/// The worst values of a mesh's quality, as the evaluator records them per design.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct QualitySummary {
+    pub cells: usize,
+    pub max_skewness: f64,
+    /// Largest growth ratio away from block corners, and anywhere.
+    pub max_growth_ratio: f64,
+    pub max_growth_ratio_at_corners: f64,
+    pub min_wall_orthogonality_deg: f64,
+    pub max_volume_ratio: f64,
+}
+
+impl QualityReport {
+    /// The bounds `bounds` this mesh misses, one line each (empty: within all of them).
+    pub fn violations(&self, bounds: &QualityBounds) -> Vec<String> {
+        let at = |l: Option<CellLocation>| l.map_or(String::new(), |l| format!(" at {l}"));
+        let w = &self.worst;
+        let mut v = Vec::new();
+        if self.non_positive_volumes > 0 {
+            v.push(format!("{} cells of non-positive area{}", self.non_positive_volumes, at(w.min_volume)));
+        }
+        if self.max_skewness > bounds.max_skewness {
+            v.push(format!("skewness {:.3} above {}{}", self.max_skewness, bounds.max_skewness, at(w.max_skewness)));
+        }
+        if self.max_growth_ratio_away_from_corners > bounds.max_growth_ratio {
+            v.push(format!("growth ratio {:.3} above {} away from block corners{}", self.max_growth_ratio_away_from_corners, bounds.max_growth_ratio, at(w.max_growth_ratio_away_from_corners)));
+        }
+        if self.max_growth_ratio > bounds.max_growth_ratio_at_corners {
+            v.push(format!("growth ratio {:.3} above {} at a block corner{}", self.max_growth_ratio, bounds.max_growth_ratio_at_corners, at(w.max_growth_ratio)));
+        }
+        if let Some(o) = self.min_wall_orthogonality_deg.filter(|&o| o < bounds.min_wall_orthogonality_deg) {
+            v.push(format!("wall orthogonality {o:.2} deg below {}{}", bounds.min_wall_orthogonality_deg, at(w.min_wall_orthogonality)));
+        }
+        if self.max_volume_ratio > bounds.max_volume_ratio {
+            v.push(format!("area ratio {:.1} above {}{}", self.max_volume_ratio, bounds.max_volume_ratio, at(w.max_volume_ratio)));
+        }
+        v
+    }
+
+    /// The worst values, for an evaluation's record.
+    pub fn summary(&self) -> QualitySummary {
+        QualitySummary {
+            cells: self.cells,
+            max_skewness: self.max_skewness,
+            max_growth_ratio: self.max_growth_ratio_away_from_corners,
+            max_growth_ratio_at_corners: self.max_growth_ratio,
+            min_wall_orthogonality_deg: self.min_wall_orthogonality_deg.unwrap_or(90.0),
+            max_volume_ratio: self.max_volume_ratio,
+        }
+    }
 }
 
 impl QualityReport {
@@ -188,12 +296,28 @@ impl QualityReport {
         if !same_shape {
             return Err(Error::Mesh("quality report: the metrics belong to a mesh of other block sizes".into()));
         }
+        Ok(Self::measure(mesh, &metrics.blocks.iter().map(|b| b.volume.clone()).collect::<Vec<_>>()))
+    }
+
+    /// Measure a mesh (validated first) without its metrics: the cell areas come from the
+    /// nodes (the same quadrilateral areas the metrics hold).
+    pub fn of_mesh(mesh: &Mesh) -> Result<Self> {
+        validate(mesh)?;
+        let volumes: Vec<Vec<f64>> = mesh
+            .blocks
+            .iter()
+            .map(|blk| (0..blk.nj).flat_map(|j| (0..blk.ni).map(move |i| (i, j))).map(|(i, j)| cell_area(blk, i, j)).collect())
+            .collect();
+        Ok(Self::measure(mesh, &volumes))
+    }
+
+    fn measure(mesh: &Mesh, volumes: &[Vec<f64>]) -> Self {
         let shapes: Vec<Vec<CellShape>> = mesh
             .blocks
             .iter()
             .map(|blk| (0..blk.nj).flat_map(|j| (0..blk.ni).map(move |i| (i, j))).map(|(i, j)| cell_shape(blk, i, j)).collect())
             .collect();
-
+        let corners: Vec<Vec<bool>> = mesh.blocks.iter().map(corner_cells).collect();
         let mut r = QualityReport {
             blocks: mesh.blocks.len(),
             cells: mesh.n_cells(),
@@ -206,6 +330,7 @@ impl QualityReport {
             max_skewness: 0.0,
             max_aspect_ratio: 1.0,
             max_growth_ratio: 1.0,
+            max_growth_ratio_away_from_corners: 1.0,
             min_first_cell_height: None,
             max_first_cell_height: None,
             max_periodic_mismatch: None,
@@ -214,20 +339,28 @@ impl QualityReport {
             worst: WorstCells::default(),
         };
         for (b, blk) in mesh.blocks.iter().enumerate() {
-            r.add_block_interior(b, blk, &metrics.blocks[b].volume, &shapes[b]);
+            r.add_block_interior(b, blk, &volumes[b], &shapes[b], &corners[b]);
             r.add_walls(b, blk);
         }
-        r.add_connections(mesh, metrics, &shapes);
-        Ok(r)
+        r.add_connections(mesh, volumes, &shapes, &corners);
+        r
     }
 
-    fn add_block_interior(&mut self, b: usize, blk: &Block, volume: &[f64], shape: &[CellShape]) {
-        let w = &mut self.worst;
+    /// A growth ratio between two cells, `at_corner` when either touches a block corner.
+    fn add_growth(&mut self, g: f64, at_corner: bool, here: CellLocation) {
+        raise(&mut self.max_growth_ratio, &mut self.worst.max_growth_ratio, g, here);
+        if !at_corner {
+            raise(&mut self.max_growth_ratio_away_from_corners, &mut self.worst.max_growth_ratio_away_from_corners, g, here);
+        }
+    }
+
+    fn add_block_interior(&mut self, b: usize, blk: &Block, volume: &[f64], shape: &[CellShape], corner: &[bool]) {
         for j in 0..blk.nj {
             for i in 0..blk.ni {
                 let here = CellLocation { block: b, i, j };
                 let c = blk.cell(i, j);
                 let (v, s) = (volume[c], &shape[c]);
+                let w = &mut self.worst;
                 lower(&mut self.min_volume, &mut w.min_volume, v, here);
                 self.max_volume = self.max_volume.max(v);
                 if v <= 0.0 {
@@ -238,13 +371,13 @@ impl QualityReport {
                 raise(&mut self.max_aspect_ratio, &mut w.max_aspect_ratio, ratio(s.i_extent, s.j_extent), here);
                 if i + 1 < blk.ni {
                     let e = blk.cell(i + 1, j);
-                    raise(&mut self.max_volume_ratio, &mut w.max_volume_ratio, ratio(v, volume[e]), here);
-                    raise(&mut self.max_growth_ratio, &mut w.max_growth_ratio, ratio(s.i_extent, shape[e].i_extent), here);
+                    raise(&mut self.max_volume_ratio, &mut self.worst.max_volume_ratio, ratio(v, volume[e]), here);
+                    self.add_growth(ratio(s.i_extent, shape[e].i_extent), corner[c] || corner[e], here);
                 }
                 if j + 1 < blk.nj {
                     let n = blk.cell(i, j + 1);
-                    raise(&mut self.max_volume_ratio, &mut w.max_volume_ratio, ratio(v, volume[n]), here);
-                    raise(&mut self.max_growth_ratio, &mut w.max_growth_ratio, ratio(s.j_extent, shape[n].j_extent), here);
+                    raise(&mut self.max_volume_ratio, &mut self.worst.max_volume_ratio, ratio(v, volume[n]), here);
+                    self.add_growth(ratio(s.j_extent, shape[n].j_extent), corner[c] || corner[n], here);
                 }
             }
         }
@@ -272,7 +405,7 @@ impl QualityReport {
         }
     }
 
-    fn add_connections(&mut self, mesh: &Mesh, metrics: &MeshMetrics, shapes: &[Vec<CellShape>]) {
+    fn add_connections(&mut self, mesh: &Mesh, volumes: &[Vec<f64>], shapes: &[Vec<CellShape>], corners: &[Vec<bool>]) {
         let normal_extent = |b: usize, face: Face, cell: usize| match face {
             Face::IMin | Face::IMax => shapes[b][cell].i_extent,
             Face::JMin | Face::JMax => shapes[b][cell].j_extent,
@@ -288,11 +421,11 @@ impl QualityReport {
                     let there = inner_cell(donor, conn.donor_block, conn.donor_face, m, 1);
                     let c = blk.cell(here.i as usize, here.j as usize);
                     let d = donor.cell(there.i as usize, there.j as usize);
-                    let (vc, vd) = (metrics.blocks[b].volume[c], metrics.blocks[conn.donor_block].volume[d]);
+                    let (vc, vd) = (volumes[b][c], volumes[conn.donor_block][d]);
                     let at = CellLocation { block: b, i: here.i as usize, j: here.j as usize };
                     raise(&mut self.max_volume_ratio, &mut self.worst.max_volume_ratio, ratio(vc, vd), at);
                     let g = ratio(normal_extent(b, patch.face, c), normal_extent(conn.donor_block, conn.donor_face, d));
-                    raise(&mut self.max_growth_ratio, &mut self.worst.max_growth_ratio, g, at);
+                    self.add_growth(g, corners[b][c] || corners[conn.donor_block][d], at);
 
                     for (nf, nm) in node_partners(patch, conn, f) {
                         let (pi, pj) = face_node(blk, patch.face, nf);
@@ -338,7 +471,7 @@ impl fmt::Display for QualityReport {
             at(w.min_volume)
         )?;
         writeln!(f, "  max volume ratio        {:.3}{}", self.max_volume_ratio, at(w.max_volume_ratio))?;
-        writeln!(f, "  max growth ratio        {:.3}{}", self.max_growth_ratio, at(w.max_growth_ratio))?;
+        writeln!(f, "  max growth ratio        {:.3}{} ({:.3} away from block corners{})", self.max_growth_ratio, at(w.max_growth_ratio), self.max_growth_ratio_away_from_corners, at(w.max_growth_ratio_away_from_corners))?;
         writeln!(f, "  min orthogonality       {:.2} deg{}", self.min_orthogonality_deg, at(w.min_orthogonality))?;
         writeln!(f, "  min wall orthogonality  {} deg{}", opt(self.min_wall_orthogonality_deg, 2), at(w.min_wall_orthogonality))?;
         writeln!(f, "  max skewness            {:.3}{}", self.max_skewness, at(w.max_skewness))?;

@@ -130,7 +130,7 @@ fn eddy_viscosity_ratio(s: &BlockSolution, c: usize, gas: &Gas) -> f64 {
 /// trailing edge its most downstream one. Of the two arcs between them, the suction side is the
 /// upper one at mid axial chord (the project's blades turn the flow towards -y, so their convex
 /// side is the upper one). Assumes the wall patches list the wall faces as one closed loop, as
-/// the cascade mesher's O-block does.
+/// the cascade mesher's boundary-layer block does.
 /// Points are returned ordered from the leading edge to the trailing edge on each side. The
 /// skin friction is left at 0 for an inviscid flow (`viscous` false).
 pub fn blade_surface(mesh: &Mesh, sol: &Solution, gas: &Gas, op: &OperatingPoint, viscous: bool) -> Vec<SurfacePoint> {

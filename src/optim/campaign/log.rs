@@ -107,6 +107,9 @@ pub struct EvaluationRecord {
     /// The points answered as periodic flows, with period and amplitude (`cascade::periodic`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub oscillations: Vec<crate::cascade::Oscillation>,
+    /// The worst quality figures of the design's mesh (`mesh::quality`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<crate::mesh::quality::QualitySummary>,
 }
 
 impl EvaluationRecord {
@@ -130,6 +133,7 @@ impl EvaluationRecord {
             stops: e.diagnostics.stops.clone(),
             attempts: e.diagnostics.attempts.clone(),
             oscillations: e.diagnostics.oscillations.clone(),
+            mesh: e.diagnostics.mesh,
         }
     }
 
@@ -149,6 +153,7 @@ impl EvaluationRecord {
                 stops: self.stops.clone(),
                 attempts: self.attempts.clone(),
                 oscillations: self.oscillations.clone(),
+                mesh: self.mesh,
             },
         }
     }

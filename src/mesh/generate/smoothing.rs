@@ -1,0 +1,488 @@
+//! Elliptic smoothing of the four passage blocks together, as one periodic grid.
+//!
+//! Winslow's equations with control functions (Thompson, Warsi & Mastin, *Numerical Grid
+//! Generation*, 1985, ch. 6; Blazek 2005, section 11.2.2):
+//!
+//! `alpha (r_xixi + phi r_xi) - 2 beta r_xieta + gamma (r_etaeta + psi r_eta) = 0`,
+//! `alpha = |r_eta|^2, beta = r_xi . r_eta, gamma = |r_xi|^2`.
+//!
+//! The control functions keep the spacing of the transfinite grid (Thomas and Middlecoff): in
+//! one dimension `x_xixi + phi x_xi = 0` holds for the wanted distribution when
+//! `phi = -x_xixi / x_xi`, so `phi` and `psi` are measured along the grid lines of the first
+//! grid and lightly filtered, while the Laplacian part fairs the lines.
+//!
+//! The passage blocks run with i downstream and j pitchwise, and their lines continue across
+//! every block interface with the same index directions (`passage_blocks.rs`), so each node has
+//! the four neighbours and four diagonal neighbours of a structured grid: through the block
+//! interfaces, and through the periodic line one pitch up or down. The only fixed nodes are those
+//! on the boundary-layer block's outer curve; the periodic line, the entrance and exit lines
+//! and the points Y and X where four blocks meet are interior nodes, smoothed like the rest;
+//! nodes on the inlet and outlet planes slide along them (their outer neighbours mirrored in
+//! the plane, so that grid lines meet the planes at right angles).
+
+use super::distribution::P2;
+use super::grid::Grid;
+use super::passage_blocks::{PassageBlocks, PassageCounts};
+use super::repair::{self, Motion, Node};
+
+/// Block indices of the passage blocks in the node graph.
+const INLET: usize = 0;
+const PRESSURE: usize = 1;
+const SUCTION: usize = 2;
+const OUTLET: usize = 3;
+
+/// Bound on the control functions: a spacing change of at most ~60 % per cell.
+const MAX_CONTROL: f64 = 0.6;
+/// Filter passes over the control functions.
+const CONTROL_PASSES: usize = 4;
+
+/// A node of a block, with the number of pitches its position is shifted by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Site {
+    block: usize,
+    i: usize,
+    j: usize,
+    pitches: i32,
+}
+
+/// The passage blocks' nodes as one periodic grid: every node position once (`x`), and for
+/// every free node its eight neighbours.
+struct Graph {
+    dims: [(usize, usize); 4],
+    offsets: [usize; 4],
+    /// Canonical node and pitch shift of every stored node.
+    canon: Vec<(usize, i32)>,
+    pitch: f64,
+    counts: PassageCounts,
+}
+
+impl Graph {
+    fn new(blocks: &PassageBlocks, pitch: f64) -> Graph {
+        let grids = [&blocks.inlet, &blocks.pressure, &blocks.suction, &blocks.outlet];
+        let dims = grids.map(|g| (g.ni, g.nj));
+        let mut offsets = [0; 4];
+        for b in 1..4 {
+            offsets[b] = offsets[b - 1] + (dims[b - 1].0 + 1) * (dims[b - 1].1 + 1);
+        }
+        let total = offsets[3] + (dims[3].0 + 1) * (dims[3].1 + 1);
+        let mut graph = Graph { dims, offsets, canon: (0..total).map(|k| (k, 0)).collect(), pitch, counts: blocks.counts };
+        graph.identify();
+        graph
+    }
+
+    fn id(&self, b: usize, i: usize, j: usize) -> usize {
+        self.offsets[b] + i + (self.dims[b].0 + 1) * j
+    }
+
+    /// The canonical node of stored node `k` and the pitches it is shifted by from it.
+    fn find(&self, k: usize) -> (usize, i32) {
+        let (mut k, mut shift) = (k, 0);
+        while self.canon[k].0 != k {
+            shift += self.canon[k].1;
+            k = self.canon[k].0;
+        }
+        (k, shift)
+    }
+
+    /// Records that node `a` sits at node `b` shifted by `pitches`.
+    fn join(&mut self, a: usize, b: usize, pitches: i32) {
+        let (ra, sa) = self.find(a);
+        let (rb, sb) = self.find(b);
+        if ra != rb {
+            // pos(a) = pos(ra) + sa = pos(b) + pitches = pos(rb) + sb + pitches.
+            self.canon[ra] = (rb, sb + pitches - sa);
+        }
+    }
+
+    /// The block interfaces and periodic lines (`passage_blocks.rs`).
+    fn identify(&mut self) {
+        let c = self.counts;
+        let (n_in, n_side, n_out, n) = (c.n_in, c.n_side, c.n_out, c.n_across);
+        let (nj_in, nj_out) = (c.nj_inlet(), c.nj_outlet());
+        for j in 0..=n {
+            self.join(self.id(PRESSURE, 0, j), self.id(INLET, n_in, j), 0);
+            self.join(self.id(SUCTION, 0, j), self.id(INLET, n_in, n + c.n_le + j), 0);
+            self.join(self.id(PRESSURE, n_side, j), self.id(OUTLET, 0, j), 0);
+            self.join(self.id(SUCTION, n_side, j), self.id(OUTLET, 0, n + c.n_te + j), 0);
+        }
+        for i in 0..=n_in {
+            self.join(self.id(INLET, i, nj_in), self.id(INLET, i, 0), 1);
+        }
+        for i in 0..=n_side {
+            self.join(self.id(SUCTION, i, n), self.id(PRESSURE, i, 0), 1);
+        }
+        for i in 0..=n_out {
+            self.join(self.id(OUTLET, i, nj_out), self.id(OUTLET, i, 0), 1);
+        }
+    }
+
+    /// How node (b, i, j) moves: fixed on the boundary-layer block's outer curve and on the
+    /// entrance and exit lines (their nodes are graded from both ends and the passage blocks'
+    /// corners meet there), sliding on the inlet and outlet planes, free elsewhere.
+    fn motion(&self, b: usize, i: usize, j: usize) -> Motion {
+        let c = self.counts;
+        let n = c.n_across;
+        let on_outer = match b {
+            INLET => i == c.n_in && (n..=n + c.n_le).contains(&j),
+            PRESSURE => j == n,
+            SUCTION => j == 0,
+            _ => i == 0 && (n..=n + c.n_te).contains(&j),
+        };
+        let on_entrance = (b == INLET && i == c.n_in) || (b == PRESSURE && i == 0) || (b == SUCTION && i == 0);
+        let on_exit = (b == OUTLET && i == 0) || (b == PRESSURE && i == c.n_side) || (b == SUCTION && i == c.n_side);
+        if on_outer || on_entrance || on_exit {
+            Motion::Fixed
+        } else if (b == INLET && i == 0) || (b == OUTLET && i == c.n_out) {
+            Motion::SlidePlane
+        } else {
+            Motion::Free
+        }
+    }
+
+    /// The node one step (di, dj) from `s` (|di| + |dj| = 1), across block interfaces and the
+    /// periodic line; None past the outer curve or the inlet and outlet planes.
+    fn step(&self, s: Site, di: i32, dj: i32) -> Option<Site> {
+        let c = self.counts;
+        let n = c.n_across;
+        let (ni, nj) = self.dims[s.block];
+        let i = s.i as i64 + di as i64;
+        let j = s.j as i64 + dj as i64;
+        let here = |i: i64, j: i64| Some(Site { block: s.block, i: i as usize, j: j as usize, pitches: s.pitches });
+        if i >= 0 && i <= ni as i64 && j >= 0 && j <= nj as i64 {
+            return here(i, j);
+        }
+        let at = |block: usize, i: usize, j: usize, shift: i32| Some(Site { block, i, j, pitches: s.pitches + shift });
+        match (s.block, di, dj) {
+            (INLET, 1, 0) if s.j <= n => at(PRESSURE, 1, s.j, 0),
+            (INLET, 1, 0) if s.j >= n + c.n_le => at(SUCTION, 1, s.j - n - c.n_le, 0),
+            (PRESSURE, 1, 0) => at(OUTLET, 1, s.j, 0),
+            (SUCTION, 1, 0) => at(OUTLET, 1, s.j + n + c.n_te, 0),
+            (PRESSURE, -1, 0) => at(INLET, c.n_in - 1, s.j, 0),
+            (SUCTION, -1, 0) => at(INLET, c.n_in - 1, s.j + n + c.n_le, 0),
+            (OUTLET, -1, 0) if s.j <= n => at(PRESSURE, c.n_side - 1, s.j, 0),
+            (OUTLET, -1, 0) if s.j >= n + c.n_te => at(SUCTION, c.n_side - 1, s.j - n - c.n_te, 0),
+            (INLET, 0, 1) => at(INLET, s.i, 1, 1),
+            (INLET, 0, -1) => at(INLET, s.i, c.nj_inlet() - 1, -1),
+            (SUCTION, 0, 1) => at(PRESSURE, s.i, 1, 1),
+            (PRESSURE, 0, -1) => at(SUCTION, s.i, n - 1, -1),
+            (OUTLET, 0, 1) => at(OUTLET, s.i, 1, 1),
+            (OUTLET, 0, -1) => at(OUTLET, s.i, c.nj_outlet() - 1, -1),
+            _ => None,
+        }
+    }
+}
+
+/// One free node's stencil: the canonical indices and pitch shifts of its neighbours east,
+/// west, north, south, north-east, north-west, south-east, south-west (relative to the node's
+/// own position), and how it moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Stencil {
+    pub at: Node,
+    pub phi: f64,
+    pub psi: f64,
+    /// Whether phi and psi were prescribed (target spacings) rather than measured.
+    pub target: [bool; 2],
+    /// Red-black colour (i + j parity).
+    pub colour: usize,
+}
+
+/// Smooths the four passage blocks with `sweeps` red-black Gauss-Seidel sweeps of Winslow's
+/// equations, with the control functions `targets` where given (else from their current
+/// spacing) and the first cells off the outer curve steered to `first_cells`, in place.
+pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[super::passage_blocks::Targets; 4], first_cells: &FirstCells) {
+    let graph = Graph::new(blocks, pitch);
+    let mut x = graph.gather(blocks);
+    let mut stencils = stencils(&graph, targets);
+    controls(&mut stencils, &x, pitch);
+    let mut lines = graded_lines(&graph, &stencils, first_cells);
+    let base: Vec<(f64, f64)> = stencils.iter().map(|s| (s.phi, s.psi)).collect();
+    for round in 0..sweeps {
+        if round % FEEDBACK_EVERY == 0 {
+            feedback(&mut stencils, &base, &mut lines, &x);
+        }
+        relax(&stencils, &mut x, pitch);
+    }
+    graph.scatter(&x, blocks);
+}
+
+/// Repairs the passage blocks' poor cells (`repair.rs`), in place.
+pub fn repair(blocks: &mut PassageBlocks, pitch: f64) {
+    let graph = Graph::new(blocks, pitch);
+    let mut x = graph.gather(blocks);
+    let nodes: Vec<Node> = stencils(&graph, &blocks.no_targets()).iter().map(|s| s.at).collect();
+    repair::repair(&nodes, &mut x, pitch);
+    graph.scatter(&x, blocks);
+}
+
+impl Graph {
+    /// Every node's position at its canonical index.
+    fn gather(&self, blocks: &PassageBlocks) -> Vec<P2> {
+        let mut x = vec![[0.0; 2]; self.canon.len()];
+        for (b, g) in grids(blocks).iter().enumerate() {
+            for j in 0..=g.nj {
+                for i in 0..=g.ni {
+                    let (k, shift) = self.find(self.id(b, i, j));
+                    x[k] = [g.at(i, j)[0], g.at(i, j)[1] - shift as f64 * self.pitch];
+                }
+            }
+        }
+        x
+    }
+
+    /// The blocks' nodes from the canonical positions `x`.
+    fn scatter(&self, x: &[P2], blocks: &mut PassageBlocks) {
+        for (b, g) in [&mut blocks.inlet, &mut blocks.pressure, &mut blocks.suction, &mut blocks.outlet].into_iter().enumerate() {
+            for j in 0..=g.nj {
+                for i in 0..=g.ni {
+                    let (k, shift) = self.find(self.id(b, i, j));
+                    g.set(i, j, [x[k][0], x[k][1] + shift as f64 * self.pitch]);
+                }
+            }
+        }
+    }
+}
+
+/// Control functions for `stencils` (prescribed where given, else measured on `x`), then
+/// `sweeps` red-black Gauss-Seidel sweeps of Winslow's equations on the positions `x`
+/// (periodic images `pitch` apart in y).
+pub fn sweep(stencils: &mut [Stencil], x: &mut [P2], pitch: f64, sweeps: usize) {
+    controls(stencils, x, pitch);
+    for _ in 0..sweeps {
+        relax(stencils, x, pitch);
+    }
+}
+
+/// One red-black Gauss-Seidel sweep of Winslow's equations.
+fn relax(stencils: &[Stencil], x: &mut [P2], pitch: f64) {
+    use rayon::prelude::*;
+    for colour in 0..2 {
+        let updates: Vec<(usize, P2)> = stencils.par_iter().filter(|s| s.colour == colour).map(|s| (s.at.node, winslow(s, x, pitch))).collect();
+        for (k, p) in updates {
+            x[k] = p;
+        }
+    }
+}
+
+/// The first cell wanted on every line that leaves the boundary-layer block's outer curve
+/// (`PassageBlocks::first_cells`): per suction- and pressure-side line i, per inlet row
+/// ending on the leading-edge arc and per outlet row starting on the rear arc (counted from
+/// the arc's start).
+pub struct FirstCells {
+    pub suction: Vec<f64>,
+    pub pressure: Vec<f64>,
+    pub inlet: Vec<f64>,
+    pub outlet: Vec<f64>,
+}
+
+/// Sweeps between two corrections of the lines' control functions.
+const FEEDBACK_EVERY: usize = 4;
+/// Gain of a correction per unit logarithm of the first cell's error.
+const FEEDBACK_GAIN: f64 = 0.15;
+/// Largest correction.
+const MAX_BIAS: f64 = 1.8;
+/// Decay of a correction per node away from the outer curve.
+const BIAS_DECAY: f64 = 0.9;
+/// Bound on a corrected control function (a cell ratio of 19 at most: the 1-D ratio is
+/// (1 - c / 2) / (1 + c / 2)).
+const MAX_FEEDBACK_CONTROL: f64 = 1.8;
+
+/// A line that leaves the outer curve: its free nodes from the curve outwards (stencil
+/// indices), the outer-curve node it starts from, its wanted first cell, which control
+/// function runs along it (0 phi, 1 psi), the sign of its index direction away from the
+/// curve, and the correction so far.
+struct GradedLine {
+    nodes: Vec<usize>,
+    start: usize,
+    first: f64,
+    component: usize,
+    sign: f64,
+    bias: f64,
+    /// The line on the other side of an entrance or exit line node: the two first cells are
+    /// steered to their geometric mean instead of to `first`.
+    partner: Option<usize>,
+}
+
+/// The graded lines of the passage blocks (the corner lines, on the entrance and exit lines,
+/// keep their own distribution).
+fn graded_lines(graph: &Graph, stencils: &[Stencil], first: &FirstCells) -> Vec<GradedLine> {
+    let mut index = vec![usize::MAX; graph.canon.len()];
+    for (k, s) in stencils.iter().enumerate() {
+        index[s.at.node] = k;
+    }
+    let c = graph.counts;
+    let n = c.n_across;
+    let node = |b: usize, i: usize, j: usize| graph.find(graph.id(b, i, j)).0;
+    let mut lines = Vec::new();
+    let line = |sites: Vec<(usize, usize, usize)>, start: (usize, usize, usize), h: f64, component: usize, sign: f64| {
+        let nodes: Vec<usize> = sites.iter().map(|&(b, i, j)| index[node(b, i, j)]).take_while(|&k| k != usize::MAX).collect();
+        (!nodes.is_empty()).then(|| GradedLine { nodes, start: node(start.0, start.1, start.2), first: h, component, sign, bias: 0.0, partner: None })
+    };
+    let mut push = |l: Option<GradedLine>| lines.extend(l);
+    for i in 1..c.n_side {
+        push(line((1..n).map(|j| (SUCTION, i, j)).collect(), (SUCTION, i, 0), first.suction[i], 1, 1.0));
+        push(line((1..n).rev().map(|j| (PRESSURE, i, j)).collect(), (PRESSURE, i, n), first.pressure[i], 1, -1.0));
+    }
+    for j in n + 1..n + c.n_le {
+        push(line((1..c.n_in).rev().map(|i| (INLET, i, j)).collect(), (INLET, c.n_in, j), first.inlet[j - n], 0, -1.0));
+    }
+    for j in n + 1..n + c.n_te {
+        push(line((1..c.n_out).map(|i| (OUTLET, i, j)).collect(), (OUTLET, 0, j), first.outlet[j - n], 0, 1.0));
+    }
+    // Across the entrance and exit lines (their nodes are fixed): the rows either side of each
+    // node, balanced against each other.
+    // The rows from the four corners.
+    push(line((1..c.n_in).rev().map(|i| (INLET, i, n)).collect(), (INLET, c.n_in, n), first.inlet[0], 0, -1.0));
+    push(line((1..c.n_in).rev().map(|i| (INLET, i, n + c.n_le)).collect(), (INLET, c.n_in, n + c.n_le), first.inlet[c.n_le], 0, -1.0));
+    push(line((1..c.n_out).map(|i| (OUTLET, i, n)).collect(), (OUTLET, 0, n), first.outlet[0], 0, 1.0));
+    push(line((1..c.n_out).map(|i| (OUTLET, i, n + c.n_te)).collect(), (OUTLET, 0, n + c.n_te), first.outlet[c.n_te], 0, 1.0));
+    drop(push);
+    let mut pair = |a: Vec<(usize, usize, usize)>, b: Vec<(usize, usize, usize)>, start: (usize, usize, usize), sign_a: f64| {
+        if let (Some(mut la), Some(mut lb)) = (line(a, start, f64::NAN, 0, sign_a), line(b, start, f64::NAN, 0, -sign_a)) {
+            la.partner = Some(lines.len() + 1);
+            lb.partner = Some(lines.len());
+            lines.push(la);
+            lines.push(lb);
+        }
+    };
+    for j in 1..n {
+        pair((1..c.n_in).rev().map(|i| (INLET, i, j)).collect(), (1..c.n_side).map(|i| (PRESSURE, i, j)).collect(), (PRESSURE, 0, j), -1.0);
+        pair((1..c.n_in).rev().map(|i| (INLET, i, n + c.n_le + j)).collect(), (1..c.n_side).map(|i| (SUCTION, i, j)).collect(), (SUCTION, 0, j), -1.0);
+        pair((1..c.n_side).rev().map(|i| (PRESSURE, i, j)).collect(), (1..c.n_out).map(|i| (OUTLET, i, j)).collect(), (PRESSURE, c.n_side, j), -1.0);
+        pair((1..c.n_side).rev().map(|i| (SUCTION, i, j)).collect(), (1..c.n_out).map(|i| (OUTLET, i, n + c.n_te + j)).collect(), (SUCTION, c.n_side, j), -1.0);
+    }
+    lines
+}
+
+/// Corrects each graded line's control function by its first cell's error (larger than
+/// wanted: more clustering towards the outer curve), the correction decaying along the line
+/// and integrated over the sweeps (a controller on the spacing the Winslow solution gives).
+fn feedback(stencils: &mut [Stencil], base: &[(f64, f64)], lines: &mut [GradedLine], x: &[P2]) {
+    let firsts: Vec<f64> = lines.iter().map(|l| dist(x[stencils[l.nodes[0]].at.node], x[l.start])).collect();
+    for (k, line) in lines.iter_mut().enumerate() {
+        let d = firsts[k];
+        let target = line.partner.map_or(line.first, |p| (d * firsts[p]).sqrt());
+        line.bias = (line.bias + FEEDBACK_GAIN * (d / target).ln()).clamp(-MAX_BIAS, MAX_BIAS);
+        let mut w = 1.0;
+        for &node in &line.nodes {
+            let s = &mut stencils[node];
+            let value = -line.sign * line.bias * w;
+            if line.component == 0 {
+                s.phi = (base[node].0 + value).clamp(-MAX_FEEDBACK_CONTROL, MAX_FEEDBACK_CONTROL);
+            } else {
+                s.psi = (base[node].1 + value).clamp(-MAX_FEEDBACK_CONTROL, MAX_FEEDBACK_CONTROL);
+            }
+            w *= BIAS_DECAY;
+        }
+    }
+}
+
+
+/// The stencils of every free or sliding node, once per canonical node.
+fn stencils(graph: &Graph, targets: &[super::passage_blocks::Targets; 4]) -> Vec<Stencil> {
+    let mut seen = vec![false; graph.canon.len()];
+    let mut out = Vec::new();
+    for b in 0..4 {
+        let (ni, nj) = graph.dims[b];
+        for j in 0..=nj {
+            for i in 0..=ni {
+                let (k, shift) = graph.find(graph.id(b, i, j));
+                if seen[k] {
+                    continue;
+                }
+                seen[k] = true;
+                let motion = match graph.motion(b, i, j) {
+                    Motion::Fixed => continue,
+                    m => m,
+                };
+                let site = Site { block: b, i, j, pitches: 0 };
+                // Neighbour positions relative to this instance, which sits `shift` pitches
+                // from the canonical node.
+                let rel = |s: Option<Site>| {
+                    s.map(|s| {
+                        let (kk, ss) = graph.find(graph.id(s.block, s.i, s.j));
+                        (kk, ss + s.pitches - shift)
+                    })
+                };
+                let go = |s: Option<Site>, di: i32, dj: i32| s.and_then(|s| graph.step(s, di, dj));
+                let e = graph.step(site, 1, 0);
+                let w = graph.step(site, -1, 0);
+                let no = graph.step(site, 0, 1);
+                let so = graph.step(site, 0, -1);
+                let n = [rel(e), rel(w), rel(no), rel(so), rel(go(e, 0, 1)), rel(go(w, 0, 1)), rel(go(e, 0, -1)), rel(go(w, 0, -1))];
+                let [phi, psi] = targets[b][i + (ni + 1) * j];
+                out.push(Stencil { at: Node { node: k, motion, n }, phi, psi, target: [!phi.is_nan(), !psi.is_nan()], colour: (i + j) % 2 });
+            }
+        }
+    }
+    out
+}
+
+use super::passage_blocks::stretching;
+
+fn dist(a: P2, b: P2) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// Control functions: the prescribed ones where given, elsewhere measured on the current
+/// grid; then filtered over the neighbours.
+fn controls(stencils: &mut [Stencil], x: &[P2], pitch: f64) {
+    let mut index = vec![usize::MAX; x.len()];
+    for (k, s) in stencils.iter().enumerate() {
+        index[s.at.node] = k;
+    }
+    for s in stencils.iter_mut() {
+        let c = x[s.at.node];
+        let [e, w, n, so] = [0, 1, 2, 3].map(|m| repair::neighbour(&s.at, x, pitch, m));
+        if !s.target[0] {
+            s.phi = stretching(dist(c, w), dist(c, e));
+        }
+        if !s.target[1] {
+            s.psi = stretching(dist(c, so), dist(c, n));
+        }
+        s.phi = s.phi.clamp(-MAX_CONTROL, MAX_CONTROL);
+        s.psi = s.psi.clamp(-MAX_CONTROL, MAX_CONTROL);
+    }
+    for _ in 0..CONTROL_PASSES {
+        let old: Vec<(f64, f64)> = stencils.iter().map(|s| (s.phi, s.psi)).collect();
+        for (k, s) in stencils.iter_mut().enumerate() {
+            // phi is filtered across the i lines (north and south), psi across the j lines.
+            let get = |m: usize| s.at.n[m].map(|(node, _)| index[node]).filter(|&q| q != usize::MAX);
+            let (a, b) = (get(2), get(3));
+            if let (Some(a), Some(b)) = (a, b) {
+                s.phi = 0.5 * old[k].0 + 0.25 * (old[a].0 + old[b].0);
+            }
+            let (a, b) = (get(0), get(1));
+            if let (Some(a), Some(b)) = (a, b) {
+                s.psi = 0.5 * old[k].1 + 0.25 * (old[a].1 + old[b].1);
+            }
+        }
+    }
+}
+
+
+/// The Winslow update of one node.
+fn winslow(s: &Stencil, x: &[P2], pitch: f64) -> P2 {
+    let nb: [P2; 8] = std::array::from_fn(|m| repair::neighbour(&s.at, x, pitch, m));
+    let [e, w, n, so, ne, nw, se, sw] = nb;
+    let r_xi = [0.5 * (e[0] - w[0]), 0.5 * (e[1] - w[1])];
+    let r_eta = [0.5 * (n[0] - so[0]), 0.5 * (n[1] - so[1])];
+    let alpha = r_eta[0] * r_eta[0] + r_eta[1] * r_eta[1];
+    let beta = r_xi[0] * r_eta[0] + r_xi[1] * r_eta[1];
+    let gamma = r_xi[0] * r_xi[0] + r_xi[1] * r_xi[1];
+    let mut new = [0.0; 2];
+    for c in 0..2 {
+        let r_xieta = 0.25 * (ne[c] - nw[c] - se[c] + sw[c]);
+        new[c] = (alpha * (e[c] + w[c] + s.phi * r_xi[c]) + gamma * (n[c] + so[c] + s.psi * r_eta[c]) - 2.0 * beta * r_xieta) / (2.0 * (alpha + gamma));
+    }
+    let here = x[s.at.node];
+    repair::constrained(&s.at, x, [here[0] + OVER_RELAXATION * (new[0] - here[0]), here[1] + OVER_RELAXATION * (new[1] - here[1])])
+}
+
+/// Over-relaxation factor of the Gauss-Seidel sweeps (1.4 about halves the sweeps needed;
+/// beyond ~1.6 the red-black iteration of the coupled equations stops converging).
+const OVER_RELAXATION: f64 = 1.4;
+
+/// The passage blocks' grids in graph order.
+pub fn grids(blocks: &PassageBlocks) -> [&Grid; 4] {
+    [&blocks.inlet, &blocks.pressure, &blocks.suction, &blocks.outlet]
+}
