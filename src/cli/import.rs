@@ -112,6 +112,9 @@ fn command_line() -> String {
 fn print_report(name: &str, r: &ImportReport) {
     let mm = |v: f64| v * 1e3;
     println!("{name}: {} points from {}", r.points, r.origin);
+    if r.reordered {
+        println!("  points put in contour order (the file does not list them round the profile)");
+    }
     if r.closing_gap > 0.0 {
         println!("  closed across a gap of {:.3} mm between the ends of the points", mm(r.closing_gap));
     }
@@ -144,4 +147,15 @@ fn print_report(name: &str, r: &ImportReport) {
         r.fit_tolerance_percent_chord,
         r.fit_iterations
     );
+    let q = &r.mesh;
+    println!(
+        "  coarse mesh: {} cells, skewness {:.3}, growth {:.3} ({:.3} at block corners), wall orthogonality {:.1} deg, area ratio {:.1}",
+        q.cells, q.max_skewness, q.max_growth_ratio, q.max_growth_ratio_at_corners, q.min_wall_orthogonality_deg, q.max_volume_ratio
+    );
+    if r.mesh_outside_bounds.is_empty() {
+        println!("  within the mesh quality bounds");
+    }
+    for v in &r.mesh_outside_bounds {
+        println!("  outside the mesh quality bounds: {v}");
+    }
 }

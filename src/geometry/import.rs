@@ -7,7 +7,12 @@
 //! edge round the leading edge, or any other start), or as two sides (two sections separated by
 //! a blank line, two files, a `side` column such as `ss`/`ps`, or the four columns
 //! `x_ss, y_ss, x_ps, y_ps` side by side). Comment lines start with `#`, `//`, `!` or `%`. The
-//! sides are joined where their ends meet, whichever way each runs.
+//! sides are joined where their ends meet, whichever way each runs. A loop whose points are not
+//! listed round the contour (swapped rows, a point cloud) is put in contour order first
+//! (`geometry::contour`), and the report says so.
+//!
+//! The import ends by meshing the blade file it made (coarse, at its first operating point):
+//! a blade the mesher refuses is an error, and the mesh's quality is in the report.
 
 use std::path::Path;
 
@@ -18,6 +23,7 @@ use super::fit::{fit_blade_to_outline, set_optimization_bounds, FitOptions};
 use super::validity::{check_pitch_overlap, GeometryError};
 use super::{dist, Outline, Point2};
 use crate::flow::case::OperatingPoint;
+use crate::mesh::quality::{QualityBounds, QualityReport, QualitySummary};
 use crate::flow::gas::Gas;
 
 /// Why a profile cannot be imported.
@@ -54,6 +60,8 @@ pub enum ImportError {
     Setting(String),
     #[error("no operating point: give at least one (inlet total pressure and temperature, inlet flow angle, exit static pressure) so the blade can be solved")]
     NoOperatingPoint,
+    #[error("the imported blade does not mesh: {0}")]
+    Unmeshable(String),
     #[error("the fit deviates from the coordinates by {max_percent:.3} % of the chord at ({x_mm:.3}, {y_mm:.3}) mm ({rms_percent:.4} % RMS), more than the tolerance of {tolerance_percent} %; write it anyway with --force, or loosen --fit-tolerance")]
     FitTooCoarse { rms_percent: f64, max_percent: f64, x_mm: f64, y_mm: f64, tolerance_percent: f64 },
 }
@@ -288,6 +296,8 @@ pub struct ImportReport {
     pub origin_in_file: Point2,
     /// The largest gap the outline was closed across where the file's ends did not meet (m).
     pub closing_gap: f64,
+    /// Whether the file's points were put in contour order (their order in the file was not).
+    pub reordered: bool,
     /// Edge apexes: where the fitted camber line leaves each edge.
     pub leading_edge: Point2,
     pub trailing_edge: Point2,
@@ -313,6 +323,10 @@ pub struct ImportReport {
     pub fit_iterations: usize,
     pub fit_tolerance_percent_chord: f64,
     pub within_tolerance: bool,
+    /// The coarse mesh of the blade file at its first operating point: its quality, and the
+    /// quality bounds it misses (`mesh::quality::QualityBounds`).
+    pub mesh: QualitySummary,
+    pub mesh_outside_bounds: Vec<String>,
 }
 
 /// An imported blade: its file, the report, the outline through the coordinates and the fitted
@@ -346,7 +360,7 @@ pub fn import_blade(profile: &Profile, settings: &ImportSettings) -> Result<Impo
     if settings.operating_points.is_empty() {
         return Err(ImportError::NoOperatingPoint);
     }
-    let (ring, closing_gap) = assemble_loop(profile)?;
+    let (ring, closing_gap, reordered) = assemble_loop(profile)?;
     let (ring, origin_in_file) = to_blade_frame(&ring, settings);
     let extent = largest_extent(&ring);
     if !CHORD_RANGE.contains(&extent) {
@@ -392,6 +406,7 @@ pub fn import_blade(profile: &Profile, settings: &ImportSettings) -> Result<Impo
         points: ring.len(),
         origin_in_file,
         closing_gap: closing_gap * settings.units.scale(),
+        reordered,
         leading_edge: le,
         trailing_edge: [le[0] + c * stagger.cos(), le[1] + c * stagger.sin()],
         leading_edge_radius: design.leading_edge_radius.value,
@@ -410,6 +425,8 @@ pub fn import_blade(profile: &Profile, settings: &ImportSettings) -> Result<Impo
         fit_iterations: fit.iterations,
         fit_tolerance_percent_chord: settings.fit_tolerance_percent,
         within_tolerance: within,
+        mesh: QualitySummary::default(),
+        mesh_outside_bounds: Vec::new(),
     };
     let description = settings.description.clone().unwrap_or_else(|| {
         format!(
@@ -430,7 +447,21 @@ pub fn import_blade(profile: &Profile, settings: &ImportSettings) -> Result<Impo
         operating_points: settings.operating_points.clone(),
     };
     blade.validate().map_err(|e| ImportError::Invalid(e.to_string()))?;
+    let mut report = report;
+    let quality = mesh_check(&blade).map_err(|e| ImportError::Unmeshable(e.to_string()))?;
+    report.mesh = quality.summary();
+    report.mesh_outside_bounds = quality.violations(&QualityBounds::default());
     Ok(Imported { blade, report, coordinates: outline, fitted, points: ring })
+}
+
+/// The quality of the coarse mesh of `blade` at its first operating point, as `turbopt mesh
+/// --density coarse` makes it.
+fn mesh_check(blade: &BladeFile) -> crate::Result<QualityReport> {
+    let outline = blade.outline()?;
+    let op = blade.operating_points.first().ok_or_else(|| crate::Error::Invalid("no operating point".into()))?;
+    let spec = crate::mesh::passage::passage_spec(blade, &blade.cascade, &outline, op, crate::mesh::Density::Coarse)?;
+    let mesh = crate::mesh::generate::generate_cascade_mesh(&outline, &spec)?;
+    QualityReport::of_mesh(&mesh)
 }
 
 /// The loop in metres, mirrored and turned as asked, moved so that its most upstream point is the
@@ -459,9 +490,9 @@ fn largest_extent(points: &[Point2]) -> f64 {
     points.iter().enumerate().flat_map(|(i, a)| points[i + 1..].iter().map(move |b| dist(*a, *b))).fold(0.0, f64::max)
 }
 
-/// The profile's points as one loop (in file units) and the largest gap it was closed across
-/// where the file's ends did not meet.
-fn assemble_loop(profile: &Profile) -> Result<(Vec<Point2>, f64), ImportError> {
+/// The profile's points as one loop (in file units), the largest gap it was closed across
+/// where the file's ends did not meet, and whether the points were put in contour order.
+fn assemble_loop(profile: &Profile) -> Result<(Vec<Point2>, f64, bool), ImportError> {
     let total: usize = profile.sections.iter().map(Vec::len).sum();
     if total < MIN_POINTS {
         return Err(ImportError::TooFewPoints { origin: profile.origin.clone(), found: total, needed: MIN_POINTS });
@@ -471,8 +502,13 @@ fn assemble_loop(profile: &Profile) -> Result<(Vec<Point2>, f64), ImportError> {
         return Err(ImportError::NotFinite { point: k });
     }
     let size = largest_extent(&all);
+    let mut reordered = false;
     let (mut ring, mut gap) = match profile.sections.as_slice() {
-        [one] => (one.clone(), 0.0),
+        [one] => {
+            let (ordered, changed) = in_contour_order(one, size);
+            reordered = changed;
+            (ordered, 0.0)
+        }
         [a, b] => join_sides(a, b, size)?,
         more => return Err(ImportError::Sections { sections: more.len() }),
     };
@@ -484,7 +520,30 @@ fn assemble_loop(profile: &Profile) -> Result<(Vec<Point2>, f64), ImportError> {
         gap = f64::max(gap, ends);
     }
     check_duplicates(&ring, size)?;
-    Ok((ring, gap))
+    Ok((ring, gap, reordered))
+}
+
+/// A loop's closed tour longer than its contour-ordered one by more than this share (round-off)
+/// is out of order: a densely sampled closed curve's contour is its shortest tour, and two
+/// swapped rows of a thousand points lengthen it by only a few 1e-4.
+const REORDER_MARGIN: f64 = 1e-9;
+
+/// The loop's points in contour order ([`contour_order`](super::contour::contour_order)) when
+/// the file's order is not (its closed tour is longer), and whether they were reordered.
+fn in_contour_order(points: &[Point2], size: f64) -> (Vec<Point2>, bool) {
+    use super::contour::{contour_order, tour_length};
+    let mut pts = points.to_vec();
+    // A repeated first point closing the loop is not a point of its own.
+    if pts.len() > 1 && dist(pts[0], pts[pts.len() - 1]) <= SAME_POINT * size {
+        pts.pop();
+    }
+    let order = contour_order(&pts);
+    let file_order: Vec<usize> = (0..pts.len()).collect();
+    if tour_length(&pts, &file_order) > (1.0 + REORDER_MARGIN) * tour_length(&pts, &order) {
+        (order.iter().map(|&k| pts[k]).collect(), true)
+    } else {
+        (points.to_vec(), false)
+    }
 }
 
 /// A gap between ends is an edge to close, or the outline is open (see [`MAX_CLOSING_GAP`]).

@@ -8,6 +8,7 @@
 pub mod bezier_blade;
 pub mod blade_file;
 pub mod cascade;
+pub mod contour;
 pub mod coordinates;
 pub mod curves;
 pub mod design;

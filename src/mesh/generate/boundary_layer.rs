@@ -18,7 +18,7 @@
 //! wall's normal (orthogonal wall cells) and meets the outer curve along its normal (orthogonal
 //! cells where the passage blocks attach); its nodes grow geometrically from the first cell.
 
-use super::distribution::{add, dist, left_normal, scale, sub, unit, Polyline, P2};
+use super::distribution::{add, dist, dot, left_normal, scale, sub, unit, Polyline, P2};
 use super::wall::Wall;
 use crate::error::Error;
 
@@ -160,6 +160,10 @@ fn shifted(wall: &Wall, dy: f64) -> Vec<P2> {
     v
 }
 
+/// Length of the sum of the two unit tangents at a wall node below which the node is the tip
+/// of a near-sharp edge (a turn of more than about 150 degrees).
+const SHARP_TURN_BISECTOR: f64 = 0.5;
+
 /// Samples of the outer curve per wall node.
 const OUTER_SAMPLES_PER_NODE: usize = 4;
 /// Filter passes that round off the outer curve where the union of disks has corners.
@@ -238,7 +242,14 @@ pub fn build(wall: &Wall, s: &[f64], t: &[f64], spec: &LayerSpec) -> Result<OGri
         .map(|i| {
             let a = unit(sub(wall_nodes[i], wall_nodes[(i + ni - 1) % ni]));
             let b = unit(sub(wall_nodes[(i + 1) % ni], wall_nodes[i]));
-            unit(left_normal(add(a, b)))
+            let bisector = add(a, b);
+            // Round a near-sharp edge the wall turns by almost 180 degrees at one node: the
+            // bisector of the tangents vanishes, and the normal points on along the edge.
+            if dot(bisector, bisector) < SHARP_TURN_BISECTOR * SHARP_TURN_BISECTOR {
+                unit(sub(a, b))
+            } else {
+                unit(left_normal(bisector))
+            }
         })
         .collect();
     // Outer nodes: arc lengths along the outer curve of the smoothed normals' ends, unwrapped
