@@ -11,6 +11,7 @@ use super::{Evaluation, Evaluator, Status};
 use crate::cascade::{BladeChoice, CascadeError, CascadeSetup, CheckedBlade};
 use crate::geometry::{BladeFile, DesignSpace, GeometryError};
 use crate::mesh::generate::Unmeshable;
+use crate::mesh::quality::{QualityBounds, QualitySummary};
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -82,6 +83,10 @@ pub struct DesignRecord {
     /// Largest relative amplitude of the headline figures of a periodic answer.
     pub amplitude: Option<f64>,
     pub objectives: Vec<f64>,
+    /// The worst quality figures of the design's mesh, and the names of the quality bounds
+    /// (`mesh::quality::QualityBounds`) it misses.
+    pub mesh: Option<QualitySummary>,
+    pub outside_bounds: Vec<&'static str>,
 }
 
 /// A short name for why the checks refused a design, for the tally.
@@ -118,7 +123,25 @@ fn check(blade: &BladeFile, setup: &CascadeSetup, k: usize, design: &[f64]) -> R
 
 impl DesignRecord {
     fn new(design: usize, outcome: Outcome) -> Self {
-        DesignRecord { design, outcome, reason: String::new(), iterations: 0, residual_drop_orders: 0.0, wall_s: 0.0, period: None, amplitude: None, objectives: vec![] }
+        DesignRecord {
+            design,
+            outcome,
+            reason: String::new(),
+            iterations: 0,
+            residual_drop_orders: 0.0,
+            wall_s: 0.0,
+            period: None,
+            amplitude: None,
+            objectives: vec![],
+            mesh: None,
+            outside_bounds: vec![],
+        }
+    }
+
+    /// The record with its mesh's quality.
+    fn with_mesh(self, mesh: Option<QualitySummary>) -> Self {
+        let outside_bounds = mesh.map(|q| q.outside(&QualityBounds::default())).unwrap_or_default();
+        DesignRecord { mesh, outside_bounds, ..self }
     }
 
     /// The record of an evaluation.
@@ -144,7 +167,10 @@ impl DesignRecord {
             period: widest.and_then(|o| o.period),
             amplitude: widest.map(|o| o.largest_amplitude()),
             objectives: e.objectives.clone(),
+            mesh: None,
+            outside_bounds: vec![],
         }
+        .with_mesh(d.mesh)
     }
 }
 
@@ -163,7 +189,7 @@ pub fn mesh_designs(blade: &BladeFile, setup: &CascadeSetup, designs: &[Vec<f64>
             let record = match check(blade, setup, k, x) {
                 Err(r) => r,
                 Ok(checked) => match checked.mesh(setup) {
-                    Ok(_) => DesignRecord { wall_s: t.elapsed().as_secs_f64(), ..DesignRecord::new(k, Outcome::Meshed) },
+                    Ok(prepared) => DesignRecord { wall_s: t.elapsed().as_secs_f64(), ..DesignRecord::new(k, Outcome::Meshed) }.with_mesh(Some(prepared.quality)),
                     Err(e) => DesignRecord { reason: e.to_string(), wall_s: t.elapsed().as_secs_f64(), ..DesignRecord::new(k, Outcome::MesherFailure) },
                 },
             };
@@ -213,6 +239,11 @@ pub struct StudySummary {
     pub wall_s_p95: f64,
     /// The study's wall time over the checked designs (what a batch delivers per design).
     pub throughput_s_per_design: f64,
+    /// Meshed designs (every design that passed the checks and got a mesh), those within every
+    /// quality bound, and how many miss each bound.
+    pub meshes: usize,
+    pub within_bounds: usize,
+    pub outside_bounds: BTreeMap<&'static str, usize>,
 }
 
 impl StudySummary {
@@ -229,6 +260,13 @@ impl StudySummary {
         let answered = checked.iter().filter(|r| r.outcome.is_answer() || r.outcome == Outcome::Meshed).count();
         let solved: Vec<f64> = checked.iter().filter(|r| r.iterations > 0).map(|r| r.iterations as f64).collect();
         let walls: Vec<f64> = checked.iter().map(|r| r.wall_s).collect();
+        let meshed: Vec<&&DesignRecord> = checked.iter().filter(|r| r.mesh.is_some()).collect();
+        let mut outside_bounds: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for r in &meshed {
+            for b in &r.outside_bounds {
+                *outside_bounds.entry(b).or_default() += 1;
+            }
+        }
         StudySummary {
             designs: records.len(),
             checked: checked.len(),
@@ -240,6 +278,9 @@ impl StudySummary {
             wall_s_median: percentile(&walls, 0.5),
             wall_s_p95: percentile(&walls, 0.95),
             throughput_s_per_design: total_wall_s / checked.len().max(1) as f64,
+            meshes: meshed.len(),
+            within_bounds: meshed.iter().filter(|r| r.outside_bounds.is_empty()).count(),
+            outside_bounds,
         }
     }
 
@@ -255,6 +296,14 @@ impl StudySummary {
             s += "\n| rejected because | designs | share of drawn |\n|---|---:|---:|\n";
             for (reason, n) in &self.rejections {
                 s += &format!("| {reason} | {n} | {:.1} % |\n", 100.0 * *n as f64 / self.designs.max(1) as f64);
+            }
+        }
+        if self.meshes > 0 {
+            let share = |n: usize| format!("{:.1} %", 100.0 * n as f64 / self.meshes as f64);
+            s += "\n| mesh quality (bounds of `mesh::quality::QualityBounds`) | meshes | share of meshed |\n|---|---:|---:|\n";
+            s += &format!("| within every bound | {} | {} |\n", self.within_bounds, share(self.within_bounds));
+            for (bound, n) in &self.outside_bounds {
+                s += &format!("| outside: {bound} | {n} | {} |\n", share(*n));
             }
         }
         s
@@ -273,14 +322,16 @@ fn percentile(values: &[f64], q: f64) -> f64 {
 }
 
 /// The CSV header of [`DesignRecord::csv_row`].
-pub const CSV_HEADER: &str = "design,outcome,reason,iterations,residual_drop_orders,wall_s,period,amplitude,objectives";
+pub const CSV_HEADER: &str =
+    "design,outcome,reason,iterations,residual_drop_orders,wall_s,period,amplitude,objectives,max_skewness,max_growth,max_growth_at_corners,min_wall_orthogonality_deg,max_area_ratio,outside_bounds";
 
 impl DesignRecord {
     /// The record as one CSV row (objectives space-separated).
     pub fn csv_row(&self) -> String {
         let opt = |v: Option<String>| v.unwrap_or_default();
+        let q = |f: fn(&QualitySummary) -> f64| opt(self.mesh.as_ref().map(|m| format!("{:.4}", f(m))));
         format!(
-            "{},{:?},\"{}\",{},{:.3},{:.3},{},{},{}",
+            "{},{:?},\"{}\",{},{:.3},{:.3},{},{},{},{},{},{},{},{},\"{}\"",
             self.design,
             self.outcome,
             self.reason.replace('"', "'"),
@@ -289,7 +340,13 @@ impl DesignRecord {
             self.wall_s,
             opt(self.period.map(|p| p.to_string())),
             opt(self.amplitude.map(|a| format!("{a:.3e}"))),
-            self.objectives.iter().map(|v| format!("{v:.9e}")).collect::<Vec<_>>().join(" ")
+            self.objectives.iter().map(|v| format!("{v:.9e}")).collect::<Vec<_>>().join(" "),
+            q(|m| m.max_skewness),
+            q(|m| m.max_growth_ratio),
+            q(|m| m.max_growth_ratio_at_corners),
+            q(|m| m.min_wall_orthogonality_deg),
+            q(|m| m.max_volume_ratio),
+            self.outside_bounds.join("; ")
         )
     }
 }

@@ -235,6 +235,29 @@ pub struct QualitySummary {
     pub max_volume_ratio: f64,
 }
 
+impl QualitySummary {
+    /// The names of the bounds this mesh misses (empty: within all of them).
+    pub fn outside(&self, bounds: &QualityBounds) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.max_skewness > bounds.max_skewness {
+            v.push("skewness");
+        }
+        if self.max_growth_ratio > bounds.max_growth_ratio {
+            v.push("growth");
+        }
+        if self.max_growth_ratio_at_corners > bounds.max_growth_ratio_at_corners {
+            v.push("growth at block corners");
+        }
+        if self.min_wall_orthogonality_deg < bounds.min_wall_orthogonality_deg {
+            v.push("wall orthogonality");
+        }
+        if self.max_volume_ratio > bounds.max_volume_ratio {
+            v.push("area ratio");
+        }
+        v
+    }
+}
+
 impl QualityReport {
     /// The bounds `bounds` this mesh misses, one line each (empty: within all of them).
     pub fn violations(&self, bounds: &QualityBounds) -> Vec<String> {
