@@ -104,6 +104,27 @@ fn ls89_mur47_grid_convergence() {
             table += &format!("\nChange from the last two meshes: {}\n", changes.join(", "));
         }
     }
+    if let [(_, n3, coarse), (_, n2, medium), (_, n1, fine)] = rows.as_slice() {
+        table += "\nObserved order, Richardson-extrapolated value and fine-grid convergence index (Celik et al. 2008, \
+                  `post::grid_convergence`; asymptotic ratio 1 in the asymptotic range):\n\n\
+                  | figure | observed order | extrapolated | GCI fine | asymptotic ratio | oscillatory |\n|---|---|---|---|---|---|\n";
+        for (k, name) in names.iter().enumerate() {
+            let values = [coarse.objectives[k], medium.objectives[k], fine.objectives[k]];
+            match turbopt::post::grid_convergence::grid_convergence(values, [*n3, *n2, *n1]) {
+                Some(g) => {
+                    table += &format!(
+                        "| {name} | {:.2} | {:.6} | {:.2} % | {:.3} | {} |\n",
+                        g.order,
+                        g.extrapolated,
+                        100.0 * g.gci_fine,
+                        g.asymptotic_ratio,
+                        if g.oscillatory { "yes" } else { "no" }
+                    )
+                }
+                None => table += &format!("| {name} | - | - | - | - | the two finer meshes agree |\n"),
+            }
+        }
+    }
     let out = grid_table_path();
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).unwrap();

@@ -3,6 +3,7 @@
 //! exit flow angle, total-pressure loss, mass flow, exit isentropic Mach).
 
 pub mod coefficients;
+pub mod grid_convergence;
 pub mod compare;
 pub mod pictures;
 pub mod planes;
