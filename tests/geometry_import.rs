@@ -118,10 +118,14 @@ fn bad_profiles_get_errors_that_name_the_problem() {
     // Too few points.
     let few = import_error("too few", vec![pts.iter().step_by(6).copied().collect()], &s);
     assert!(few.contains("too few"), "{few}");
-    // Self-intersecting: two points of the suction side swapped with two of the pressure side.
-    let mut crossed = pts.clone();
-    crossed.swap(12, 36);
-    let crossing = import_error("crossing", vec![crossed], &s);
+    // Self-intersecting: given as two sides, a stretch of the pressure side lifted above the
+    // suction side (the order of a side's points is kept, so the sides cross).
+    let (upper, lower) = pts.split_at(25);
+    let mut lifted = lower.to_vec();
+    for p in &mut lifted[10..14] {
+        p[1] += 8.0;
+    }
+    let crossing = import_error("crossing", vec![upper.to_vec(), lifted], &s);
     assert!(crossing.contains("cross") || crossing.contains("intersect"), "{crossing}");
     // A pitch that closes the passage.
     let narrow = import_error("narrow pitch", vec![pts.clone()], &settings(Units::Millimetres, 1e-3));
@@ -137,6 +141,27 @@ fn bad_profiles_get_errors_that_name_the_problem() {
     let mut none = s.clone();
     none.operating_points.clear();
     assert!(import_error("no point", vec![pts], &none).contains("no operating point"));
+}
+
+/// A loop whose file order swaps two points of the suction side with two of the pressure side
+/// is put back in contour order: the same blade as the loop in order, and the report says so.
+#[test]
+fn a_loop_out_of_contour_order_is_put_in_order() {
+    let mut s = settings(Units::Millimetres, 60e-3);
+    s.camber_points = 2;
+    s.thickness_points = 5;
+    s.force = true;
+    let pts = loop_points();
+    let mut swapped = pts.clone();
+    swapped.swap(12, 36);
+    swapped.swap(13, 35);
+    let figures = |sections: Vec<Vec<[f64; 2]>>| {
+        let i = import_blade(&Profile { origin: "loop".into(), sections }, &s).unwrap();
+        (i.report.reordered, i.report.points, (i.report.throat * 1e9).round(), (i.report.axial_chord * 1e9).round())
+    };
+    let (in_order, out_of_order) = (figures(vec![pts]), figures(vec![swapped]));
+    assert!(!in_order.0 && out_of_order.0);
+    assert_eq!((in_order.1, in_order.2, in_order.3), (out_of_order.1, out_of_order.2, out_of_order.3));
 }
 
 #[test]

@@ -184,7 +184,9 @@ def import_blade(
     (``.fit.png``) and the report (``.import.json``) and returns the report with the paths written.
     ``units``: ``"m"``, ``"mm"``, ``"in"`` or ``"chord"`` (then ``chord`` is the chord in metres and
     ``pitch`` is pitch over chord); ``operating_points``: dicts with ``name``, ``p01``, ``t01``,
-    ``alpha1`` (deg) and ``p2`` or ``m2is``."""
+    ``alpha1`` (deg) and ``p2`` or ``m2is``. Points not listed round the profile are put in contour
+    order (``report["reordered"]``); the blade file is meshed (coarse) before the import returns,
+    its quality in ``report["mesh"]`` and the bounds it misses in ``report["mesh_outside_bounds"]``."""
     ...
 
 def run_campaign(

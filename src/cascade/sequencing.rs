@@ -5,9 +5,9 @@
 //! coarser mesh does that at a fraction of the cost per iteration, and the finer mesh only
 //! sharpens boundary layers, wake and shocks.
 //!
-//! The meshes of the densities are not nested (each is its own O-C mesh of the passage), so the
-//! flow is transferred by injection: each cell of the finer mesh takes the state of the coarser
-//! cell whose centre is nearest to its own. A state taken whole from one cell is valid wherever
+//! The meshes of the densities are not nested (each is its own mesh of the passage, with its own
+//! periodic lines), so the flow is transferred by injection: each cell of the finer mesh takes the
+//! state of the coarser cell whose centre (or its periodic image's) is nearest to its own. A state taken whole from one cell is valid wherever
 //! the source is (positive density and pressure), which an interpolation across a shock or a
 //! wall layer need not be.
 //!
@@ -181,8 +181,13 @@ struct CellCentres {
 
 impl CellCentres {
     fn of(mesh: &Mesh) -> Self {
-        let cells: Vec<(usize, usize, [f64; 2])> =
+        let own: Vec<(usize, usize, [f64; 2])> =
             mesh.blocks.iter().enumerate().flat_map(|(b, block)| (0..block.nj).flat_map(move |j| (0..block.ni).map(move |i| (b, block.cell(i, j), block.vertex_centre(i, j))))).collect();
+        // With the periodic images one pitch up and down: two meshes of one passage need not
+        // share their periodic lines, so the nearest centre may be the image's.
+        let pitch = mesh.pitch;
+        let cells: Vec<(usize, usize, [f64; 2])> =
+            [0.0, pitch, -pitch][..if pitch > 0.0 { 3 } else { 1 }].iter().flat_map(|&dy| own.iter().map(move |&(b, c, p)| (b, c, [p[0], p[1] + dy]))).collect();
         let lo = cells.iter().fold([f64::INFINITY; 2], |a, c| [a[0].min(c.2[0]), a[1].min(c.2[1])]);
         let hi = cells.iter().fold([f64::NEG_INFINITY; 2], |a, c| [a[0].max(c.2[0]), a[1].max(c.2[1])]);
         // About four cells a bucket on average.

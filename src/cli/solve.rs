@@ -353,6 +353,7 @@ fn report(
             "loss_coefficient": perf.loss_coefficient,
             "mass_flow": perf.mass_flow,
             "exit_isentropic_mach": perf.exit_isentropic_mach,
+            "loss_coefficient_at_measurement_plane": perf.loss_coefficient_at_measurement_plane,
             "coefficients": serde_json::to_value(coefficients).map_err(|e| Error::Other(e.to_string()))?,
         });
         if let Some(c) = &comparison {
@@ -406,6 +407,7 @@ fn print_performance(perf: &CascadePerformance, planes: &Planes) {
         (planes.x_exit_measurement - planes.x_le) / planes.axial_chord,
         planes.x_exit_measurement * 1e3
     );
+    println!("  loss coefficient there         {:.5}", perf.loss_coefficient_at_measurement_plane);
 }
 
 fn print_coefficients(c: &CascadeCoefficients) {

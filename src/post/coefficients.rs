@@ -78,6 +78,7 @@ mod tests {
             loss_coefficient: 0.0,
             mass_flow: 1.0,
             exit_isentropic_mach: 0.1,
+            loss_coefficient_at_measurement_plane: 0.0,
             inlet: plane(a1, p01, p01 - 500.0),
             outlet: plane(a2, p02, p01 - 300.0),
         }

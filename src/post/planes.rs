@@ -223,6 +223,9 @@ pub struct CascadePerformance {
     /// Isentropic exit Mach number from the pitch-averaged static pressure at the measurement
     /// plane (LS89: 1.433 axial chords downstream of the leading edge).
     pub exit_isentropic_mach: f64,
+    /// The loss coefficient on the measurement plane (the LS89 traverse at 53 mm), mass-averaged
+    /// P02 and area-averaged p2 there.
+    pub loss_coefficient_at_measurement_plane: f64,
     pub inlet: PlaneAverages,
     pub outlet: PlaneAverages,
 }
@@ -240,6 +243,7 @@ impl CascadePerformance {
             loss_coefficient: m(|a| a.loss_coefficient),
             mass_flow: m(|a| a.mass_flow),
             exit_isentropic_mach: m(|a| a.exit_isentropic_mach),
+            loss_coefficient_at_measurement_plane: m(|a| a.loss_coefficient_at_measurement_plane),
             inlet: PlaneAverages::mean(&inlet),
             outlet: PlaneAverages::mean(&outlet),
         }
@@ -295,6 +299,7 @@ fn performance_of(inlet: PlaneAverages, outlet: PlaneAverages, exit: PlaneAverag
         loss_coefficient: (op.p01 - outlet.total_pressure) / (op.p01 - outlet.static_pressure),
         mass_flow: inlet.mass_flow,
         exit_isentropic_mach: isentropic_mach(op.p01, exit.static_pressure, g),
+        loss_coefficient_at_measurement_plane: (op.p01 - exit.total_pressure) / (op.p01 - exit.static_pressure),
         inlet,
         outlet,
     }
