@@ -64,10 +64,12 @@ def t_ls89_grid():
 
 
 def t_mesh_quality():
-    header = ["mesh", "cells", "min wall orthogonality", "max growth ratio (target 1.25)", "first-cell y+",
-              "min cell angle", "periodic mismatch"]
-    body = [[r["case"], thousands(r["cells"]), r["min_wall_orthogonality_deg"] + " deg", r["max_growth_ratio"],
-             r["first_cell_y_plus"], r["min_cell_angle_deg"] + " deg", r["periodic_mismatch_m"] + " m"]
+    header = ["mesh", "cells", "skewness (bound 0.8)", "growth ratio away from / at block corners (bounds 1.3 / 1.5)",
+              "wall orthogonality (bound 80 deg)", "area ratio (bound 1000)", "smallest cell angle", "first-cell y+",
+              "periodic mismatch"]
+    body = [[r["case"], thousands(r["cells"]), r["max_skewness"], f'{r["max_growth_away_from_corners"]} / {r["max_growth_at_corners"]}',
+             r["min_wall_orthogonality_deg"] + " deg", r["max_area_ratio"], r["min_cell_angle_deg"] + " deg", r["first_cell_y_plus"],
+             r["periodic_mismatch_m"] + " m"]
             for r in rows("mesh_quality.csv")]
     return table(header, body)
 

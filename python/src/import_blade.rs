@@ -9,7 +9,8 @@ use pyo3::types::{PyDict, PyList};
 use turbopt::flow::case::{exit_pressure, OperatingPoint, DEFAULT_NU_TILDE_RATIO};
 use turbopt::flow::gas::Gas;
 use turbopt::geometry::{import_blade as import, read_profile, ImportSettings, SolvedShape, Units};
-use turbopt::report::write_import;
+use turbopt::cascade::MeshCheck;
+use turbopt::report::{report_json, write_import};
 
 use crate::convert::{path_like, to_python};
 use crate::errors::{value_error, IntoPy};
@@ -90,11 +91,13 @@ pub fn import_blade<'py>(
         .detach(|| -> turbopt::Result<_> {
             let refs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
             let imported = import(&read_profile(&refs)?, &settings)?;
-            let files = write_import(&imported, &settings, &out, overwrite, &command)?;
-            Ok((imported, files))
+            let check = MeshCheck::of(&imported.blade).map_err(|e| turbopt::Error::Mesh(format!("the imported blade does not mesh: {e}")))?;
+            let checks = serde_json::to_value(&check).map_err(|e| turbopt::Error::Other(e.to_string()))?;
+            let files = write_import(&imported, &settings, &out, overwrite, &command, &checks)?;
+            Ok((report_json(&imported, &checks)?, files))
         })
         .py_err()?;
-    let report = to_python(py, &imported.report)?;
+    let report = to_python(py, &imported)?;
     report.set_item("blade_file", files.blade.display().to_string())?;
     report.set_item("picture", files.picture.display().to_string())?;
     report.set_item("report_file", files.report.display().to_string())?;

@@ -36,7 +36,7 @@ pub use output::write_solve_files;
 pub use figures::{FigureConvergence, FigureWatch, WatchedExtras};
 pub use periodic::{Oscillation, PeriodicAverage};
 pub use planes::{Planes, EXIT_PLANE_AXIAL_CHORDS};
-pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, PointFigures, PreparedCascade};
+pub use prepare::{CascadeError, CascadeSetup, CheckedBlade, MeshCheck, PointFigures, PreparedCascade};
 pub use recovery::{Attempt, Remedy, LATER_COARSE_GRIDS_MIN};
 pub use section::{BladeChoice, Section};
 pub use sequencing::{coarser_meshes, inject, prepare_sequence, solve_sequenced, CoarserMesh, CoarserSolve};

@@ -268,7 +268,7 @@ mod tests {
     fn figures(entropy_rise: f64) -> PointFigures {
         use crate::post::{BladeSide, CascadePerformance, PlaneAverages, SurfacePoint};
         let plane = PlaneAverages { mass_flow: 2.0, entropy: 1.0, total_pressure: 1e5, flow_angle_deg: -70.0, static_pressure: 8e4, length: 0.05 };
-        let performance = CascadePerformance { entropy_rise, exit_angle_deg: -73.0, loss_coefficient: 0.05, mass_flow: 2.0, exit_isentropic_mach: 0.9, inlet: plane, outlet: plane };
+        let performance = CascadePerformance { entropy_rise, exit_angle_deg: -73.0, loss_coefficient: 0.05, mass_flow: 2.0, exit_isentropic_mach: 0.9, loss_coefficient_at_measurement_plane: 0.05, inlet: plane, outlet: plane };
         let surface = vec![SurfacePoint { x: 0.0, y: 0.0, x_from_le: 0.0, side: BladeSide::Suction, p: 1e5 + entropy_rise, mis: 0.5, cf: 1e-3, eddy_viscosity_ratio: 0.0 }];
         PointFigures { performance, surface }
     }

@@ -11,7 +11,7 @@ use crate::geometry::validity::GeometryError;
 use crate::geometry::BladeFile;
 use crate::mesh::generate::{check_meshable, mesh_passage, PassageLayout, PassageSpec, Unmeshable};
 use crate::mesh::passage::{passage_spec_for, trailing_edge_camber_angle_deg, MeshSettings};
-use crate::mesh::quality::{QualityReport, QualitySummary};
+use crate::mesh::quality::{QualityBounds, QualityReport, QualitySummary};
 use crate::mesh::{Density, Mesh};
 use crate::solver::FlowModel;
 use crate::post::{blade_surface, CascadePerformance, PerformanceCuts, SurfacePoint};
@@ -196,5 +196,25 @@ impl PreparedCascade {
             return Err(CascadeError::NonFiniteFigures { point: op.name.clone(), figures: headline });
         }
         Ok(figures)
+    }
+}
+
+/// The coarse mesh of a blade file at its first operating point, as `turbopt import` checks the
+/// file it writes: the quality figures and the bounds the mesh misses.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MeshCheck {
+    pub mesh: QualitySummary,
+    pub mesh_outside_bounds: Vec<String>,
+}
+
+impl MeshCheck {
+    /// Meshes `file`'s main blade (coarse, first operating point); the mesher's error if it
+    /// cannot.
+    pub fn of(file: &BladeFile) -> Result<MeshCheck, CascadeError> {
+        let op = file.operating_points.first().cloned().ok_or_else(|| CascadeError::Mesh("the blade file has no operating point".into()))?;
+        let setup = CascadeSetup::new(file, vec![op], Density::Coarse);
+        let prepared = PreparedCascade::new(file, BladeChoice::Main, &setup)?;
+        let report = QualityReport::of_mesh(&prepared.mesh).map_err(|e| CascadeError::Mesh(e.to_string()))?;
+        Ok(MeshCheck { mesh: prepared.quality, mesh_outside_bounds: report.violations(&QualityBounds::default()) })
     }
 }

@@ -8,7 +8,8 @@ use std::time::Instant;
 use turbopt::flow::case::{exit_pressure, OperatingPoint, DEFAULT_NU_TILDE_RATIO};
 use turbopt::flow::gas::Gas;
 use turbopt::geometry::{import_blade, read_profile, ImportReport, ImportSettings, SolvedShape, Units};
-use turbopt::report::write_import;
+use turbopt::cascade::MeshCheck;
+use turbopt::report::{report_json, write_import};
 use turbopt::{Error, Result};
 
 pub fn run(args: &ImportArgs) -> Result<()> {
@@ -23,11 +24,15 @@ pub fn run(args: &ImportArgs) -> Result<()> {
     eprintln!("read {} rows from {}; fitting the design parameterization (four first guesses) ...", profile.sections.iter().map(Vec::len).sum::<usize>(), profile.origin);
     let imported = import_blade(&profile, &settings)?;
     let report = &imported.report;
-    let files = write_import(&imported, &settings, &out, args.overwrite, &command_line())?;
+    eprintln!("meshing the blade file (coarse) ...");
+    let check = MeshCheck::of(&imported.blade).map_err(|e| Error::Mesh(format!("the imported blade does not mesh: {e}")))?;
+    let checks = serde_json::to_value(&check).map_err(|e| Error::Other(e.to_string()))?;
+    let files = write_import(&imported, &settings, &out, args.overwrite, &command_line(), &checks)?;
     let (picture_path, report_path) = (files.picture, files.report);
-    let json = serde_json::to_string(report).map_err(|e| Error::Other(e.to_string()))?;
+    let json = serde_json::to_string(&report_json(&imported, &checks)?).map_err(|e| Error::Other(e.to_string()))?;
 
     print_report(&settings.name, report);
+    print_mesh_check(&check);
     println!(
         "wrote {} (blade file), {} (the fit over the points), {} in {:.1} s",
         out.display(),
@@ -147,15 +152,18 @@ fn print_report(name: &str, r: &ImportReport) {
         r.fit_tolerance_percent_chord,
         r.fit_iterations
     );
-    let q = &r.mesh;
+}
+
+fn print_mesh_check(c: &MeshCheck) {
+    let q = &c.mesh;
     println!(
         "  coarse mesh: {} cells, skewness {:.3}, growth {:.3} ({:.3} at block corners), wall orthogonality {:.1} deg, area ratio {:.1}",
         q.cells, q.max_skewness, q.max_growth_ratio, q.max_growth_ratio_at_corners, q.min_wall_orthogonality_deg, q.max_volume_ratio
     );
-    if r.mesh_outside_bounds.is_empty() {
+    if c.mesh_outside_bounds.is_empty() {
         println!("  within the mesh quality bounds");
     }
-    for v in &r.mesh_outside_bounds {
+    for v in &c.mesh_outside_bounds {
         println!("  outside the mesh quality bounds: {v}");
     }
 }

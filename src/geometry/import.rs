@@ -10,9 +10,7 @@
 //! sides are joined where their ends meet, whichever way each runs. A loop whose points are not
 //! listed round the contour (swapped rows, a point cloud) is put in contour order first
 //! (`geometry::contour`), and the report says so.
-//!
-//! The import ends by meshing the blade file it made (coarse, at its first operating point):
-//! a blade the mesher refuses is an error, and the mesh's quality is in the report.
+
 
 use std::path::Path;
 
@@ -23,7 +21,6 @@ use super::fit::{fit_blade_to_outline, set_optimization_bounds, FitOptions};
 use super::validity::{check_pitch_overlap, GeometryError};
 use super::{dist, Outline, Point2};
 use crate::flow::case::OperatingPoint;
-use crate::mesh::quality::{QualityBounds, QualityReport, QualitySummary};
 use crate::flow::gas::Gas;
 
 /// Why a profile cannot be imported.
@@ -60,8 +57,6 @@ pub enum ImportError {
     Setting(String),
     #[error("no operating point: give at least one (inlet total pressure and temperature, inlet flow angle, exit static pressure) so the blade can be solved")]
     NoOperatingPoint,
-    #[error("the imported blade does not mesh: {0}")]
-    Unmeshable(String),
     #[error("the fit deviates from the coordinates by {max_percent:.3} % of the chord at ({x_mm:.3}, {y_mm:.3}) mm ({rms_percent:.4} % RMS), more than the tolerance of {tolerance_percent} %; write it anyway with --force, or loosen --fit-tolerance")]
     FitTooCoarse { rms_percent: f64, max_percent: f64, x_mm: f64, y_mm: f64, tolerance_percent: f64 },
 }
@@ -323,10 +318,6 @@ pub struct ImportReport {
     pub fit_iterations: usize,
     pub fit_tolerance_percent_chord: f64,
     pub within_tolerance: bool,
-    /// The coarse mesh of the blade file at its first operating point: its quality, and the
-    /// quality bounds it misses (`mesh::quality::QualityBounds`).
-    pub mesh: QualitySummary,
-    pub mesh_outside_bounds: Vec<String>,
 }
 
 /// An imported blade: its file, the report, the outline through the coordinates and the fitted
@@ -425,8 +416,6 @@ pub fn import_blade(profile: &Profile, settings: &ImportSettings) -> Result<Impo
         fit_iterations: fit.iterations,
         fit_tolerance_percent_chord: settings.fit_tolerance_percent,
         within_tolerance: within,
-        mesh: QualitySummary::default(),
-        mesh_outside_bounds: Vec::new(),
     };
     let description = settings.description.clone().unwrap_or_else(|| {
         format!(
@@ -447,21 +436,7 @@ pub fn import_blade(profile: &Profile, settings: &ImportSettings) -> Result<Impo
         operating_points: settings.operating_points.clone(),
     };
     blade.validate().map_err(|e| ImportError::Invalid(e.to_string()))?;
-    let mut report = report;
-    let quality = mesh_check(&blade).map_err(|e| ImportError::Unmeshable(e.to_string()))?;
-    report.mesh = quality.summary();
-    report.mesh_outside_bounds = quality.violations(&QualityBounds::default());
     Ok(Imported { blade, report, coordinates: outline, fitted, points: ring })
-}
-
-/// The quality of the coarse mesh of `blade` at its first operating point, as `turbopt mesh
-/// --density coarse` makes it.
-fn mesh_check(blade: &BladeFile) -> crate::Result<QualityReport> {
-    let outline = blade.outline()?;
-    let op = blade.operating_points.first().ok_or_else(|| crate::Error::Invalid("no operating point".into()))?;
-    let spec = crate::mesh::passage::passage_spec(blade, &blade.cascade, &outline, op, crate::mesh::Density::Coarse)?;
-    let mesh = crate::mesh::generate::generate_cascade_mesh(&outline, &spec)?;
-    QualityReport::of_mesh(&mesh)
 }
 
 /// The loop in metres, mirrored and turned as asked, moved so that its most upstream point is the

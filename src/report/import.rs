@@ -19,8 +19,9 @@ pub struct ImportFiles {
 
 /// Writes the blade file of `imported` at `out` (refusing to replace one unless `overwrite`),
 /// its fit picture and report; `command` (the command line or call that made it) goes into the
-/// file's header.
-pub fn write_import(imported: &Imported, settings: &ImportSettings, out: &Path, overwrite: bool, command: &str) -> Result<ImportFiles> {
+/// file's header, `checks` (fields of the checks made on the blade file, such as its mesh's
+/// quality) into the report beside the import's own.
+pub fn write_import(imported: &Imported, settings: &ImportSettings, out: &Path, overwrite: bool, command: &str, checks: &serde_json::Value) -> Result<ImportFiles> {
     if out.exists() && !overwrite {
         return Err(Error::Invalid(format!("{} exists: give another output path, or overwrite it", out.display())));
     }
@@ -43,10 +44,19 @@ pub fn write_import(imported: &Imported, settings: &ImportSettings, out: &Path, 
             tolerance_percent: settings.fit_tolerance_percent,
         },
     )?;
-    let json = serde_json::to_string(report).map_err(|e| Error::Other(e.to_string()))?;
+    let json = serde_json::to_string(&report_json(imported, checks)?).map_err(|e| Error::Other(e.to_string()))?;
     let report_path = out.with_extension("import.json");
     std::fs::write(&report_path, json).map_err(|e| Error::io(&report_path, e))?;
     Ok(ImportFiles { blade: out.to_path_buf(), picture, report: report_path })
+}
+
+/// The import report with the fields of `checks` added (an object; anything else adds nothing).
+pub fn report_json(imported: &Imported, checks: &serde_json::Value) -> Result<serde_json::Value> {
+    let mut v = serde_json::to_value(&imported.report).map_err(|e| Error::Other(e.to_string()))?;
+    if let (Some(fields), Some(extra)) = (v.as_object_mut(), checks.as_object()) {
+        fields.extend(extra.clone());
+    }
+    Ok(v)
 }
 
 /// The comment lines at the top of the blade file: where it came from and how.

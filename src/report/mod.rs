@@ -4,7 +4,7 @@
 pub mod import;
 pub mod plots;
 
-pub use import::{write_import, ImportFiles};
+pub use import::{report_json, write_import, ImportFiles};
 
 use std::sync::Once;
 
