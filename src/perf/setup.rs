@@ -40,7 +40,7 @@ impl CaseSetup {
         self.prepared.mesh.n_cells()
     }
 
-    /// "LS89 MUR47 coarse (16,128 cells)".
+    /// "LS89 MUR47 coarse (14,272 cells)".
     pub fn describe(&self) -> String {
         format!("{} {} {} ({} cells)", self.blade.name, self.op.name, self.density.name(), crate::perf::bench::thousands(self.cells()))
     }
