@@ -20,7 +20,7 @@
 //! their middle nodes (Y and X), where four blocks meet.
 
 use super::boundary_layer::OGrid;
-use super::distribution::{dist, graded_distribution, Polyline, SpacingAt, P2};
+use super::distribution::{dist, dot, graded_distribution, sub, unit, Polyline, SpacingAt, P2};
 use super::grid::Grid;
 use super::periodic;
 use super::wall::{ceil8, WallArcs};
@@ -85,6 +85,55 @@ fn straight(a: P2, b: P2, n: usize, ha: f64, hb: f64, ratio: f64) -> Result<Vec<
     let len = dist(a, b);
     let s = graded_distribution(len, n, &[SpacingAt { s: 0.0, h: ha }, SpacingAt { s: len, h: hb }], None, ratio)?;
     Ok(s.iter().map(|&v| [a[0] + (b[0] - a[0]) * v / len, a[1] + (b[1] - a[1]) * v / len]).collect())
+}
+
+/// Smallest angle between an entrance or exit line and the side it leaves, in the covered
+/// passage's corner cell. A straight line to the neighbouring blade meets a turbine's suction
+/// side at 15-25 deg where the corner search trades that angle against the room the outlet
+/// block needs; bending the line's ends to 60 deg gives the three cells round the corner about
+/// equal angles (60 deg each on a straight wall), the least skewness a corner of three cells
+/// can have.
+const MIN_CORNER_DEG: f64 = 60.0;
+
+/// Samples of the crossing line's curve before its nodes are graded along it.
+const CROSSING_SAMPLES: usize = 400;
+
+/// The entrance or exit line from `a` to `b`, `n` cells graded from `ha` and `hb`: the straight
+/// line where it leaves both sides (unit directions `sides`, along each side into the covered
+/// passage) at MIN_CORNER_DEG or more, else a cubic Hermite curve whose end tangents are turned
+/// away from the side to that angle.
+fn crossing_line(a: P2, b: P2, sides: (P2, P2), n: usize, ha: f64, hb: f64, ratio: f64) -> Result<Vec<P2>, Error> {
+    let chord = sub(b, a);
+    let len = dist(a, b);
+    let leave_a = leaving(sides.0, unit(chord));
+    let leave_b = leaving(sides.1, unit([-chord[0], -chord[1]]));
+    if leave_a.is_none() && leave_b.is_none() {
+        return straight(a, b, n, ha, hb, ratio);
+    }
+    let ta = leave_a.unwrap_or(unit(chord));
+    let tb = leave_b.map_or(unit(chord), |t| [-t[0], -t[1]]);
+    let points: Vec<P2> = (0..=CROSSING_SAMPLES)
+        .map(|k| {
+            let t = k as f64 / CROSSING_SAMPLES as f64;
+            let (h00, h10, h01, h11) = (2.0 * t.powi(3) - 3.0 * t * t + 1.0, t.powi(3) - 2.0 * t * t + t, -2.0 * t.powi(3) + 3.0 * t * t, t.powi(3) - t * t);
+            std::array::from_fn(|c| h00 * a[c] + h10 * len * ta[c] + h01 * b[c] + h11 * len * tb[c])
+        })
+        .collect();
+    graded_on(&Polyline::new(points), n, ha, hb, ratio)
+}
+
+/// The direction a crossing line should leave a side along `side` towards `chord`: None where
+/// the chord already makes MIN_CORNER_DEG or more with it, else the side turned towards the
+/// chord by that angle.
+fn leaving(side: P2, chord: P2) -> Option<P2> {
+    let angle = dot(side, chord).clamp(-1.0, 1.0).acos();
+    let min = MIN_CORNER_DEG.to_radians();
+    if angle >= min {
+        return None;
+    }
+    let sense = if side[0] * chord[1] - side[1] * chord[0] >= 0.0 { 1.0 } else { -1.0 };
+    let (s, c) = (sense * min).sin_cos();
+    Some([c * side[0] - s * side[1], s * side[0] + c * side[1]])
 }
 
 fn up(p: P2, pitch: f64) -> P2 {
@@ -157,8 +206,13 @@ impl PassageBlocks {
         };
         let needed = across(ent_a, ent_b, first(i_le_up), first(i_le_dn)).max(across(ext_a, ext_b, first(i_te_up), first(i_te_dn)));
         let n_across = ceil8(0.5 * needed).max(input.min_across);
-        let entrance = straight(ent_a, ent_b, 2 * n_across, first(i_le_up), first(i_le_dn), ratio)?;
-        let exit = straight(ext_a, ext_b, 2 * n_across, first(i_te_up), first(i_te_dn), ratio)?;
+        // Each line leaves a side towards that side's block at an angle of at least
+        // MIN_CORNER_DEG (`crossing_line`); the sides' directions there, into the covered passage.
+        let side = |from: P2, to: P2| unit(sub(to, from));
+        let entrance_sides = (side(ent_a, o.outer(i_le_up + 1)), side(ent_b, up(o.outer(i_le_dn - 1), pitch)));
+        let exit_sides = (side(ext_a, o.outer(i_te_up + o.ni - 1)), side(ext_b, up(o.outer(i_te_dn + 1), pitch)));
+        let entrance = crossing_line(ent_a, ent_b, entrance_sides, 2 * n_across, first(i_le_up), first(i_le_dn), ratio)?;
+        let exit = crossing_line(ext_a, ext_b, exit_sides, 2 * n_across, first(i_te_up), first(i_te_dn), ratio)?;
         let (y_node, x_node) = (entrance[n_across], exit[n_across]);
         if !(x_node[0] > y_node[0]) {
             return Err(Error::Mesh(format!(
