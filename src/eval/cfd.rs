@@ -1,5 +1,5 @@
 //! The CFD evaluator: design vector -> the cascade pipeline ([`crate::cascade`]: checked blade,
-//! passage, O-C mesh, planes, start, solve with the recovery chain and the steady-figures stop,
+//! passage, five-block mesh, planes, start, solve with the recovery chain and the steady-figures stop,
 //! post-processing) at every operating point -> objectives and constraints
 //! ([`crate::eval::objectives`]). `turbopt solve` runs the same pipeline, so a blade gets the
 //! same figures from both.
