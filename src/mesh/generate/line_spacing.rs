@@ -19,6 +19,7 @@
 
 use super::boundary_layer::OGrid;
 use super::distribution::{limit_spacing_ratio, Polyline, P2};
+use super::node_table::NodeTable;
 use super::passage_blocks::PassageBlocks;
 
 /// Nodes at each wall end of a chain that stay: the wall node and the first layers (the
@@ -40,11 +41,9 @@ const OUTLET: usize = 4;
 /// All nodes of the five blocks, with the nodes that two blocks share (or that one pitch
 /// separates) identified.
 struct Nodes {
-    dims: [(usize, usize); 5],
-    offsets: [usize; 5],
+    /// The identified nodes (`node_table.rs`): `p[k] = p[root] + shift * pitch`.
+    table: NodeTable,
     p: Vec<P2>,
-    /// Parent and pitch shift (union-find): `p[k] = p[parent] + shift * pitch`.
-    parent: Vec<(usize, i32)>,
     pitch: f64,
     /// The stored nodes at each identified node (filled after the identification).
     members: Vec<Vec<usize>>,
@@ -59,20 +58,12 @@ struct Chain {
 impl Nodes {
     fn new(o: &OGrid, blocks: &PassageBlocks, pitch: f64) -> Nodes {
         let grids = [&blocks.inlet, &blocks.pressure, &blocks.suction, &blocks.outlet];
-        let mut dims = [(o.ni, o.nj); 5];
-        for (b, g) in grids.iter().enumerate() {
-            dims[b + 1] = (g.ni, g.nj);
-        }
-        let mut offsets = [0; 5];
-        for b in 1..5 {
-            offsets[b] = offsets[b - 1] + (dims[b - 1].0 + 1) * (dims[b - 1].1 + 1);
-        }
+        let dims = std::iter::once((o.ni, o.nj)).chain(grids.iter().map(|g| (g.ni, g.nj))).collect();
         let mut p = o.p.clone();
         for g in grids {
             p.extend_from_slice(&g.p);
         }
-        let parent = (0..p.len()).map(|k| (k, 0)).collect();
-        let mut nodes = Nodes { dims, offsets, p, parent, pitch, members: Vec::new() };
+        let mut nodes = Nodes { table: NodeTable::new(dims), p, pitch, members: Vec::new() };
         nodes.identify(blocks);
         let mut members = vec![Vec::new(); nodes.p.len()];
         for k in 0..nodes.p.len() {
@@ -83,25 +74,15 @@ impl Nodes {
     }
 
     fn id(&self, b: usize, i: usize, j: usize) -> usize {
-        self.offsets[b] + i + (self.dims[b].0 + 1) * j
+        self.table.id(b, i, j)
     }
 
     fn find(&self, k: usize) -> (usize, i32) {
-        let (mut k, mut shift) = (k, 0);
-        while self.parent[k].0 != k {
-            shift += self.parent[k].1;
-            k = self.parent[k].0;
-        }
-        (k, shift)
+        self.table.find(k)
     }
 
-    /// Node `a` sits at node `b` shifted by `pitches`.
     fn join(&mut self, a: usize, b: usize, pitches: i32) {
-        let (ra, sa) = self.find(a);
-        let (rb, sb) = self.find(b);
-        if ra != rb {
-            self.parent[ra] = (rb, sb + pitches - sa);
-        }
+        self.table.join(a, b, pitches)
     }
 
     fn position(&self, (k, extra): (usize, i32)) -> P2 {
@@ -118,9 +99,8 @@ impl Nodes {
     /// The interfaces of `mod.rs`'s `assemble`, the periodic lines and the O-grid's seam.
     fn identify(&mut self, blocks: &PassageBlocks) {
         let c = blocks.counts;
-        let (n_in, n_side, n_out, n) = (c.n_in, c.n_side, c.n_out, c.n_across);
-        let (nj_in, nj_out) = (c.nj_inlet(), c.nj_outlet());
-        let (o_ni, o_nj) = self.dims[O];
+        let (n_in, n_side, n) = (c.n_in, c.n_side, c.n_across);
+        let (o_ni, o_nj) = self.table.dims[O];
         let [_, o_ps, o_le, o_ss] = c.o_starts();
         for j in 0..=o_nj {
             self.join(self.id(O, o_ni, j), self.id(O, 0, j), 0);
@@ -135,28 +115,14 @@ impl Nodes {
         for m in 0..=c.n_le {
             self.join(self.id(INLET, n_in, n + m), self.id(O, o_le + m, o_nj), 0);
         }
-        for j in 0..=n {
-            self.join(self.id(PRESSURE, 0, j), self.id(INLET, n_in, j), 0);
-            self.join(self.id(SUCTION, 0, j), self.id(INLET, n_in, n + c.n_le + j), 0);
-            self.join(self.id(PRESSURE, n_side, j), self.id(OUTLET, 0, j), 0);
-            self.join(self.id(SUCTION, n_side, j), self.id(OUTLET, 0, n + c.n_te + j), 0);
-        }
-        for i in 0..=n_in {
-            self.join(self.id(INLET, i, nj_in), self.id(INLET, i, 0), 1);
-        }
-        for i in 0..=n_side {
-            self.join(self.id(SUCTION, i, n), self.id(PRESSURE, i, 0), 1);
-        }
-        for i in 0..=n_out {
-            self.join(self.id(OUTLET, i, nj_out), self.id(OUTLET, i, 0), 1);
-        }
+        self.table.identify_passage(c, INLET);
     }
 
     /// Block, i and j of stored node `k`.
     fn locate(&self, k: usize) -> (usize, usize, usize) {
-        let b = (0..5).rev().find(|&b| self.offsets[b] <= k).unwrap_or(0);
-        let local = k - self.offsets[b];
-        let w = self.dims[b].0 + 1;
+        let b = (0..5).rev().find(|&b| self.table.offsets[b] <= k).unwrap_or(0);
+        let local = k - self.table.offsets[b];
+        let w = self.table.dims[b].0 + 1;
         (b, local % w, local / w)
     }
 
@@ -172,7 +138,7 @@ impl Nodes {
         let mut v = Vec::new();
         for &m in &self.members[self.find(k).0] {
             let (b, i, j) = self.locate(m);
-            let (ni, nj) = self.dims[b];
+            let (ni, nj) = self.table.dims[b];
             for (di, dj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                 if i >= di && j >= dj && i - di < ni && j - dj < nj {
                     v.push((b, i - di, j - dj));
@@ -195,7 +161,7 @@ impl Nodes {
 fn chains(nodes: &Nodes, blocks: &PassageBlocks) -> Vec<Chain> {
     let c = blocks.counts;
     let (n_in, n_side, n_out, n) = (c.n_in, c.n_side, c.n_out, c.n_across);
-    let (o_ni, o_nj) = nodes.dims[O];
+    let (o_ni, o_nj) = nodes.table.dims[O];
     let [_, o_ps, o_le, o_ss] = c.o_starts();
     let id = |b, i, j| (nodes.id(b, i, j), 0);
     let o_line = |i: usize| (0..=o_nj).map(move |j| (nodes.id(O, i % o_ni, j), 0));
@@ -302,7 +268,7 @@ pub fn limit_growth_along_lines(o: &mut OGrid, blocks: &mut PassageBlocks, pitch
         }
     }
     nodes.scatter();
-    let take = |b: usize, len: usize| nodes.offsets[b]..nodes.offsets[b] + len;
+    let take = |b: usize, len: usize| nodes.table.offsets[b]..nodes.table.offsets[b] + len;
     let len = o.p.len();
     o.p.copy_from_slice(&nodes.p[take(O, len)]);
     let grids = [&mut blocks.inlet, &mut blocks.pressure, &mut blocks.suction, &mut blocks.outlet];

@@ -24,6 +24,7 @@ mod boundary_layer;
 mod distribution;
 mod grid;
 mod line_spacing;
+mod node_table;
 mod passage_blocks;
 mod periodic;
 mod repair;

@@ -23,6 +23,7 @@
 use super::distribution::P2;
 use super::grid::Grid;
 use super::passage_blocks::{PassageBlocks, PassageCounts};
+use super::node_table::NodeTable;
 use super::repair::{self, Motion, Node};
 
 /// Block indices of the passage blocks in the node graph.
@@ -48,72 +49,27 @@ struct Site {
 /// The passage blocks' nodes as one periodic grid: every node position once (`x`), and for
 /// every free node its eight neighbours.
 struct Graph {
-    dims: [(usize, usize); 4],
-    offsets: [usize; 4],
-    /// Canonical node and pitch shift of every stored node.
-    canon: Vec<(usize, i32)>,
+    /// The identified nodes (`node_table.rs`): canonical node = identified node.
+    table: NodeTable,
     pitch: f64,
     counts: PassageCounts,
 }
 
 impl Graph {
     fn new(blocks: &PassageBlocks, pitch: f64) -> Graph {
-        let grids = [&blocks.inlet, &blocks.pressure, &blocks.suction, &blocks.outlet];
-        let dims = grids.map(|g| (g.ni, g.nj));
-        let mut offsets = [0; 4];
-        for b in 1..4 {
-            offsets[b] = offsets[b - 1] + (dims[b - 1].0 + 1) * (dims[b - 1].1 + 1);
-        }
-        let total = offsets[3] + (dims[3].0 + 1) * (dims[3].1 + 1);
-        let mut graph = Graph { dims, offsets, canon: (0..total).map(|k| (k, 0)).collect(), pitch, counts: blocks.counts };
-        graph.identify();
-        graph
+        let dims = grids(blocks).iter().map(|g| (g.ni, g.nj)).collect();
+        let mut table = NodeTable::new(dims);
+        table.identify_passage(blocks.counts, INLET);
+        Graph { table, pitch, counts: blocks.counts }
     }
 
     fn id(&self, b: usize, i: usize, j: usize) -> usize {
-        self.offsets[b] + i + (self.dims[b].0 + 1) * j
+        self.table.id(b, i, j)
     }
 
     /// The canonical node of stored node `k` and the pitches it is shifted by from it.
     fn find(&self, k: usize) -> (usize, i32) {
-        let (mut k, mut shift) = (k, 0);
-        while self.canon[k].0 != k {
-            shift += self.canon[k].1;
-            k = self.canon[k].0;
-        }
-        (k, shift)
-    }
-
-    /// Records that node `a` sits at node `b` shifted by `pitches`.
-    fn join(&mut self, a: usize, b: usize, pitches: i32) {
-        let (ra, sa) = self.find(a);
-        let (rb, sb) = self.find(b);
-        if ra != rb {
-            // pos(a) = pos(ra) + sa = pos(b) + pitches = pos(rb) + sb + pitches.
-            self.canon[ra] = (rb, sb + pitches - sa);
-        }
-    }
-
-    /// The block interfaces and periodic lines (`passage_blocks.rs`).
-    fn identify(&mut self) {
-        let c = self.counts;
-        let (n_in, n_side, n_out, n) = (c.n_in, c.n_side, c.n_out, c.n_across);
-        let (nj_in, nj_out) = (c.nj_inlet(), c.nj_outlet());
-        for j in 0..=n {
-            self.join(self.id(PRESSURE, 0, j), self.id(INLET, n_in, j), 0);
-            self.join(self.id(SUCTION, 0, j), self.id(INLET, n_in, n + c.n_le + j), 0);
-            self.join(self.id(PRESSURE, n_side, j), self.id(OUTLET, 0, j), 0);
-            self.join(self.id(SUCTION, n_side, j), self.id(OUTLET, 0, n + c.n_te + j), 0);
-        }
-        for i in 0..=n_in {
-            self.join(self.id(INLET, i, nj_in), self.id(INLET, i, 0), 1);
-        }
-        for i in 0..=n_side {
-            self.join(self.id(SUCTION, i, n), self.id(PRESSURE, i, 0), 1);
-        }
-        for i in 0..=n_out {
-            self.join(self.id(OUTLET, i, nj_out), self.id(OUTLET, i, 0), 1);
-        }
+        self.table.find(k)
     }
 
     /// How node (b, i, j) moves: fixed on the boundary-layer block's outer curve and on the
@@ -144,7 +100,7 @@ impl Graph {
     fn step(&self, s: Site, di: i32, dj: i32) -> Option<Site> {
         let c = self.counts;
         let n = c.n_across;
-        let (ni, nj) = self.dims[s.block];
+        let (ni, nj) = self.table.dims[s.block];
         let i = s.i as i64 + di as i64;
         let j = s.j as i64 + dj as i64;
         let here = |i: i64, j: i64| Some(Site { block: s.block, i: i as usize, j: j as usize, pitches: s.pitches });
@@ -217,7 +173,7 @@ pub fn repair(blocks: &mut PassageBlocks, pitch: f64) {
 impl Graph {
     /// Every node's position at its canonical index.
     fn gather(&self, blocks: &PassageBlocks) -> Vec<P2> {
-        let mut x = vec![[0.0; 2]; self.canon.len()];
+        let mut x = vec![[0.0; 2]; self.table.len()];
         for (b, g) in grids(blocks).iter().enumerate() {
             for j in 0..=g.nj {
                 for i in 0..=g.ni {
@@ -305,7 +261,7 @@ struct GradedLine {
 /// The graded lines of the passage blocks (the corner lines, on the entrance and exit lines,
 /// keep their own distribution).
 fn graded_lines(graph: &Graph, stencils: &[Stencil], first: &FirstCells) -> Vec<GradedLine> {
-    let mut index = vec![usize::MAX; graph.canon.len()];
+    let mut index = vec![usize::MAX; graph.table.len()];
     for (k, s) in stencils.iter().enumerate() {
         index[s.at.node] = k;
     }
@@ -379,10 +335,10 @@ fn feedback(stencils: &mut [Stencil], base: &[(f64, f64)], lines: &mut [GradedLi
 
 /// The stencils of every free or sliding node, once per canonical node.
 fn stencils(graph: &Graph, targets: &[super::passage_blocks::Targets; 4]) -> Vec<Stencil> {
-    let mut seen = vec![false; graph.canon.len()];
+    let mut seen = vec![false; graph.table.len()];
     let mut out = Vec::new();
     for b in 0..4 {
-        let (ni, nj) = graph.dims[b];
+        let (ni, nj) = graph.table.dims[b];
         for j in 0..=nj {
             for i in 0..=ni {
                 let (k, shift) = graph.find(graph.id(b, i, j));
