@@ -426,8 +426,7 @@ impl PassageBlocks {
         let c = self.counts;
         let n = c.n_across;
         let lt = self.line_targets(o, ratio);
-        let none = |g: &Grid| vec![[f64::NAN; 2]; g.p.len()];
-        let mut t = [none(&self.inlet), none(&self.pressure), none(&self.suction), none(&self.outlet)];
+        let mut t = self.no_targets();
         let (si, sp, ss, so) = (&self.inlet, &self.pressure, &self.suction, &self.outlet);
         for i in 0..=c.n_side {
             let (cu, cd) = (&lt.suction[i], &lt.pressure[i]);
