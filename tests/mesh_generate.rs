@@ -126,21 +126,26 @@ fn first_cell_yplus_at_most_one() {
 }
 
 /// Smooth meshes: neighbouring cells (across block interfaces too) differ by at most the
-/// quality bound's growth ratio away from the block corners, and by at most 1000 in area. The
-/// skewness and the growth at the corners are printed with the report (their figures against
+/// quality bound's growth ratio (1.3 away from the block corners, 1.5 at them), and by at most
+/// 1000 in area; the coarse meshes, which the campaigns run on, are within every bound. The
+/// skewness of the medium and fine meshes is printed with the report (their figures against
 /// the bounds are in BENCHMARKS.md).
 #[test]
 fn growth_ratio_and_area_ratio_within_bounds() {
     let bounds = turbopt::mesh::quality::QualityBounds::default();
-    for (name, q) in all_densities("LS89", &ls89_outline(), ls89_spec)
-        .into_iter()
-        .map(|r| ("LS89", r.0))
-        .chain(all_densities("T106C", &t106c_outline(), t106c_spec).into_iter().map(|r| ("T106C", r.0)))
-    {
-        let away = q.max_growth_ratio_away_from_corners;
-        assert!(away <= bounds.max_growth_ratio, "{name}: growth ratio {away} at {:?}", q.worst.max_growth_ratio_away_from_corners);
-        assert!(q.max_volume_ratio <= bounds.max_volume_ratio, "{name}: area ratio {}", q.max_volume_ratio);
-        println!("{name}: skewness {:.3}, growth at block corners {:.3}: {:?}", q.max_skewness, q.max_growth_ratio, q.violations(&bounds));
+    let densities = [Density::Coarse, Density::Medium, Density::Fine];
+    for (name, reports) in [("LS89", all_densities("LS89", &ls89_outline(), ls89_spec)), ("T106C", all_densities("T106C", &t106c_outline(), t106c_spec))] {
+        for (density, (q, _, _)) in densities.iter().zip(&reports) {
+            let away = q.max_growth_ratio_away_from_corners;
+            assert!(away <= bounds.max_growth_ratio, "{name} {density:?}: growth ratio {away} at {:?}", q.worst.max_growth_ratio_away_from_corners);
+            let corner = q.max_growth_ratio;
+            assert!(corner <= bounds.max_growth_ratio_at_corners, "{name} {density:?}: growth ratio {corner} at a block corner at {:?}", q.worst.max_growth_ratio);
+            assert!(q.max_volume_ratio <= bounds.max_volume_ratio, "{name} {density:?}: area ratio {}", q.max_volume_ratio);
+            if *density == Density::Coarse {
+                assert!(q.violations(&bounds).is_empty(), "{name} coarse: {:?}", q.violations(&bounds));
+            }
+            println!("{name} {density:?}: skewness {:.3}, growth at block corners {:.3}: {:?}", q.max_skewness, q.max_growth_ratio, q.violations(&bounds));
+        }
     }
 }
 

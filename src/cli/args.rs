@@ -526,6 +526,10 @@ pub struct MeshArgs {
     /// Operating point used for the y+ estimate (default: the file's first).
     #[arg(long)]
     pub case: Option<String>,
+    /// Design vector of the blade file's design parameterization, comma-separated (default: the
+    /// blade file's main definition); `turbopt study --only` prints a design's.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub design: Option<Vec<f64>>,
     /// Output directory.
     #[arg(long, default_value = "out/mesh")]
     pub out: std::path::PathBuf,

@@ -18,7 +18,8 @@ pub fn run(args: &MeshArgs) -> Result<()> {
     let op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
     // The passage and mesh that `turbopt solve` and the evaluator build (`turbopt::cascade`).
     let setup = CascadeSetup::new(&blade, vec![op.clone()], args.density);
-    let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+    let choice = args.design.as_deref().map_or(BladeChoice::Main, BladeChoice::Design);
+    let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, choice, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
     let outline = section.outline;
     let generated_s = start.elapsed().as_secs_f64();
     let metrics = MeshMetrics::new(&mesh)?;

@@ -34,6 +34,13 @@ pub fn run(args: &StudyArgs) -> Result<()> {
         None => (0..args.designs).collect(),
     };
     let designs: Vec<Vec<f64>> = picked.iter().map(|&k| drawn[k].clone()).collect();
+    if args.only.is_some() {
+        // So that `turbopt mesh` and `turbopt evaluate` can open a design the study listed.
+        for (k, x) in picked.iter().zip(&designs) {
+            let v: Vec<String> = x.iter().map(|v| format!("{v:e}")).collect();
+            println!("design {k}: --design {}", v.join(","));
+        }
+    }
     let what = if args.mesh_only { "checked and meshed" } else { "solved" };
     println!("{}: {} designs drawn in the bounds of {} variables (seed {}), {} {what} at {}, {:?} mesh", blade.name, args.designs, space.dim(), args.seed, designs.len(), op.name, args.density);
     let start = Instant::now();

@@ -25,6 +25,8 @@ use super::passage_blocks::PassageBlocks;
 /// Nodes at each wall end of a chain that stay: the wall node and the first layers (the
 /// first-cell height and the wall-normal start of the lines).
 const WALL_PINNED: usize = 6;
+/// Nodes of the outer curve's row that lead into a corner row (they stay).
+const OUTER_CURVE_PINNED: usize = 2;
 /// Smoother sweeps per chain.
 const SWEEPS: usize = 2000;
 /// Passes over all chains (moving a node along one family of lines changes the spacing of
@@ -175,19 +177,30 @@ fn chains(nodes: &Nodes, blocks: &PassageBlocks) -> Vec<Chain> {
         v.extend((0..o_nj).rev().map(|j| (nodes.id(O, o_ps + n_side - k, j), 1)));
         out.push(Chain { nodes: v, pinned: (WALL_PINNED, WALL_PINNED) });
     }
-    // Leading-edge arc to the inlet plane, rear arc to the outlet plane (their corner rows
-    // from the corner, which the covered chains move).
+    // Leading-edge arc to the inlet plane, rear arc to the outlet plane. A corner row
+    // continues the outer curve's row of the pressure- or suction-side block, whose last
+    // cells (pinned: the covered chains move them) set its first cell.
+    // On the outer curve's row of the pressure-side block (or the suction-side block's).
+    let side_row = |pressure: bool, i: usize| if pressure { id(PRESSURE, i, n) } else { id(SUCTION, i, 0) };
     for m in 0..=c.n_le {
         let corner = m == 0 || m == c.n_le;
-        let mut v: Vec<(usize, i32)> = if corner { vec![id(INLET, n_in, n + m)] } else { o_line(o_le + m).collect() };
+        let mut v: Vec<(usize, i32)> = if corner {
+            (0..=OUTER_CURVE_PINNED).rev().map(|i| side_row(m == 0, i)).collect()
+        } else {
+            o_line(o_le + m).collect()
+        };
         v.extend((0..n_in).rev().map(|i| id(INLET, i, n + m)));
-        out.push(Chain { nodes: v, pinned: (if corner { 1 } else { WALL_PINNED }, 1) });
+        out.push(Chain { nodes: v, pinned: (if corner { OUTER_CURVE_PINNED + 1 } else { WALL_PINNED }, 1) });
     }
     for m in 0..=c.n_te {
         let corner = m == 0 || m == c.n_te;
-        let mut v: Vec<(usize, i32)> = if corner { vec![id(OUTLET, 0, n + c.n_te - m)] } else { o_line(m).collect() };
+        let mut v: Vec<(usize, i32)> = if corner {
+            (0..=OUTER_CURVE_PINNED).rev().map(|i| side_row(m == c.n_te, n_side - i)).collect()
+        } else {
+            o_line(m).collect()
+        };
         v.extend((1..=n_out).map(|i| id(OUTLET, i, n + c.n_te - m)));
-        out.push(Chain { nodes: v, pinned: (if corner { 1 } else { WALL_PINNED }, 1) });
+        out.push(Chain { nodes: v, pinned: (if corner { OUTER_CURVE_PINNED + 1 } else { WALL_PINNED }, 1) });
     }
     // Passage rows, inlet plane to outlet plane (the outer curve's rows excepted).
     for j in 0..n {
