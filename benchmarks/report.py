@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""The tables of BENCHMARKS.md and the pictures under docs/, regenerated from benchmarks/results/.
+"""The tables of BENCHMARKS.md and docs/benchmarks/, and the pictures under docs/, regenerated from benchmarks/results/.
 
-    python3 benchmarks/report.py                        # print every table (Markdown)
-    python3 benchmarks/report.py --check BENCHMARKS.md  # exit 1 if a table there differs from the results
-    python3 benchmarks/report.py --write BENCHMARKS.md  # rewrite the tables there from the results
-    python3 benchmarks/report.py --pictures             # redraw the pictures (needs matplotlib)
+    python3 benchmarks/report.py                   # print every table (Markdown)
+    python3 benchmarks/report.py --check [FILE...] # exit 1 if a table there differs from the results
+    python3 benchmarks/report.py --write [FILE...] # rewrite the tables there from the results
+    python3 benchmarks/report.py --pictures        # redraw the pictures (needs matplotlib)
 
-Run from the repository root. A table in BENCHMARKS.md follows a line `<!-- table: NAME -->`; NAME is
-one of TABLES below. Only the standard library is needed for the tables; the pictures need matplotlib
+Run from the repository root. Without FILE, --check and --write take BENCHMARKS.md and every
+docs/benchmarks/*.md. A table in these files follows a line `<!-- table: NAME -->`; NAME is one of
+TABLES below. --check also exits 1 when a table of TABLES is in none of the files checked, or in more
+than one place. Only the standard library is needed for the tables; the pictures need matplotlib
 (`pip install matplotlib`). The cocopp ECDF pictures (docs/bbob/cocopp_ecdf_*.svg) are not redrawn
 here: cocopp made them from the raw COCO data of the BBOB runs, which is not kept in the repository.
 """
 import csv
+import glob
 import os
 import re
 import sys
@@ -293,7 +296,7 @@ ORDER = ["L-SHADE", "scipy DE", "CMA-ES IPOP", "turbopt Kriging", "egobox EGO"]
 
 
 def bbob_per_function():
-    """The per-function fractions behind the bars (not in BENCHMARKS.md)."""
+    """The per-function fractions behind the bars (not in the benchmark pages)."""
     data = defaultdict(dict)
     for r in rows("bbob_per_function.csv"):
         data[(int(r["dimension"]), int(r["budget_per_dimension"]))].setdefault(r["optimizer"], {})[r["function"]] = r["fraction_solved"]
@@ -305,14 +308,21 @@ def bbob_per_function():
     return out
 
 
-# --- BENCHMARKS.md ---
+# --- BENCHMARKS.md and docs/benchmarks/*.md ---
 
 MARKER = re.compile(r"^<!-- table: ([\w-]+) -->$")
 
 
+def pages():
+    """BENCHMARKS.md and the detailed pages under docs/benchmarks/ (paths from the working directory)."""
+    found = sorted(glob.glob(os.path.join(ROOT, "docs", "benchmarks", "*.md")))
+    return [os.path.relpath(p) for p in [os.path.join(ROOT, "BENCHMARKS.md")] + found]
+
+
 def sync(path, write):
+    """The tables of one file against the results: (names that differ, names found in order)."""
     lines = open(path).read().split("\n")
-    out, i, differ, seen = [], 0, [], set()
+    out, i, differ, seen = [], 0, [], []
     while i < len(lines):
         out.append(lines[i])
         m = MARKER.match(lines[i])
@@ -322,7 +332,7 @@ def sync(path, write):
         name = m.group(1)
         if name not in TABLES:
             sys.exit(f"{path}: unknown table {name!r}")
-        seen.add(name)
+        seen.append(name)
         old = []
         while i < len(lines) and lines[i].startswith("|"):
             old.append(lines[i])
@@ -331,10 +341,9 @@ def sync(path, write):
         if new != old:
             differ.append(name)
         out += new
-    missing = set(TABLES) - seen
     if write:
         open(path, "w").write("\n".join(out))
-    return differ, missing
+    return differ, seen
 
 
 # --- pictures ---
@@ -472,16 +481,31 @@ def pictures():
 
 def main():
     args = sys.argv[1:]
-    if args[:1] in (["--check"], ["--write"]) and len(args) == 2:
-        differ, missing = sync(args[1], write=args[0] == "--write")
-        if args[0] == "--write":
-            print(f"{args[1]}: {len(differ)} table(s) rewritten")
+    if args[:1] in (["--check"], ["--write"]):
+        write = args[0] == "--write"
+        files = args[1:] or pages()
+        where = defaultdict(list)
+        failed = False
+        for path in files:
+            differ, seen = sync(path, write)
+            for name in seen:
+                where[name].append(path)
+            if write:
+                print(f"{path}: {len(differ)} table(s) rewritten")
+                continue
+            for name in differ:
+                print(f"{path}: table {name!r} differs from benchmarks/results")
+                failed = True
+        if write:
             return
-        for name in differ:
-            print(f"{args[1]}: table {name!r} differs from benchmarks/results")
-        for name in sorted(missing):
-            print(f"{args[1]}: table {name!r} is not there")
-        sys.exit(1 if differ or missing else 0)
+        for name in TABLES:
+            if not where[name]:
+                print(f"table {name!r} is in none of {', '.join(files)}")
+                failed = True
+            elif len(where[name]) > 1:
+                print(f"table {name!r} is there {len(where[name])} times: {', '.join(where[name])}")
+                failed = True
+        sys.exit(1 if failed else 0)
     if args == ["--pictures"]:
         pictures()
         return
