@@ -41,7 +41,7 @@ pub fn solve_blade(blade: &BladeFile, which: BladeChoice, op: &OperatingPoint, d
     let backend = OpenBackend::open(&settings.backend)?;
     let setup = CascadeSetup::new(blade, vec![op.clone()], density).with_model(settings.config.model);
     let (prepared, coarser_meshes) = prepare_sequence(blade, which, &setup, settings.sequencing);
-    let prepared = prepared.map_err(|e| Error::Mesh(e.to_string()))?;
+    let prepared = prepared.map_err(Error::from)?;
     let run = PointRun { prepared: &prepared, op, settings, extras: &|_| Vec::new() };
     let (solve, coarser) = backend.run(SolveOnePoint { run: &run, coarser: &coarser_meshes, progress });
     Ok(BladeSolve { solve: solve.map_err(failure_error)?, prepared, backend: backend.name(), coarser })

@@ -38,6 +38,26 @@ pub enum CascadeError {
     NonFiniteFigures { point: String, figures: [f64; 5] },
 }
 
+impl CascadeError {
+    /// The mesher's error, its message without the crate error's "mesh generation failed"
+    /// prefix (which the conversion back to [`crate::Error`] adds once).
+    fn from_mesher(e: crate::Error) -> CascadeError {
+        match e {
+            crate::Error::Mesh(m) => CascadeError::Mesh(m),
+            other => CascadeError::Mesh(other.to_string()),
+        }
+    }
+}
+
+impl From<CascadeError> for crate::Error {
+    fn from(e: CascadeError) -> crate::Error {
+        match e {
+            CascadeError::Mesh(m) => crate::Error::Mesh(m),
+            other => crate::Error::Mesh(other.to_string()),
+        }
+    }
+}
+
 /// What a cascade run needs besides the blade section.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CascadeSetup {
@@ -109,7 +129,7 @@ impl CheckedBlade {
 
     /// Meshes the passage the check laid out and places the measurement planes.
     pub fn mesh(self, setup: &CascadeSetup) -> Result<PreparedCascade, CascadeError> {
-        let mesh = mesh_passage(&self.layout).map_err(|e| CascadeError::Mesh(e.to_string()))?;
+        let mesh = mesh_passage(&self.layout).map_err(CascadeError::from_mesher)?;
         let planes = Planes::new(&mesh, &self.section.outline, setup.exit_plane_axial_chords)?;
         let cuts = PerformanceCuts::new(&mesh, planes.x_inlet, planes.x_outlet, planes.x_exit_measurement);
         let quality = QualityReport::of_mesh(&mesh).map_err(|e| CascadeError::Mesh(e.to_string()))?.summary();

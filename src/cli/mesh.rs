@@ -19,7 +19,7 @@ pub fn run(args: &MeshArgs) -> Result<()> {
     // The passage and mesh that `turbopt solve` and the evaluator build (`turbopt::cascade`).
     let setup = CascadeSetup::new(&blade, vec![op.clone()], args.density);
     let choice = args.design.as_deref().map_or(BladeChoice::Main, BladeChoice::Design);
-    let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, choice, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+    let PreparedCascade { section, spec, mesh, .. } = PreparedCascade::new(&blade, choice, &setup).map_err(Error::from)?;
     let outline = section.outline;
     let generated_s = start.elapsed().as_secs_f64();
     let metrics = MeshMetrics::new(&mesh)?;

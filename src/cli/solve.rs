@@ -97,7 +97,7 @@ fn prepare(args: &SolveArgs, blade: &BladeFile, op: &OperatingPoint, settings: &
     // A restarted solve continues its own flow: no coarser mesh.
     let sequencing = if args.restart.is_some() { Sequencing::Off } else { settings.sequencing };
     let (prepared, coarser) = prepare_sequence(blade, BladeChoice::Main, &setup, sequencing);
-    let prepared = prepared.map_err(|e| Error::Mesh(e.to_string()))?;
+    let prepared = prepared.map_err(Error::from)?;
     let mesh = &prepared.mesh;
     println!("{}: {:?} mesh, {} cells in {} blocks; operating point {} (P01 {:.0} Pa, T01 {:.1} K, p2 {:.0} Pa)", blade.name, args.density, mesh.n_cells(), mesh.blocks.len(), op.name, op.p01, op.t01, op.p2);
     Ok((prepared, coarser))

@@ -32,7 +32,7 @@ impl CaseSetup {
             None => blade.operating_points.first().cloned().ok_or_else(|| Error::Input { path: blade_path.display().to_string(), reason: "the blade file has no operating point".into() })?,
         };
         let setup = CascadeSetup::new(&blade, vec![op.clone()], density);
-        let prepared = PreparedCascade::new(&blade, BladeChoice::Main, &setup).map_err(|e| Error::Mesh(e.to_string()))?;
+        let prepared = PreparedCascade::new(&blade, BladeChoice::Main, &setup).map_err(Error::from)?;
         Ok(CaseSetup { blade_path: blade_path.to_path_buf(), blade, op, density, prepared })
     }
 
