@@ -236,6 +236,18 @@ pub struct QualitySummary {
 }
 
 impl QualitySummary {
+    /// How far this mesh is from `bounds`, to compare two meshes of one passage: the number of
+    /// bounds it misses, then the sum of its relative excesses (0 when within every bound).
+    pub fn shortfall(&self, bounds: &QualityBounds) -> (usize, f64) {
+        let over = |v: f64, b: f64| (v / b - 1.0).max(0.0);
+        let excess = over(self.max_skewness, bounds.max_skewness)
+            + over(self.max_growth_ratio, bounds.max_growth_ratio)
+            + over(self.max_growth_ratio_at_corners, bounds.max_growth_ratio_at_corners)
+            + over(bounds.min_wall_orthogonality_deg, self.min_wall_orthogonality_deg)
+            + over(self.max_volume_ratio.ln(), bounds.max_volume_ratio.ln());
+        (self.outside(bounds).len(), excess)
+    }
+
     /// The names of the bounds this mesh misses (empty: within all of them).
     pub fn outside(&self, bounds: &QualityBounds) -> Vec<&'static str> {
         let mut v = Vec::new();
@@ -503,5 +515,28 @@ impl fmt::Display for QualityReport {
         writeln!(f, "  first cell y+ estimate  {}", opt(self.first_cell_yplus_estimate, 2))?;
         writeln!(f, "  periodic mismatch       {} m", opt_e(self.max_periodic_mismatch))?;
         write!(f, "  1-to-1 mismatch         {} m", opt_e(self.max_one_to_one_mismatch))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(max_skewness: f64, max_growth_ratio: f64) -> QualitySummary {
+        QualitySummary { cells: 100, max_skewness, max_growth_ratio, max_growth_ratio_at_corners: 1.4, min_wall_orthogonality_deg: 85.0, max_volume_ratio: 10.0 }
+    }
+
+    /// A mesh within every bound falls short by nothing; one that misses more bounds is
+    /// worse than one that misses fewer, and of two that miss the same bounds the one
+    /// further out is worse.
+    #[test]
+    fn shortfall_orders_meshes() {
+        let bounds = QualityBounds::default();
+        assert_eq!(summary(0.7, 1.2).shortfall(&bounds), (0, 0.0));
+        let skewed = summary(0.9, 1.2).shortfall(&bounds);
+        assert_eq!(skewed.0, 1);
+        assert!((skewed.1 - 0.125).abs() < 1e-12, "{skewed:?}");
+        assert!(summary(0.95, 1.2).shortfall(&bounds) > skewed);
+        assert!(summary(0.85, 1.4).shortfall(&bounds) > summary(0.99, 1.2).shortfall(&bounds));
     }
 }

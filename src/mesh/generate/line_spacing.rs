@@ -25,6 +25,19 @@ use super::passage_blocks::PassageBlocks;
 /// Nodes at each wall end of a chain that stay: the wall node and the first layers (the
 /// first-cell height and the wall-normal start of the lines).
 const WALL_PINNED: usize = 6;
+/// Where the rows that leave the leading-edge arc's two corners take their first cell from.
+/// The rear arc's corner rows always continue the side blocks' outer rows; at the leading edge
+/// that suits some blades (a turbine's thick, round nose) and pinches the cells beside the
+/// row on others (a compressor's thin one), so the mesher grades both ways and keeps the
+/// better mesh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InletCorners {
+    /// The corner row continues the outer curve's row of the side block.
+    Continued,
+    /// The corner row starts at the corner, its first cell as the smoothing left it.
+    FromCorner,
+}
+
 /// Nodes of the outer curve's row that lead into a corner row (they stay).
 const OUTER_CURVE_PINNED: usize = 2;
 /// Smoother sweeps per chain.
@@ -160,7 +173,7 @@ impl Nodes {
 }
 
 /// The chains of the module doc.
-fn chains(nodes: &Nodes, blocks: &PassageBlocks) -> Vec<Chain> {
+fn chains(nodes: &Nodes, blocks: &PassageBlocks, inlet_corners: InletCorners) -> Vec<Chain> {
     let c = blocks.counts;
     let (n_in, n_side, n_out, n) = (c.n_in, c.n_side, c.n_out, c.n_across);
     let (o_ni, o_nj) = nodes.table.dims[O];
@@ -177,20 +190,24 @@ fn chains(nodes: &Nodes, blocks: &PassageBlocks) -> Vec<Chain> {
         v.extend((0..o_nj).rev().map(|j| (nodes.id(O, o_ps + n_side - k, j), 1)));
         out.push(Chain { nodes: v, pinned: (WALL_PINNED, WALL_PINNED) });
     }
-    // Leading-edge arc to the inlet plane, rear arc to the outlet plane. A corner row
-    // continues the outer curve's row of the pressure- or suction-side block, whose last
-    // cells (pinned: the covered chains move them) set its first cell.
+    // Leading-edge arc to the inlet plane, rear arc to the outlet plane. A corner row that
+    // continues the outer curve's row of the pressure- or suction-side block takes its first
+    // cell from that row's last cells (pinned: the covered chains move them).
     // On the outer curve's row of the pressure-side block (or the suction-side block's).
     let side_row = |pressure: bool, i: usize| if pressure { id(PRESSURE, i, n) } else { id(SUCTION, i, 0) };
     for m in 0..=c.n_le {
         let corner = m == 0 || m == c.n_le;
-        let mut v: Vec<(usize, i32)> = if corner {
+        let continued = corner && inlet_corners == InletCorners::Continued;
+        let mut v: Vec<(usize, i32)> = if continued {
             (0..=OUTER_CURVE_PINNED).rev().map(|i| side_row(m == 0, i)).collect()
+        } else if corner {
+            vec![id(INLET, n_in, n + m)]
         } else {
             o_line(o_le + m).collect()
         };
         v.extend((0..n_in).rev().map(|i| id(INLET, i, n + m)));
-        out.push(Chain { nodes: v, pinned: (if corner { OUTER_CURVE_PINNED + 1 } else { WALL_PINNED }, 1) });
+        let pinned = if continued { OUTER_CURVE_PINNED + 1 } else if corner { 1 } else { WALL_PINNED };
+        out.push(Chain { nodes: v, pinned: (pinned, 1) });
     }
     for m in 0..=c.n_te {
         let corner = m == 0 || m == c.n_te;
@@ -272,9 +289,9 @@ const MOVE_HALVINGS: usize = 4;
 
 /// Limits the growth of neighbouring cells along every grid line of the boundary-layer block
 /// `o` and the passage blocks to `ratio` (module doc).
-pub fn limit_growth_along_lines(o: &mut OGrid, blocks: &mut PassageBlocks, pitch: f64, ratio: f64) {
+pub fn limit_growth_along_lines(o: &mut OGrid, blocks: &mut PassageBlocks, pitch: f64, ratio: f64, inlet_corners: InletCorners) {
     let mut nodes = Nodes::new(o, blocks, pitch);
-    let chains = chains(&nodes, blocks);
+    let chains = chains(&nodes, blocks, inlet_corners);
     for _ in 0..ROUNDS {
         for chain in &chains {
             limit_chain(&mut nodes, chain, ratio);

@@ -34,6 +34,8 @@ mod wall;
 use self::boundary_layer::{LayerSpec, OGrid};
 use self::distribution::Polyline;
 use self::grid::Grid;
+use self::line_spacing::InletCorners;
+use crate::mesh::quality::{QualityBounds, QualityReport};
 use self::passage_blocks::{PassageBlocks, PassageCounts, PassageInput};
 use self::wall::{Corners, Wall, WallArcs};
 use crate::error::Error;
@@ -234,8 +236,21 @@ fn build_mesh(layout: &PassageLayout) -> Result<Mesh, Error> {
     // outwards), then every line's cells are graded across the interfaces.
     let wanted: Vec<f64> = passage.first_cells_at_outer_curve(o.ni).iter().map(|h| h / INTERFACE_GROWTH).collect();
     o.match_outer_layers(spec.first_cell_height, &wanted, preset.layer_ratio);
-    line_spacing::limit_growth_along_lines(&mut o, &mut passage, spec.pitch, LINE_GROWTH);
-    Ok(assemble(spec.pitch, &o, passage))
+    let graded = |corners: InletCorners| {
+        let (mut o, mut passage) = (o.clone(), passage.clone());
+        line_spacing::limit_growth_along_lines(&mut o, &mut passage, spec.pitch, LINE_GROWTH, corners);
+        let mesh = assemble(spec.pitch, &o, passage);
+        let score = QualityReport::of_mesh(&mesh).map(|q| q.summary().shortfall(&QualityBounds::default()));
+        (mesh, score)
+    };
+    let (continued, from_corner) = rayon::join(|| graded(InletCorners::Continued), || graded(InletCorners::FromCorner));
+    // The better of the two (a mesh the report cannot measure, e.g. one with a folded cell,
+    // is the worse).
+    let better = match (&continued.1, &from_corner.1) {
+        (Ok(a), Ok(b)) => a <= b,
+        (a, _) => a.is_ok(),
+    };
+    Ok(if better { continued.0 } else { from_corner.0 })
 }
 
 /// Growth from the boundary-layer block's outer layer to the passage blocks' first cells.
