@@ -97,6 +97,28 @@ fn every_library_profile_imports_and_meshes() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// No blade is refused for its stagger or its pitch alone: Rotor 67's tip section turned to a
+/// stagger of 65 deg, and the Kiock turbine at a pitch of 5 chords, import and mesh (the import
+/// meshes the blade file it writes).
+#[test]
+fn high_stagger_and_large_pitch_mesh() {
+    let dir = scratch("stagger-pitch");
+    let steep = ["--units", "mm", "--pitch", "68.697", "--rotate", "4.4", "--point", "SUBSONIC_ASSUMED:p01=100000,t01=300,alpha1=64.4,p2=87900"];
+    let wide = ["--units", "chord", "--chord", "0.1", "--pitch", "5", "--rotate", "-33.3", "--point", "KIOCK_BS:p01=100000,t01=300,alpha1=30,m2is=0.78"];
+    for (name, args) in [("nasa_rotor67_tip", &steep[..]), ("kiock_transonic_turbine", &wide[..])] {
+        let r = import(name, args, &dir, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let cells = r["mesh"]["cells"].as_u64().unwrap();
+        println!("{name} {args:?}: stagger {:.2} deg, mesh {cells} cells, outside the bounds: {}", r["stagger_deg"].as_f64().unwrap_or(f64::NAN), r["mesh_outside_bounds"]);
+        assert!(cells > 8_000, "{name}: {cells} cells");
+        if name == "nasa_rotor67_tip" {
+            assert!(r["stagger_deg"].as_f64().unwrap().abs() >= 65.0, "{name}: {r}");
+        } else {
+            assert!((r["pitch"].as_f64().unwrap() / r["chord"].as_f64().unwrap() - 5.0).abs() < 0.05, "{name}: {r}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Profiles whose file lists the points out of contour order are put in order, and say so.
 #[test]
 fn out_of_order_profiles_are_put_in_contour_order() {
