@@ -190,34 +190,34 @@ fn chains(nodes: &Nodes, blocks: &PassageBlocks, inlet_corners: InletCorners) ->
         v.extend((0..o_nj).rev().map(|j| (nodes.id(O, o_ps + n_side - k, j), 1)));
         out.push(Chain { nodes: v, pinned: (WALL_PINNED, WALL_PINNED) });
     }
-    // Leading-edge arc to the inlet plane, rear arc to the outlet plane. A corner row that
-    // continues the outer curve's row of the pressure- or suction-side block takes its first
-    // cell from that row's last cells (pinned: the covered chains move them).
-    // On the outer curve's row of the pressure-side block (or the suction-side block's).
+    // Leading-edge arc to the inlet plane, rear arc to the outlet plane. A corner row starts
+    // with nodes that all stay: its corner alone, or the last nodes of the outer curve's row
+    // of the pressure- or suction-side block it continues, whose cells then set its first
+    // (the covered chains move them).
     let side_row = |pressure: bool, i: usize| if pressure { id(PRESSURE, i, n) } else { id(SUCTION, i, 0) };
+    let chain = |lead: Vec<(usize, i32)>, corner: bool, rest: &mut dyn Iterator<Item = (usize, i32)>| {
+        let pinned = if corner { lead.len() } else { WALL_PINNED };
+        let mut v = lead;
+        v.extend(rest);
+        Chain { nodes: v, pinned: (pinned, 1) }
+    };
     for m in 0..=c.n_le {
         let corner = m == 0 || m == c.n_le;
-        let continued = corner && inlet_corners == InletCorners::Continued;
-        let mut v: Vec<(usize, i32)> = if continued {
-            (0..=OUTER_CURVE_PINNED).rev().map(|i| side_row(m == 0, i)).collect()
-        } else if corner {
-            vec![id(INLET, n_in, n + m)]
-        } else {
-            o_line(o_le + m).collect()
+        let lead: Vec<(usize, i32)> = match (corner, inlet_corners) {
+            (false, _) => o_line(o_le + m).collect(),
+            (true, InletCorners::Continued) => (0..=OUTER_CURVE_PINNED).rev().map(|i| side_row(m == 0, i)).collect(),
+            (true, InletCorners::FromCorner) => vec![id(INLET, n_in, n + m)],
         };
-        v.extend((0..n_in).rev().map(|i| id(INLET, i, n + m)));
-        let pinned = if continued { OUTER_CURVE_PINNED + 1 } else if corner { 1 } else { WALL_PINNED };
-        out.push(Chain { nodes: v, pinned: (pinned, 1) });
+        out.push(chain(lead, corner, &mut (0..n_in).rev().map(|i| id(INLET, i, n + m))));
     }
     for m in 0..=c.n_te {
         let corner = m == 0 || m == c.n_te;
-        let mut v: Vec<(usize, i32)> = if corner {
+        let lead: Vec<(usize, i32)> = if corner {
             (0..=OUTER_CURVE_PINNED).rev().map(|i| side_row(m == c.n_te, n_side - i)).collect()
         } else {
             o_line(m).collect()
         };
-        v.extend((1..=n_out).map(|i| id(OUTLET, i, n + c.n_te - m)));
-        out.push(Chain { nodes: v, pinned: (if corner { OUTER_CURVE_PINNED + 1 } else { WALL_PINNED }, 1) });
+        out.push(chain(lead, corner, &mut (1..=n_out).map(|i| id(OUTLET, i, n + c.n_te - m))));
     }
     // Passage rows, inlet plane to outlet plane (the outer curve's rows excepted).
     for j in 0..n {
