@@ -343,17 +343,7 @@ const FILL_SWEEPS: usize = 300;
 /// cells still poor are repaired (`repair.rs`). Elsewhere the block is left as built.
 fn fill_notches(p: &mut [P2], ni: usize, nj: usize, _unused: &[f64]) {
     let at = |i: usize, j: usize| p[i % ni + (ni + 1) * j];
-    let poor = |i: usize, j: usize| {
-        let q = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
-        let mut worst: f64 = 0.0;
-        for k in 0..4 {
-            let (c, a, b) = (q[k], q[(k + 1) % 4], q[(k + 3) % 4]);
-            let (u, v) = (sub(a, c), sub(b, c));
-            let theta = super::distribution::cross(u, v).atan2(super::distribution::dot(u, v)).to_degrees();
-            worst = worst.max((theta - 90.0).abs() / 90.0);
-        }
-        worst > POOR_SKEWNESS
-    };
+    let poor = |i: usize, j: usize| super::grid::equiangle_skewness([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]) > POOR_SKEWNESS;
     let mut columns = vec![false; ni];
     for j in 0..nj {
         for i in 0..ni {

@@ -1,6 +1,18 @@
 //! A structured block of nodes while it is being built, and transfinite interpolation.
 
-use super::distribution::{cross, sub, P2};
+use super::distribution::{cross, dot, sub, P2};
+
+/// Equiangle skewness of the quadrilateral `q` (corners in order): max(theta_max - 90,
+/// 90 - theta_min) / 90, the figure `mesh::quality` bounds.
+pub fn equiangle_skewness(q: [P2; 4]) -> f64 {
+    (0..4)
+        .map(|k| {
+            let (c, a, b) = (q[k], q[(k + 1) % 4], q[(k + 3) % 4]);
+            let (u, v) = (sub(a, c), sub(b, c));
+            (cross(u, v).atan2(dot(u, v)).to_degrees() - 90.0).abs() / 90.0
+        })
+        .fold(0.0, f64::max)
+}
 
 /// `(ni+1) x (nj+1)` nodes, i fastest.
 #[derive(Clone, Debug, PartialEq)]

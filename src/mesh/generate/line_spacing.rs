@@ -148,6 +148,12 @@ impl Nodes {
         0.5 * super::distribution::cross(super::distribution::sub(c, a), super::distribution::sub(d, bb))
     }
 
+    /// Equiangle skewness of cell (i, j) of block b.
+    fn cell_skewness(&self, b: usize, i: usize, j: usize) -> f64 {
+        let at = |i: usize, j: usize| self.position((self.id(b, i, j), 0));
+        super::grid::equiangle_skewness([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)])
+    }
+
     /// The cells (block, i, j) that have a corner at identified node `k`, in any block.
     fn cells_round(&self, k: usize) -> Vec<(usize, usize, usize)> {
         let mut v = Vec::new();
@@ -244,9 +250,12 @@ fn chains(nodes: &Nodes, blocks: &PassageBlocks, inlet_corners: InletCorners) ->
 }
 
 /// Slides the chain's nodes along it until neighbouring cells differ by at most `ratio`; a
-/// move that would shrink a cell round a moved node below [`LEAST_AREA_SHARE`] of its area is
-/// halved, up to [`MOVE_HALVINGS`] times, then dropped.
-fn limit_chain(nodes: &mut Nodes, chain: &Chain, ratio: f64) {
+/// move that would shrink a cell round a moved node below [`LEAST_AREA_SHARE`] of its area, or
+/// skew it past `skewness_bound` (or further, where it already was), is halved, up to
+/// [`MOVE_HALVINGS`] times, then dropped: nodes of neighbouring chains slide by different
+/// amounts, and where two chains leave a node at a sharp angle (a block corner on the outer
+/// curve) that can close the cell between them.
+fn limit_chain(nodes: &mut Nodes, chain: &Chain, ratio: f64, skewness_bound: f64) {
     let pts: Vec<P2> = chain.nodes.iter().map(|&k| nodes.position(k)).collect();
     let line = Polyline::new(pts.clone());
     if line.points().len() != pts.len() {
@@ -266,12 +275,16 @@ fn limit_chain(nodes: &mut Nodes, chain: &Chain, ratio: f64) {
     cells.sort_unstable();
     cells.dedup();
     let areas: Vec<f64> = cells.iter().map(|&(b, i, j)| nodes.cell_area(b, i, j)).collect();
+    let skew_limits: Vec<f64> = cells.iter().map(|&(b, i, j)| nodes.cell_skewness(b, i, j).max(skewness_bound)).collect();
     let mut step = 1.0;
     for _ in 0..=MOVE_HALVINGS {
         for &k in &moved {
             nodes.set(chain.nodes[k], line.at(before[k] + step * (s[k] - before[k])));
         }
-        let kept = cells.iter().zip(&areas).all(|(&(b, i, j), &a)| nodes.cell_area(b, i, j) > LEAST_AREA_SHARE * a.max(0.0));
+        let kept = cells
+            .iter()
+            .zip(areas.iter().zip(&skew_limits))
+            .all(|(&(b, i, j), (&a, &skew))| nodes.cell_area(b, i, j) > LEAST_AREA_SHARE * a.max(0.0) && nodes.cell_skewness(b, i, j) <= skew);
         if kept {
             return;
         }
@@ -288,13 +301,14 @@ const LEAST_AREA_SHARE: f64 = 0.2;
 const MOVE_HALVINGS: usize = 4;
 
 /// Limits the growth of neighbouring cells along every grid line of the boundary-layer block
-/// `o` and the passage blocks to `ratio` (module doc).
-pub fn limit_growth_along_lines(o: &mut OGrid, blocks: &mut PassageBlocks, pitch: f64, ratio: f64, inlet_corners: InletCorners) {
+/// `o` and the passage blocks to `ratio` (module doc), no move skewing a cell past
+/// `skewness_bound` ([`limit_chain`]).
+pub fn limit_growth_along_lines(o: &mut OGrid, blocks: &mut PassageBlocks, pitch: f64, ratio: f64, skewness_bound: f64, inlet_corners: InletCorners) {
     let mut nodes = Nodes::new(o, blocks, pitch);
     let chains = chains(&nodes, blocks, inlet_corners);
     for _ in 0..ROUNDS {
         for chain in &chains {
-            limit_chain(&mut nodes, chain, ratio);
+            limit_chain(&mut nodes, chain, ratio, skewness_bound);
         }
     }
     nodes.scatter();

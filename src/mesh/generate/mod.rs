@@ -38,6 +38,7 @@ use self::line_spacing::InletCorners;
 use crate::mesh::quality::{QualityBounds, QualityReport};
 use self::passage_blocks::{PassageBlocks, PassageCounts, PassageInput};
 use self::wall::{Corners, Wall, WallArcs};
+use rayon::prelude::*;
 use crate::error::Error;
 use crate::geometry::Outline;
 use crate::mesh::{Block, BoundaryKind, Connection, Density, Face, Mesh, Patch};
@@ -236,21 +237,31 @@ fn build_mesh(layout: &PassageLayout) -> Result<Mesh, Error> {
     // outwards), then every line's cells are graded across the interfaces.
     let wanted: Vec<f64> = passage.first_cells_at_outer_curve(o.ni).iter().map(|h| h / INTERFACE_GROWTH).collect();
     o.match_outer_layers(spec.first_cell_height, &wanted, preset.layer_ratio);
-    let graded = |corners: InletCorners| {
+    let bounds = QualityBounds::default();
+    let graded = |&(corners, skewness_bound): &(InletCorners, f64)| {
         let (mut o, mut passage) = (o.clone(), passage.clone());
-        line_spacing::limit_growth_along_lines(&mut o, &mut passage, spec.pitch, LINE_GROWTH, corners);
+        line_spacing::limit_growth_along_lines(&mut o, &mut passage, spec.pitch, LINE_GROWTH, skewness_bound, corners);
         let mesh = assemble(spec.pitch, &o, passage);
-        let score = QualityReport::of_mesh(&mesh).map(|q| q.summary().shortfall(&QualityBounds::default()));
-        (mesh, score)
+        // A mesh the report cannot measure (a folded cell) ranks last.
+        let rank = QualityReport::of_mesh(&mesh).map_or((true, true, usize::MAX, f64::INFINITY), |q| {
+            let (degenerate, missed, excess) = q.summary().shortfall(&bounds);
+            (false, degenerate, missed, excess)
+        });
+        (mesh, rank)
     };
-    let (continued, from_corner) = rayon::join(|| graded(InletCorners::Continued), || graded(InletCorners::FromCorner));
-    // The better of the two (a mesh the report cannot measure, e.g. one with a folded cell,
-    // is the worse).
-    let better = match (&continued.1, &from_corner.1) {
-        (Ok(a), Ok(b)) => a <= b,
-        (a, _) => a.is_ok(),
-    };
-    Ok(if better { continued.0 } else { from_corner.0 })
+    // Four gradings, the one nearest the quality bounds kept (the first of equals): the
+    // leading-edge corner rows continued or started at their corner (`InletCorners`), and the
+    // nodes' moves free or held to the skewness bound. Held moves keep the cells beside a
+    // block corner on the outer curve from closing up where two chains leave it at a sharp
+    // angle; free moves reach the growth bound in thin, already skewed cells (a narrow
+    // suction-side block), where a held move would stop short.
+    let variants = [InletCorners::Continued, InletCorners::FromCorner].map(|c| [(c, f64::INFINITY), (c, bounds.max_skewness)]).concat();
+    let candidates: Vec<_> = variants.par_iter().map(graded).collect();
+    let best = candidates.into_iter().min_by(|a, b| {
+        let (x, y) = (a.1, b.1);
+        (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)).then(x.3.total_cmp(&y.3))
+    });
+    Ok(best.map(|c| c.0).expect("four candidate gradings"))
 }
 
 /// Growth from the boundary-layer block's outer layer to the passage blocks' first cells.

@@ -16,6 +16,9 @@ use super::distribution::P2;
 /// Corner angle below which (and above 180 less which) a cell's corner is repaired \[deg\]:
 /// equiangle skewness 2/3.
 const REPAIR_ANGLE_DEG: f64 = 30.0;
+/// A corner whose squared cosine is below this (and whose sine is positive) lies inside
+/// [[`REPAIR_ANGLE_DEG`], 180 - it] with room to spare: cos^2 31 deg.
+const INSIDE_COS_SQUARED: f64 = 0.734_735_781_392_945_5;
 /// Largest ratio of the two edges either side of a repaired node along a grid line.
 const REPAIR_RATIO: f64 = 1.25;
 /// Weight of an edge ratio's excess (in its logarithm) against an angle's (in degrees).
@@ -100,7 +103,12 @@ fn penalty(nb: &[P2; 8], c: P2, ratio_lines: [bool; 2]) -> f64 {
         for k in 0..4 {
             let (p, a, b) = (q[k], q[(k + 1) % 4], q[(k + 3) % 4]);
             let (u, v) = ([a[0] - p[0], a[1] - p[1]], [b[0] - p[0], b[1] - p[1]]);
-            let theta = (u[0] * v[1] - u[1] * v[0]).atan2(u[0] * v[0] + u[1] * v[1]).to_degrees();
+            let (sin, cos) = (u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1]);
+            // Most corners lie well inside the bounds: no angle needed (the penalty's cost).
+            if sin > 0.0 && cos * cos < INSIDE_COS_SQUARED * ((u[0] * u[0] + u[1] * u[1]) * (v[0] * v[0] + v[1] * v[1])) {
+                continue;
+            }
+            let theta = sin.atan2(cos).to_degrees();
             let low = (REPAIR_ANGLE_DEG - theta).max(0.0);
             let high = (theta - (180.0 - REPAIR_ANGLE_DEG)).max(0.0);
             sum += low * low + high * high;

@@ -204,12 +204,13 @@ enum Edge {
 ///
 /// - the angle it makes with each side there (the corner cell of the covered passage's block,
 ///   and half its supplement, the two cells of the inlet or outlet block round the corner);
-/// - for the stretch of each side it leaves to the inlet or outlet block, `atan(w / 2 l)`
-///   ([`SQUEEZE_SHARE`] = 1/2), with
-///   `w` the line's length and `l` the stretch's: that block's grid lines leave the stretch
-///   and must all fit, between the side and the lines from the crossing line, into about half
-///   the passage's width before they turn downstream (upstream), so they leave at about that
-///   angle.
+/// - for the stretches of the two sides it leaves to the inlet or outlet block, `atan(w / 2
+///   l)` ([`SQUEEZE_SHARE`] = 1/2), with `w` the line's length and `l` the two stretches'
+///   length together: that block's grid lines leave the stretches and must all fit, beside
+///   the lines from the crossing line, into about half the passage's width before they turn
+///   downstream (upstream), so they leave at about that angle. The two stretches share that
+///   room (a line whose ends both sit far from the edge, e.g. one caught by a bump on the
+///   pressure side, leaves a face wrapped round the whole rear of the blade).
 ///
 /// A trailing edge whose neighbour is straight across (a compressor, a wide pitch) keeps its
 /// corners at the edge arc; one whose neighbour's trailing edge faces the suction side far
@@ -231,7 +232,7 @@ fn best_crossing(wall: &Wall, pitch: f64, a: (f64, f64), b: (f64, f64), edge: Ed
         };
         let corner = |t: f64| t.min(0.5 * (180.0 - t));
         let squeeze = |l: f64| (SQUEEZE_SHARE * w).atan2(l.abs()).to_degrees();
-        corner(theta_a).min(corner(theta_b)).min(squeeze(sa - a.0)).min(squeeze(sb - b.0))
+        corner(theta_a).min(corner(theta_b)).min(squeeze((sa - a.0).abs() + (sb - b.0).abs()))
     };
     let mut best = (f64::NEG_INFINITY, a.0, b.0);
     for ka in 0..=CORNER_CANDIDATES {
