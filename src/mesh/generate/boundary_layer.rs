@@ -343,7 +343,8 @@ const FILL_SWEEPS: usize = 300;
 /// cells still poor are repaired (`repair.rs`). Elsewhere the block is left as built.
 fn fill_notches(p: &mut [P2], ni: usize, nj: usize, _unused: &[f64]) {
     let at = |i: usize, j: usize| p[i % ni + (ni + 1) * j];
-    let poor = |i: usize, j: usize| super::grid::equiangle_skewness([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]) > POOR_SKEWNESS;
+    let poor_measure = super::grid::skewness_measure_of(POOR_SKEWNESS);
+    let poor = |i: usize, j: usize| super::grid::skewness_measure([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]) > poor_measure;
     let mut columns = vec![false; ni];
     for j in 0..nj {
         for i in 0..ni {

@@ -2,16 +2,32 @@
 
 use super::distribution::{cross, dot, sub, P2};
 
-/// Equiangle skewness of the quadrilateral `q` (corners in order): max(theta_max - 90,
-/// 90 - theta_min) / 90, the figure `mesh::quality` bounds.
-pub fn equiangle_skewness(q: [P2; 4]) -> f64 {
+/// A measure of the quadrilateral `q`'s equiangle skewness s (corners in order) that needs no
+/// angles: the largest squared cosine of its corners, sin^2(s 90 deg), or 4 where a corner is
+/// folded. Cells are compared through it where many are (the grading's and the fill's checks).
+pub fn skewness_measure(q: [P2; 4]) -> f64 {
     (0..4)
         .map(|k| {
             let (c, a, b) = (q[k], q[(k + 1) % 4], q[(k + 3) % 4]);
             let (u, v) = (sub(a, c), sub(b, c));
-            (cross(u, v).atan2(dot(u, v)).to_degrees() - 90.0).abs() / 90.0
+            let (sin, cos) = (cross(u, v), dot(u, v));
+            if sin > 0.0 {
+                cos * cos / (dot(u, u) * dot(v, v))
+            } else {
+                4.0
+            }
         })
         .fold(0.0, f64::max)
+}
+
+/// The [`skewness_measure`] of a cell of equiangle skewness `s` (infinite from s = 1 on,
+/// where no measure bounds it).
+pub fn skewness_measure_of(s: f64) -> f64 {
+    if s < 1.0 {
+        (s * std::f64::consts::FRAC_PI_2).sin().powi(2)
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// `(ni+1) x (nj+1)` nodes, i fastest.

@@ -148,10 +148,10 @@ impl Nodes {
         0.5 * super::distribution::cross(super::distribution::sub(c, a), super::distribution::sub(d, bb))
     }
 
-    /// Equiangle skewness of cell (i, j) of block b.
-    fn cell_skewness(&self, b: usize, i: usize, j: usize) -> f64 {
+    /// The skewness measure (`grid::skewness_measure`) of cell (i, j) of block b.
+    fn cell_skewness_measure(&self, b: usize, i: usize, j: usize) -> f64 {
         let at = |i: usize, j: usize| self.position((self.id(b, i, j), 0));
-        super::grid::equiangle_skewness([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)])
+        super::grid::skewness_measure([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)])
     }
 
     /// The cells (block, i, j) that have a corner at identified node `k`, in any block.
@@ -275,7 +275,8 @@ fn limit_chain(nodes: &mut Nodes, chain: &Chain, ratio: f64, skewness_bound: f64
     cells.sort_unstable();
     cells.dedup();
     let areas: Vec<f64> = cells.iter().map(|&(b, i, j)| nodes.cell_area(b, i, j)).collect();
-    let skew_limits: Vec<f64> = cells.iter().map(|&(b, i, j)| nodes.cell_skewness(b, i, j).max(skewness_bound)).collect();
+    let bound = super::grid::skewness_measure_of(skewness_bound);
+    let skew_limits: Vec<f64> = cells.iter().map(|&(b, i, j)| nodes.cell_skewness_measure(b, i, j).max(bound)).collect();
     let mut step = 1.0;
     for _ in 0..=MOVE_HALVINGS {
         for &k in &moved {
@@ -284,7 +285,7 @@ fn limit_chain(nodes: &mut Nodes, chain: &Chain, ratio: f64, skewness_bound: f64
         let kept = cells
             .iter()
             .zip(areas.iter().zip(&skew_limits))
-            .all(|(&(b, i, j), (&a, &skew))| nodes.cell_area(b, i, j) > LEAST_AREA_SHARE * a.max(0.0) && nodes.cell_skewness(b, i, j) <= skew);
+            .all(|(&(b, i, j), (&a, &skew))| nodes.cell_area(b, i, j) > LEAST_AREA_SHARE * a.max(0.0) && nodes.cell_skewness_measure(b, i, j) <= skew);
         if kept {
             return;
         }

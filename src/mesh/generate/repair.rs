@@ -25,6 +25,8 @@ const REPAIR_RATIO: f64 = 1.25;
 const RATIO_WEIGHT: f64 = 100.0;
 /// Whether the ratio of a node's edges is kept also where one of them ends on a fixed node.
 const KEEP_FIXED_RATIOS: bool = true;
+/// Fewest nodes a parallel task of a repair sweep takes (a step costs a dozen penalties).
+const MIN_NODES_PER_TASK: usize = 64;
 /// Sweeps of the repair over its nodes.
 const REPAIR_SWEEPS: usize = 60;
 /// Nodes round a poor cell that the repair may move, in index steps.
@@ -171,6 +173,7 @@ pub fn repair(nodes: &[Node], x: &mut [P2], pitch: f64) -> bool {
             use rayon::prelude::*;
             let steps: Vec<(usize, P2)> = colour
                 .par_iter()
+                .with_min_len(MIN_NODES_PER_TASK)
                 .filter(|&&k| retry[k])
                 .filter_map(|&k| improve(&nodes[k], x, pitch, lines[k]).map(|p| (k, p)))
                 .collect();

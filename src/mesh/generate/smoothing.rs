@@ -212,7 +212,10 @@ pub fn sweep(stencils: &mut [Stencil], x: &mut [P2], pitch: f64, sweeps: usize) 
 fn relax(stencils: &[Stencil], x: &mut [P2], pitch: f64) {
     use rayon::prelude::*;
     for colour in 0..2 {
-        let updates: Vec<(usize, P2)> = stencils.par_iter().filter(|s| s.colour == colour).map(|s| (s.at.node, winslow(s, x, pitch))).collect();
+        // A node's update is a few dozen flops: tasks of fewer than a thousand cost more in
+        // scheduling than they save (many threads on a coarse passage ran slower than four).
+        let updates: Vec<(usize, P2)> =
+            stencils.par_iter().with_min_len(MIN_NODES_PER_TASK).filter(|s| s.colour == colour).map(|s| (s.at.node, winslow(s, x, pitch))).collect();
         for (k, p) in updates {
             x[k] = p;
         }
@@ -433,6 +436,9 @@ fn winslow(s: &Stencil, x: &[P2], pitch: f64) -> P2 {
     let here = x[s.at.node];
     repair::constrained(&s.at, x, [here[0] + OVER_RELAXATION * (new[0] - here[0]), here[1] + OVER_RELAXATION * (new[1] - here[1])])
 }
+
+/// Fewest stencils a parallel task of a sweep takes.
+const MIN_NODES_PER_TASK: usize = 1024;
 
 /// Over-relaxation factor of the Gauss-Seidel sweeps (1.4 about halves the sweeps needed;
 /// beyond ~1.6 the red-black iteration of the coupled equations stops converging).
