@@ -420,6 +420,8 @@ fn controls(stencils: &mut [Stencil], x: &[P2], pitch: f64) {
 
 
 /// The Winslow update of one node.
+// Inlined into the sweep's closure: called out of line it ran at half the speed.
+#[inline]
 fn winslow(s: &Stencil, x: &[P2], pitch: f64) -> P2 {
     let nb: [P2; 8] = std::array::from_fn(|m| repair::neighbour(&s.at, x, pitch, m));
     let [e, w, n, so, ne, nw, se, sw] = nb;
