@@ -61,7 +61,7 @@ const VARIANTS: &[Variant] = &[
     Variant { name: "nut0.1", what: "inlet nu_tilde / nu = 0.1 (baseline 3)", remesh: false, apply: |s| s.op.nu_tilde_ratio = 0.1 },
     Variant { name: "limiter1", what: "limiter threshold K = 1 (baseline 1e-2: limiter active on smaller jumps)", remesh: false, apply: |s| s.settings.config.limiter_k = 1.0 },
     Variant { name: "outlet2x", what: "outlet 128 mm behind the trailing edge (baseline 64 mm)", remesh: true, apply: |s| s.blade.cascade.outlet_length *= 2.0 },
-    Variant { name: "medium", what: "medium mesh (38,592 cells; baseline coarse, 14,272)", remesh: true, apply: |s| s.density = Density::Medium },
+    Variant { name: "medium", what: "medium mesh (37,312 cells; baseline coarse, 13,760)", remesh: true, apply: |s| s.density = Density::Medium },
     Variant { name: "yplus0.3", what: "first cell at y+ 0.3 (baseline 1)", remesh: true, apply: |s| s.target_yplus = 0.3 },
     Variant { name: "nut10", what: "inlet nu_tilde / nu = 10", remesh: false, apply: |s| s.op.nu_tilde_ratio = 10.0 },
     Variant { name: "limiter1e-3", what: "limiter threshold K = 1e-3", remesh: false, apply: |s| s.settings.config.limiter_k = 1e-3 },

@@ -96,7 +96,7 @@ def test_accept_orders_accepts_a_short_run_that_dropped_them():
 
 def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
     r = turbopt.solve("blades/ls89.ron", case="MUR47", density="coarse", max_iterations=20)
-    assert r.iterations == 20 and not r.converged and r.cells == 14272
+    assert r.iterations == 20 and not r.converged and r.cells == 13760
     assert set(r.figures) == {"entropy_rise", "exit_angle_deg", "loss_coefficient", "mass_flow", "exit_isentropic_mach"}
     assert r.figures["entropy_rise"] == r.entropy_rise and np.isfinite(r.entropy_rise)
     mis = r.mis
@@ -112,9 +112,9 @@ def test_solve_returns_figures_mis_history_and_writes_the_files(tmp_path):
 def test_a_sequenced_solve_reports_its_coarser_mesh():
     # 20 iterations do not converge the coarse mesh, so the medium one starts cold, and says why.
     r = turbopt.solve("blades/ls89.ron", case="MUR47", density="medium", sequence="coarse", max_iterations=20)
-    assert r.iterations == 20 and r.cells == 38592
+    assert r.iterations == 20 and r.cells == 37312
     [coarse] = r.coarser
-    assert coarse["density"] == "coarse" and coarse["cells"] == 14272 and coarse["iterations"] == 20
+    assert coarse["density"] == "coarse" and coarse["cells"] == 13760 and coarse["iterations"] == 20
     assert coarse["outcome"].endswith("the next mesh started cold"), coarse["outcome"]
     assert coarse["started_next"] is False
 
