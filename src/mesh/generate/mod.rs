@@ -257,8 +257,7 @@ fn build_mesh(layout: &PassageLayout) -> Result<Mesh, Error> {
     // suction-side block), where a held move would stop short.
     let variants = [InletCorners::Continued, InletCorners::FromCorner].map(|c| [(c, f64::INFINITY), (c, bounds.max_skewness)]).concat();
     let mut candidates: Vec<_> = variants.par_iter().map(graded).collect();
-    let worse = |x: (bool, bool, usize, f64), y: (bool, bool, usize, f64)| (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)).then(x.3.total_cmp(&y.3)).is_gt();
-    let best = (1..candidates.len()).fold(0, |k, m| if worse(candidates[k].1, candidates[m].1) { m } else { k });
+    let best = (1..candidates.len()).fold(0, |k, m| if candidates[m].1 < candidates[k].1 { m } else { k });
     Ok(candidates.swap_remove(best).0)
 }
 
