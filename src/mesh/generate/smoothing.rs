@@ -149,6 +149,9 @@ pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[
     let graph = Graph::new(blocks, pitch);
     let mut x = graph.gather(blocks);
     let mut stencils = stencils(&graph, targets);
+    // Each colour's nodes in one slice, for the red-black sweeps.
+    stencils.sort_by_key(|s| s.colour);
+    let reds = stencils.partition_point(|s| s.colour == 0);
     controls(&mut stencils, &x, pitch);
     let mut lines = graded_lines(&graph, &stencils, first_cells);
     let base: Vec<(f64, f64)> = stencils.iter().map(|s| (s.phi, s.psi)).collect();
@@ -156,7 +159,7 @@ pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[
         if round % FEEDBACK_EVERY == 0 {
             feedback(&mut stencils, &base, &mut lines, &x);
         }
-        relax(&stencils, &mut x, pitch);
+        relax(stencils.split_at(reds), &mut x, pitch);
     }
     graph.scatter(&x, blocks);
 }
@@ -203,20 +206,22 @@ impl Graph {
 /// (periodic images `pitch` apart in y).
 pub fn sweep(stencils: &mut [Stencil], x: &mut [P2], pitch: f64, sweeps: usize) {
     controls(stencils, x, pitch);
+    stencils.sort_by_key(|s| s.colour);
+    let reds = stencils.partition_point(|s| s.colour == 0);
     for _ in 0..sweeps {
-        relax(stencils, x, pitch);
+        relax(stencils.split_at(reds), x, pitch);
     }
 }
 
-/// One red-black Gauss-Seidel sweep of Winslow's equations.
-fn relax(stencils: &[Stencil], x: &mut [P2], pitch: f64) {
+/// One red-black Gauss-Seidel sweep of Winslow's equations over the nodes of each colour.
+fn relax((red, black): (&[Stencil], &[Stencil]), x: &mut [P2], pitch: f64) {
     use rayon::prelude::*;
-    for colour in 0..2 {
+    let mut updates = Vec::with_capacity(red.len().max(black.len()));
+    for colour in [red, black] {
         // A node's update is a few dozen flops: tasks of fewer than a thousand cost more in
         // scheduling than they save (many threads on a coarse passage ran slower than four).
-        let updates: Vec<(usize, P2)> =
-            stencils.par_iter().with_min_len(MIN_NODES_PER_TASK).filter(|s| s.colour == colour).map(|s| (s.at.node, winslow(s, x, pitch))).collect();
-        for (k, p) in updates {
+        colour.par_iter().with_min_len(MIN_NODES_PER_TASK).map(|s| (s.at.node, winslow(s, x, pitch))).collect_into_vec(&mut updates);
+        for &(k, p) in &updates {
             x[k] = p;
         }
     }
