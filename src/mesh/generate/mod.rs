@@ -24,6 +24,7 @@ mod boundary_layer;
 mod distribution;
 mod grid;
 mod line_spacing;
+mod mixing;
 mod node_table;
 mod passage_blocks;
 mod periodic;
@@ -82,7 +83,8 @@ struct Preset {
     ratio: f64,
     /// Fewest cells across half the passage.
     min_across: usize,
-    /// Red-black Gauss-Seidel sweeps of the passage blocks' smoother.
+    /// Most red-black Gauss-Seidel sweeps of the passage blocks' smoother (it stops once it
+    /// has settled: LS89 and T106C after 480-550 sweeps coarse, 740-800 medium).
     sweeps: usize,
 }
 
