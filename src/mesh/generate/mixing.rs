@@ -28,20 +28,23 @@ pub struct Mixing {
 
 /// Tikhonov term of the least-squares fit, relative to the largest diagonal entry.
 const REGULARIZATION: f64 = 1e-10;
-/// Fewest entries a parallel task takes (a coarse passage has ~14,000 coordinates).
-const MIN_PER_TASK: usize = 2048;
+/// Entries a parallel task takes (a coarse passage has ~14,000 coordinates); the inner
+/// products are summed chunk by chunk, so this, not the thread count, fixes their rounding.
+const CHUNK: usize = 2048;
 
 /// The inner products of `a` with each of `bs`, chunk by chunk (each chunk of `a` read once
-/// from memory).
+/// from memory), the chunks' sums added in order: the same to the last bit on any number of
+/// threads, so that a blade meshes alike everywhere.
 fn dots(a: &[f64], bs: &[&[f64]]) -> Vec<f64> {
-    let m = bs.len();
-    a.par_chunks(MIN_PER_TASK)
+    let partial: Vec<Vec<f64>> = a
+        .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
-            let start = c * MIN_PER_TASK;
-            bs.iter().map(|b| chunk.iter().zip(&b[start..start + chunk.len()]).map(|(x, y)| x * y).sum::<f64>()).collect::<Vec<f64>>()
+            let start = c * CHUNK;
+            bs.iter().map(|b| chunk.iter().zip(&b[start..start + chunk.len()]).map(|(x, y)| x * y).sum::<f64>()).collect()
         })
-        .reduce(|| vec![0.0; m], |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect())
+        .collect();
+    (0..bs.len()).map(|i| partial.iter().map(|p| p[i]).sum()).collect()
 }
 
 impl Mixing {
@@ -54,7 +57,7 @@ impl Mixing {
         let had_last = self.f.len() == g.len();
         std::mem::swap(&mut self.f, &mut self.f_last);
         self.f.clear();
-        self.f.par_extend(g.par_iter().with_min_len(MIN_PER_TASK).zip(x).map(|(g, x)| g - x));
+        self.f.par_extend(g.par_iter().with_min_len(CHUNK).zip(x).map(|(g, x)| g - x));
         if had_last {
             self.remember(g);
         }
@@ -62,7 +65,7 @@ impl Mixing {
         self.g_last.extend_from_slice(g);
         let Some(gamma) = self.fit() else { return };
         for ((_, dg), &w) in self.differences.iter().zip(gamma.iter()) {
-            g.par_chunks_mut(MIN_PER_TASK).zip(dg.par_chunks(MIN_PER_TASK)).for_each(|(g, dg)| {
+            g.par_chunks_mut(CHUNK).zip(dg.par_chunks(CHUNK)).for_each(|(g, dg)| {
                 for (g, d) in g.iter_mut().zip(dg) {
                     *g -= w * d;
                 }
@@ -83,9 +86,9 @@ impl Mixing {
             (Vec::new(), Vec::new())
         };
         df.clear();
-        df.par_extend(self.f.par_iter().with_min_len(MIN_PER_TASK).zip(&self.f_last).map(|(a, b)| a - b));
+        df.par_extend(self.f.par_iter().with_min_len(CHUNK).zip(&self.f_last).map(|(a, b)| a - b));
         dg.clear();
-        dg.par_extend(g.par_iter().with_min_len(MIN_PER_TASK).zip(&self.g_last).map(|(a, b)| a - b));
+        dg.par_extend(g.par_iter().with_min_len(CHUNK).zip(&self.g_last).map(|(a, b)| a - b));
         let others: Vec<&[f64]> = self.differences.iter().map(|(d, _)| d.as_slice()).chain(std::iter::once(df.as_slice())).collect();
         let row: VecDeque<f64> = dots(&df, &others).into();
         for (old, &v) in self.gram.iter_mut().zip(&row) {
