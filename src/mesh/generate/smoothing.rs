@@ -148,7 +148,7 @@ pub struct Stencil {
 /// a sweep or after `sweeps` of them, with the control functions `targets` where given (else
 /// from their current spacing) and the first cells off the outer curve steered to
 /// `first_cells`, in place.
-pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[super::passage_blocks::Targets; 4], first_cells: &FirstCells) {
+pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, settle: Settle, targets: &[super::passage_blocks::Targets; 4], first_cells: &FirstCells) {
     let graph = Graph::new(blocks, pitch);
     let mut x = graph.gather(blocks);
     let mut stencils = stencils(&graph, targets);
@@ -172,6 +172,9 @@ pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[
         relax(stencils.split_at(reds), &mut x, pitch);
         after.clear();
         after.extend(free.iter().flat_map(|&k| x[k]));
+        if settle == Settle::Plain {
+            continue;
+        }
         if largest_move(&before, &after, &cells) < SETTLED_MOVE {
             break;
         }
@@ -255,6 +258,17 @@ pub struct FirstCells {
     pub pressure: Vec<f64>,
     pub inlet: Vec<f64>,
     pub outlet: Vec<f64>,
+}
+
+/// How the smoothing ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settle {
+    /// Anderson-mixed sweeps until the grid has settled (or the sweeps run out).
+    Mixed,
+    /// All the sweeps, plain: a grid short of the settled one. Where the settled grid closes a
+    /// cell (rows that leave the rear arc almost along it, the ORC impulse rotor of the
+    /// library), the unsettled one may still be open.
+    Plain,
 }
 
 /// The largest move of a node between the flattened positions `before` and `after`, as a
