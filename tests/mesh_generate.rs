@@ -106,6 +106,21 @@ fn t106c_meshes_are_valid() {
     }
 }
 
+/// The mesh of a blade is the same to the last bit on one thread and on three (every parallel
+/// step of the mesher computes each node on its own and writes it in a fixed order).
+#[test]
+fn meshes_are_the_same_on_any_number_of_threads() {
+    let (outline, spec) = (t106c_outline(), t106c_spec(Density::Coarse));
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+        pool.install(|| generate_cascade_mesh(&outline, &spec).expect("mesh"))
+    };
+    let (one, three) = (on(1), on(3));
+    for (a, b) in one.blocks.iter().zip(&three.blocks) {
+        assert!(a.x == b.x && a.y == b.y, "block {} differs", a.name);
+    }
+}
+
 /// First wall cells at y+ <= 1 (estimated by `QualityReport::estimate_yplus` at the blade
 /// file's first operating point, as `turbopt mesh` reports it).
 #[test]
