@@ -331,29 +331,36 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
+    /// The eight neighbours' places round a node at the origin (east, west, north, south, NE,
+    /// NW, SE, SW).
+    const OFFSETS: [P2; 8] = [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]];
+
+    /// `c` moved by +h and -h along coordinate `d`.
+    fn either_side(c: P2, d: usize, h: f64) -> (P2, P2) {
+        let (mut a, mut b) = (c, c);
+        a[d] += h;
+        b[d] -= h;
+        (a, b)
+    }
+
     /// The analytic gradient of the penalty against central differences, on random distorted
     /// stencils (poor and folded cells among them) away from the penalty's kinks.
     #[test]
     fn penalty_gradient_matches_central_differences() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let offsets = [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]];
         let mut checked = 0;
         for _ in 0..2000 {
-            let nb: [P2; 8] = offsets.map(|o| [o[0] + rng.random_range(-0.6..0.6), 0.7 * o[1] + rng.random_range(-0.6..0.6)]);
+            let nb: [P2; 8] = OFFSETS.map(|o| [o[0] + rng.random_range(-0.6..0.6), 0.7 * o[1] + rng.random_range(-0.6..0.6)]);
             let c = [rng.random_range(-0.5..0.5), rng.random_range(-0.5..0.5)];
             let (value, grad) = penalty_with_gradient(&nb, c, [true, true]);
-            let h = 1e-7;
+            let f = |p: P2| penalty(&nb, p, [true, true]);
             let numeric = [0, 1].map(|d| {
-                let (mut a, mut b) = (c, c);
-                a[d] += h;
-                b[d] -= h;
-                (penalty(&nb, a, [true, true]) - penalty(&nb, b, [true, true])) / (2.0 * h)
+                let (a, b) = either_side(c, d, 1e-7);
+                (f(a) - f(b)) / 2e-7
             });
             let curvature = [0, 1].map(|d| {
-                let (mut a, mut b) = (c, c);
-                a[d] += 1e-4;
-                b[d] -= 1e-4;
-                (penalty(&nb, a, [true, true]) + penalty(&nb, b, [true, true]) - 2.0 * value) / 1e-8
+                let (a, b) = either_side(c, d, 1e-4);
+                (f(a) + f(b) - 2.0 * value) / 1e-8
             });
             // Skip points next to a kink (a corner crossing 31 deg or a fold), where differences
             // straddle two branches.
@@ -375,10 +382,9 @@ mod tests {
     #[test]
     fn repair_steps_stay_among_the_neighbours() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let offsets = [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]];
         let mut moved = 0;
         for _ in 0..2000 {
-            let mut x: Vec<P2> = offsets.iter().map(|o| [o[0] + rng.random_range(-0.8..0.8), o[1] + rng.random_range(-0.8..0.8)]).collect();
+            let mut x: Vec<P2> = OFFSETS.iter().map(|o| [o[0] + rng.random_range(-0.8..0.8), o[1] + rng.random_range(-0.8..0.8)]).collect();
             x.push([rng.random_range(-2.0..2.0), rng.random_range(-2.0..2.0)]);
             let node = Node { node: 8, motion: Motion::Free, n: std::array::from_fn(|m| Some((m, 0))) };
             if let Some(p) = improve(&node, &x, 0.0, [true, true]) {

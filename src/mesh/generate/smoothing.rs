@@ -149,9 +149,7 @@ pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[
     let graph = Graph::new(blocks, pitch);
     let mut x = graph.gather(blocks);
     let mut stencils = stencils(&graph, targets);
-    // Each colour's nodes in one slice, for the red-black sweeps.
-    stencils.sort_by_key(|s| s.colour);
-    let reds = stencils.partition_point(|s| s.colour == 0);
+    let reds = sort_by_colour(&mut stencils);
     controls(&mut stencils, &x, pitch);
     let mut lines = graded_lines(&graph, &stencils, first_cells);
     let base: Vec<(f64, f64)> = stencils.iter().map(|s| (s.phi, s.psi)).collect();
@@ -206,11 +204,17 @@ impl Graph {
 /// (periodic images `pitch` apart in y).
 pub fn sweep(stencils: &mut [Stencil], x: &mut [P2], pitch: f64, sweeps: usize) {
     controls(stencils, x, pitch);
-    stencils.sort_by_key(|s| s.colour);
-    let reds = stencils.partition_point(|s| s.colour == 0);
+    let reds = sort_by_colour(stencils);
     for _ in 0..sweeps {
         relax(stencils.split_at(reds), x, pitch);
     }
+}
+
+/// Puts each colour's nodes in one slice, for the red-black sweeps: returns the number of red
+/// ones, which come first.
+fn sort_by_colour(stencils: &mut [Stencil]) -> usize {
+    stencils.sort_by_key(|s| s.colour);
+    stencils.partition_point(|s| s.colour == 0)
 }
 
 /// One red-black Gauss-Seidel sweep of Winslow's equations over the nodes of each colour.
