@@ -24,6 +24,7 @@ use super::distribution::P2;
 use super::grid::Grid;
 use super::passage_blocks::{PassageBlocks, PassageCounts};
 use super::node_table::NodeTable;
+use super::mixing::Mixing;
 use super::repair::{self, Motion, Node};
 
 /// Block indices of the passage blocks in the node graph.
@@ -142,10 +143,12 @@ pub struct Stencil {
     pub colour: usize,
 }
 
-/// Smooths the four passage blocks with `sweeps` red-black Gauss-Seidel sweeps of Winslow's
-/// equations, with the control functions `targets` where given (else from their current
-/// spacing) and the first cells off the outer curve steered to `first_cells`, in place.
-pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[super::passage_blocks::Targets; 4], first_cells: &FirstCells) {
+/// Smooths the four passage blocks with red-black Gauss-Seidel sweeps of Winslow's equations,
+/// Anderson-mixed (`mixing.rs`), until no node moves more than [`SETTLED_MOVE`] of its cell in
+/// a sweep or after `sweeps` of them, with the control functions `targets` where given (else
+/// from their current spacing) and the first cells off the outer curve steered to
+/// `first_cells`, in place.
+pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, settle: Settle, targets: &[super::passage_blocks::Targets; 4], first_cells: &FirstCells) {
     let graph = Graph::new(blocks, pitch);
     let mut x = graph.gather(blocks);
     let mut stencils = stencils(&graph, targets);
@@ -153,11 +156,30 @@ pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, targets: &[
     controls(&mut stencils, &x, pitch);
     let mut lines = graded_lines(&graph, &stencils, first_cells);
     let base: Vec<(f64, f64)> = stencils.iter().map(|s| (s.phi, s.psi)).collect();
+    let free: Vec<usize> = stencils.iter().map(|s| s.at.node).collect();
+    // Each node's shortest edge on the first grid: the scale its moves are measured against.
+    let cells: Vec<f64> = stencils.iter().map(|s| (0..4).map(|m| dist(x[s.at.node], repair::neighbour(&s.at, &x, pitch, m))).fold(f64::INFINITY, f64::min)).collect();
+    let mut mixing = Mixing::new(MIXING_DEPTH);
+    let (mut before, mut after) = (Vec::with_capacity(2 * free.len()), Vec::with_capacity(2 * free.len()));
     for round in 0..sweeps {
         if round % FEEDBACK_EVERY == 0 {
             feedback(&mut stencils, &base, &mut lines, &x);
         }
+        before.clear();
+        before.extend(free.iter().flat_map(|&k| x[k]));
         relax(stencils.split_at(reds), &mut x, pitch);
+        after.clear();
+        after.extend(free.iter().flat_map(|&k| x[k]));
+        if settle == Settle::Plain {
+            continue;
+        }
+        if largest_move(&before, &after, &cells) < SETTLED_MOVE {
+            break;
+        }
+        mixing.mix(&before, &mut after);
+        for (q, &k) in free.iter().enumerate() {
+            x[k] = [after[2 * q], after[2 * q + 1]];
+        }
     }
     graph.scatter(&x, blocks);
 }
@@ -241,6 +263,29 @@ pub struct FirstCells {
     pub inlet: Vec<f64>,
     pub outlet: Vec<f64>,
 }
+
+/// How the smoothing ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settle {
+    /// Anderson-mixed sweeps until the grid has settled (or the sweeps run out).
+    Mixed,
+    /// All the sweeps, plain: a grid short of the settled one. Where the settled grid closes a
+    /// cell (rows that leave the rear arc almost along it, the ORC impulse rotor of the
+    /// library), the unsettled one may still be open.
+    Plain,
+}
+
+/// The largest move of a node between the flattened positions `before` and `after`, as a
+/// share of its `cells` scale.
+fn largest_move(before: &[f64], after: &[f64], cells: &[f64]) -> f64 {
+    cells.iter().enumerate().map(|(q, h)| (after[2 * q] - before[2 * q]).hypot(after[2 * q + 1] - before[2 * q + 1]) / h).fold(0.0, f64::max)
+}
+
+/// Differences the sweeps' Anderson mixing keeps (`mixing.rs`).
+const MIXING_DEPTH: usize = 5;
+/// The smoothing has settled when no node moves more than this share of its shortest first
+/// edge in a sweep.
+const SETTLED_MOVE: f64 = 1e-3;
 
 /// Sweeps between two corrections of the lines' control functions.
 const FEEDBACK_EVERY: usize = 4;
