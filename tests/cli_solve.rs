@@ -210,3 +210,39 @@ fn study_runs_a_transition_model_and_refuses_its_missing_inputs() {
     assert!(!misspelt.status.success() && stderr.contains("intermittency_every_stages"), "{stderr}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `--grid-convergence` solves on the three meshes as `--density` would (the coarse row is the
+/// figures `--density coarse` gives), writes one row per mesh and the convergence table, and a
+/// solve that stops short is an error that says so, with the table still written.
+#[test]
+fn grid_convergence_solves_three_meshes_and_keeps_them_when_short() {
+    let out = std::env::temp_dir().join(format!("turbopt-grid-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = turbopt()
+        .args(["solve", "blades/ls89.ron", "--grid-convergence", "--threads", "2", "--max-iterations", "2", "--json", "--out"])
+        .arg(&out)
+        .output()
+        .expect("turbopt runs");
+    assert!(!run.status.success(), "2 iterations do not converge");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("the fine solve stopped short of convergence"), "{stderr}");
+    for density in ["coarse", "medium", "fine"] {
+        assert!(out.join(density).join("convergence.csv").exists(), "{density} solve not written");
+    }
+    let table = std::fs::read_to_string(out.join("grid_convergence.csv")).expect("grid_convergence.csv");
+    let rows: Vec<Vec<&str>> = table.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.iter().map(|r| r[0]).collect::<Vec<_>>(), ["coarse", "medium", "fine"]);
+    let md = std::fs::read_to_string(out.join("grid_convergence.md")).expect("grid_convergence.md");
+    assert!(md.contains("| entropy rise |") && md.contains("observed order"), "{md}");
+
+    let alone = turbopt()
+        .args(["solve", "blades/ls89.ron", "--density", "coarse", "--threads", "2", "--max-iterations", "2", "--json", "--out"])
+        .arg(out.join("alone"))
+        .output()
+        .expect("turbopt runs");
+    let json = String::from_utf8_lossy(&alone.stdout).lines().last().expect("a JSON line").to_string();
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let entropy: f64 = rows[0][4].parse().expect("entropy rise");
+    assert_eq!(entropy, v["entropy_rise"].as_f64().expect("entropy_rise"), "the coarse row is --density coarse's figure");
+    let _ = std::fs::remove_dir_all(&out);
+}

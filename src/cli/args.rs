@@ -449,7 +449,7 @@ pub enum GramSchmidtArg {
     ClassicalTwice,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
     /// Blade file (RON), e.g. blades/ls89.ron
     pub blade: std::path::PathBuf,
@@ -515,6 +515,11 @@ pub struct SolveArgs {
     /// Print one JSON object as the last line of stdout.
     #[arg(long)]
     pub json: bool,
+    /// Solve on the coarse, medium and fine meshes (each as `--density` would, in OUT/coarse,
+    /// OUT/medium, OUT/fine) and report each figure's observed order of convergence,
+    /// Richardson-extrapolated value and grid convergence index (Celik et al. 2008).
+    #[arg(long, conflicts_with_all = ["density", "restart"])]
+    pub grid_convergence: bool,
 }
 
 #[derive(clap::Args, Debug)]

@@ -4,6 +4,7 @@
 mod args;
 mod bench;
 mod evaluate;
+mod grid;
 mod import;
 mod interrupt;
 mod mesh;

@@ -27,6 +27,14 @@ use std::time::Instant;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     super::interrupt::install();
+    if args.grid_convergence {
+        return super::grid::run(args);
+    }
+    solve(args)?.0.into_result()
+}
+
+/// One solve at `--density`, its results written and printed; how it ended and its figures.
+pub(super) fn solve(args: &SolveArgs) -> Result<(Ending, SolvedFigures)> {
     let blade = load_blade_file(&args.blade)?;
     let mut op = super::args::operating_point(&blade, &args.blade, args.case.as_deref())?;
     args.flow.free_stream.free_stream()?.apply_to(&mut op);
@@ -40,20 +48,42 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // The backend first: a GPU that cannot be opened ends the command before the mesh is made.
     let backend = OpenBackend::open(&settings.backend)?;
     let (prepared, coarser) = prepare(args, &blade, &op, &settings)?;
-    let ending = backend.run(SolveAndReport { args, blade: &blade, prepared: &prepared, coarser: &coarser, op: &op, settings: &settings })?;
-    match ending {
-        Ending::Converged => Ok(()),
-        Ending::NotConverged { iterations, orders } => {
-            let why = if super::interrupt::requested() { "stopped by a signal after" } else { "not converged within" };
-            Err(Error::Other(format!("{why} {iterations} iterations ({orders:.2} orders dropped); results written")))
+    backend.run(SolveAndReport { args, blade: &blade, prepared: &prepared, coarser: &coarser, op: &op, settings: &settings })
+}
+
+/// How a solve that wrote its results ended.
+pub(super) enum Ending {
+    Converged,
+    NotConverged { iterations: usize, orders: f64 },
+}
+
+impl Ending {
+    /// The command's result: an error for a solve that stopped short (its results written).
+    pub(super) fn into_result(self) -> Result<()> {
+        match self {
+            Ending::Converged => Ok(()),
+            Ending::NotConverged { iterations, orders } => {
+                let why = if super::interrupt::requested() { "stopped by a signal after" } else { "not converged within" };
+                Err(Error::Other(format!("{why} {iterations} iterations ({orders:.2} orders dropped); results written")))
+            }
         }
     }
 }
 
-/// How a solve that wrote its results ended.
-enum Ending {
-    Converged,
-    NotConverged { iterations: usize, orders: f64 },
+/// The figures of a finished solve, as its report prints them.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(super) struct SolvedFigures {
+    pub cells: usize,
+    pub iterations: usize,
+    pub wall_s: f64,
+    pub entropy_rise: f64,
+    pub loss_coefficient: f64,
+    pub loss_coefficient_at_measurement_plane: f64,
+    pub exit_angle_deg: f64,
+    pub mass_flow: f64,
+    pub exit_isentropic_mach: f64,
+    /// RMS difference from the `--compare` taps.
+    pub mis_rms: Option<f64>,
 }
 
 /// The solver settings of the command line: `--config` (or the cascade default, RANS-SA) with
@@ -200,8 +230,8 @@ struct SolveAndReport<'a> {
 }
 
 impl BackendTask for SolveAndReport<'_> {
-    type Output = Result<Ending>;
-    fn run<B: ImplicitBackend>(self, backend: &B) -> Result<Ending> {
+    type Output = Result<(Ending, SolvedFigures)>;
+    fn run<B: ImplicitBackend>(self, backend: &B) -> Result<(Ending, SolvedFigures)> {
         let result = solve_and_report(backend, self.args, self.blade, self.prepared, self.coarser, self.op, self.settings);
         // What crossed PCIe and how many kernels ran (stderr: the JSON stays the last stdout line).
         if let Some(traffic) = backend.traffic_report() {
@@ -253,7 +283,7 @@ impl Observer for Progress {
 
 /// Solves the prepared cascade (from `--restart`, a coarser mesh's flow or cold) and writes and
 /// prints the results.
-fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, coarser: &[CoarserMesh], op: &OperatingPoint, settings: &SolverSettings) -> Result<Ending> {
+fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &BladeFile, prepared: &PreparedCascade, coarser: &[CoarserMesh], op: &OperatingPoint, settings: &SolverSettings) -> Result<(Ending, SolvedFigures)> {
     // Read the measured data before the solve: a bad --compare file must not cost a solution.
     let measured = args.compare.as_deref().map(read_measured_mis).transpose()?;
     let restart = args.restart.as_deref().map(read_restart).transpose()?;
@@ -290,8 +320,9 @@ fn solve_and_report<B: ImplicitBackend>(backend: &B, args: &SolveArgs, blade: &B
     std::fs::create_dir_all(&args.out).map_err(|e| Error::io(&args.out, e))?;
     write_restart(&args.out.join("restart.ron"), &state)?;
     let whole = SolveOutcome { history: state.convergence_history(), iterations: state.iterations, ..outcome.clone() };
-    report(args, blade, prepared, &solved, &whole, &coarser, measured.as_deref(), wall_s, &backend.name())?;
-    Ok(if solved.stop.converged() { Ending::Converged } else { Ending::NotConverged { iterations: whole.iterations, orders: whole.history.orders_dropped() } })
+    let figures = report(args, blade, prepared, &solved, &whole, &coarser, measured.as_deref(), wall_s, &backend.name())?;
+    let ending = if solved.stop.converged() { Ending::Converged } else { Ending::NotConverged { iterations: whole.iterations, orders: whole.history.orders_dropped() } };
+    Ok((ending, figures))
 }
 
 /// The coarser solve a point started from, in one line.
@@ -317,7 +348,7 @@ fn report(
     measured: Option<&[MeasuredMis]>,
     wall_s: f64,
     backend: &str,
-) -> Result<()> {
+) -> Result<SolvedFigures> {
     let (mesh, planes) = (&prepared.mesh, &prepared.planes);
     let perf = &solved.figures.performance;
     let comparison = write_solve_files(&args.out, &blade.name, prepared, whole, &solved.figures.surface, measured)?;
@@ -374,7 +405,18 @@ fn report(
         }
         println!("{v}");
     }
-    Ok(())
+    Ok(SolvedFigures {
+        cells: mesh.n_cells(),
+        iterations: whole.iterations,
+        wall_s,
+        entropy_rise: perf.entropy_rise,
+        loss_coefficient: perf.loss_coefficient,
+        loss_coefficient_at_measurement_plane: perf.loss_coefficient_at_measurement_plane,
+        exit_angle_deg: perf.exit_angle_deg,
+        mass_flow: perf.mass_flow,
+        exit_isentropic_mach: perf.exit_isentropic_mach,
+        mis_rms: comparison.as_ref().map(|c| c.rms),
+    })
 }
 
 /// One side's boundary layer in a line: where it turns turbulent and where it is separated, in
