@@ -332,7 +332,10 @@ pub fn build(wall: &Wall, s: &[f64], t: &[f64], spec: &LayerSpec) -> Result<OGri
 /// Equiangle skewness above which an algebraic cell of the block counts as poor.
 const POOR_SKEWNESS: f64 = 0.7;
 /// Columns either side of a poor cell that the elliptic fill smooths.
-const FILL_REACH: usize = 12;
+const FILL_REACH: usize = 18;
+/// Columns either side of a poor cell that keep the fill's smoothed positions whole; further
+/// out they blend into the algebraic ones.
+const FILL_CORE: usize = 6;
 /// Winslow sweeps of the fill.
 const FILL_SWEEPS: usize = 300;
 
@@ -345,20 +348,24 @@ fn fill_notches(p: &mut [P2], ni: usize, nj: usize, _unused: &[f64]) {
     let at = |i: usize, j: usize| p[i % ni + (ni + 1) * j];
     let poor_measure = super::grid::skewness_measure_of(POOR_SKEWNESS);
     let poor = |i: usize, j: usize| super::grid::skewness_measure([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]) > poor_measure;
-    let mut columns = vec![false; ni];
+    // Each column's distance (in columns, round the closed block) to the nearest one with a
+    // poor cell.
+    let mut reach = vec![usize::MAX; ni];
     for j in 0..nj {
         for i in 0..ni {
             if poor(i, j) {
-                for d in 0..=2 * FILL_REACH {
-                    columns[(i + ni + d - FILL_REACH) % ni] = true;
+                for d in 0..=FILL_REACH {
+                    for k in [(i + d) % ni, (i + ni - d % ni) % ni] {
+                        reach[k] = reach[k].min(d);
+                    }
                 }
             }
         }
     }
-    if !columns.iter().any(|&c| c) {
+    if reach.iter().all(|&d| d > FILL_REACH) {
         return;
     }
-    let movable = |i: usize, j: usize| columns[i] && j > STRAIGHT_LAYERS && j < nj;
+    let movable = |i: usize, j: usize| reach[i] <= FILL_REACH && j > STRAIGHT_LAYERS && j < nj;
     let nodes = super::repair::grid_nodes(ni, nj, true, movable);
     let mut stencils: Vec<super::smoothing::Stencil> = nodes
         .iter()
@@ -370,8 +377,36 @@ fn fill_notches(p: &mut [P2], ni: usize, nj: usize, _unused: &[f64]) {
             super::smoothing::Stencil { at: *n, phi: 0.0, psi, target: [true, true], colour: (i + j) % 2 }
         })
         .collect();
+    let algebraic = p.to_vec();
     super::smoothing::sweep(&mut stencils, p, 0.0, FILL_SWEEPS);
+    blend_into_algebraic(p, &algebraic, &nodes, &reach, ni, nj);
     super::repair::repair(&nodes, p, 0.0);
+}
+
+/// Blends the fill's smoothed columns into the `algebraic` ones over the outer half of their
+/// `reach`: a smoothed column beside an algebraic one differed from it in width by up to 2.3 in
+/// the outer layers (random LS89 designs with a notch near the leading edge). Where the blend
+/// would fold a cell (two valid grids' mean need not be one), the smoothed columns stay whole.
+fn blend_into_algebraic(p: &mut [P2], algebraic: &[P2], nodes: &[super::repair::Node], reach: &[usize], ni: usize, nj: usize) {
+    let smoothed = p.to_vec();
+    for n in nodes {
+        let d = reach[n.node % (ni + 1) % ni];
+        if d > FILL_CORE {
+            let w = (FILL_REACH + 1 - d) as f64 / (FILL_REACH + 1 - FILL_CORE) as f64;
+            let (a, q) = (algebraic[n.node], &mut p[n.node]);
+            *q = [a[0] + w * (q[0] - a[0]), a[1] + w * (q[1] - a[1])];
+        }
+    }
+    let at = |p: &[P2], i: usize, j: usize| p[i % ni + (ni + 1) * j];
+    let folded = (0..nj).any(|j| {
+        (0..ni).any(|i| {
+            let (a, b, c, d) = (at(p, i, j), at(p, i + 1, j), at(p, i + 1, j + 1), at(p, i, j + 1));
+            !(super::distribution::cross(sub(c, a), sub(d, b)) > 0.0)
+        })
+    });
+    if folded {
+        p.copy_from_slice(&smoothed);
+    }
 }
 
 /// Largest ratio of neighbouring cells along the outer curve.
