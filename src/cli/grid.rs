@@ -27,7 +27,7 @@ const FIGURES: [Figure; 6] = [
 pub fn run(args: &SolveArgs) -> Result<()> {
     let mut rows = Vec::new();
     let mut short = Vec::new();
-    for density in [Density::Coarse, Density::Medium, Density::Fine] {
+    for density in DENSITIES {
         println!("== {} mesh", density.name());
         let one = SolveArgs { density, out: args.out.join(density.name()), json: false, grid_convergence: false, ..args.clone() };
         let (ending, figures) = solve(&one).map_err(|e| {
@@ -65,7 +65,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if args.json {
         let convergence: serde_json::Map<String, serde_json::Value> =
             studies.iter().map(|((name, _, _), g)| (name.to_string(), serde_json::to_value(g).unwrap_or(serde_json::Value::Null))).collect();
-        let meshes: Vec<_> = [Density::Coarse, Density::Medium, Density::Fine].iter().zip(&rows).map(|(d, f)| serde_json::json!({ "density": d.name(), "figures": f })).collect();
+        let meshes: Vec<_> = DENSITIES.iter().zip(&rows).map(|(d, f)| serde_json::json!({ "density": d.name(), "figures": f })).collect();
         println!("{}", serde_json::json!({ "meshes": meshes, "grid_convergence": convergence, "converged": short.is_empty() }));
     }
     if short.is_empty() {
@@ -78,21 +78,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 /// The per-mesh table and the convergence table, as Markdown.
 fn markdown(rows: &[SolvedFigures], studies: &[(Figure, Option<GridConvergence>)], short: &[String]) -> String {
     let mut t = String::from("| mesh | cells | iterations | wall (s) | entropy rise | loss coefficient | loss at the measurement plane | exit angle (deg) | mass flow (kg/(s m)) | exit Mis | Mis RMS |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (d, f) in [Density::Coarse, Density::Medium, Density::Fine].iter().zip(rows) {
+    for (d, f) in DENSITIES.iter().zip(rows) {
+        let [entropy, rest @ ..] = columns(f);
+        let rest: Vec<String> = rest.iter().zip(DECIMALS).map(|(v, n)| format!("{v:.n$}")).collect();
         let rms = f.mis_rms.map_or("-".to_string(), |r| format!("{r:.4}"));
-        t += &format!(
-            "| {} | {} | {} | {:.1} | {:.4e} | {:.5} | {:.5} | {:.3} | {:.4} | {:.4} | {rms} |\n",
-            d.name(),
-            f.cells,
-            f.iterations,
-            f.wall_s,
-            f.entropy_rise,
-            f.loss_coefficient,
-            f.loss_coefficient_at_measurement_plane,
-            f.exit_angle_deg,
-            f.mass_flow,
-            f.exit_isentropic_mach
-        );
+        t += &format!("| {} | {} | {} | {:.1} | {entropy:.4e} | {} | {rms} |\n", d.name(), f.cells, f.iterations, f.wall_s, rest.join(" | "));
     }
     t += "\nObserved order p, Richardson-extrapolated value, fine-grid convergence index and asymptotic ratio \
           (GCI32 / (r21^p GCI21), 1 in the asymptotic range; Celik et al. 2008):\n\n\
@@ -116,24 +106,25 @@ fn markdown(rows: &[SolvedFigures], studies: &[(Figure, Option<GridConvergence>)
     t
 }
 
-/// One row per mesh.
+/// One row per mesh, every figure to its last digit.
 fn csv(rows: &[SolvedFigures]) -> String {
     let mut t = String::from("mesh,cells,iterations,wall_s,entropy_rise,loss_coefficient,loss_coefficient_at_measurement_plane,exit_angle_deg,mass_flow,exit_isentropic_mach,mis_rms\n");
-    for (d, f) in [Density::Coarse, Density::Medium, Density::Fine].iter().zip(rows) {
+    for (d, f) in DENSITIES.iter().zip(rows) {
+        let figures: Vec<String> = columns(f).iter().map(|v| format!("{v:e}")).collect();
         let rms = f.mis_rms.map_or(String::new(), |r| format!("{r:e}"));
-        t += &format!(
-            "{},{},{},{:.3},{:e},{:e},{:e},{:e},{:e},{:e},{rms}\n",
-            d.name(),
-            f.cells,
-            f.iterations,
-            f.wall_s,
-            f.entropy_rise,
-            f.loss_coefficient,
-            f.loss_coefficient_at_measurement_plane,
-            f.exit_angle_deg,
-            f.mass_flow,
-            f.exit_isentropic_mach
-        );
+        t += &format!("{},{},{},{:.3},{},{rms}\n", d.name(), f.cells, f.iterations, f.wall_s, figures.join(","));
     }
     t
 }
+
+/// The meshes of the study, coarse to fine.
+const DENSITIES: [Density; 3] = [Density::Coarse, Density::Medium, Density::Fine];
+
+/// A mesh's figures in the tables' column order: entropy rise, loss coefficient, loss at the
+/// measurement plane, exit angle, mass flow, exit isentropic Mach number.
+fn columns(f: &SolvedFigures) -> [f64; 6] {
+    [f.entropy_rise, f.loss_coefficient, f.loss_coefficient_at_measurement_plane, f.exit_angle_deg, f.mass_flow, f.exit_isentropic_mach]
+}
+
+/// Decimals the Markdown table prints of each column after the entropy rise.
+const DECIMALS: [usize; 5] = [5, 5, 3, 4, 4];

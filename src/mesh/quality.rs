@@ -293,7 +293,8 @@ impl QualityReport {
             v.push(format!("growth ratio {:.3} above {} away from block corners{}", self.max_growth_ratio_away_from_corners, bounds.max_growth_ratio, at(w.max_growth_ratio_away_from_corners)));
         }
         if self.max_growth_ratio > bounds.max_growth_ratio_at_corners {
-            v.push(format!("growth ratio {:.3} above {} at a block corner{}", self.max_growth_ratio, bounds.max_growth_ratio_at_corners, at(w.max_growth_ratio)));
+            // The corner bound holds everywhere: the largest growth anywhere is checked against it.
+            v.push(format!("growth ratio {:.3} above {}, the bound even at block corners{}", self.max_growth_ratio, bounds.max_growth_ratio_at_corners, at(w.max_growth_ratio)));
         }
         if let Some(o) = self.min_wall_orthogonality_deg.filter(|&o| o < bounds.min_wall_orthogonality_deg) {
             v.push(format!("wall orthogonality {o:.2} deg below {}{}", bounds.min_wall_orthogonality_deg, at(w.min_wall_orthogonality)));
