@@ -355,7 +355,7 @@ fn fill_notches(p: &mut [P2], ni: usize, nj: usize, _unused: &[f64]) {
         for i in 0..ni {
             if poor(i, j) {
                 for d in 0..=FILL_REACH {
-                    for k in [(i + d) % ni, (i + ni - d % ni) % ni] {
+                    for k in [(i + d) % ni, (i + ni - d) % ni] {
                         reach[k] = reach[k].min(d);
                     }
                 }

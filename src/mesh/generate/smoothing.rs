@@ -168,14 +168,15 @@ pub fn smooth(blocks: &mut PassageBlocks, pitch: f64, sweeps: usize, settle: Set
         if round % FEEDBACK_EVERY == 0 {
             feedback(&mut stencils, &base, &mut lines, &x);
         }
+        if settle == Settle::Plain {
+            relax(stencils.split_at(reds), &mut x, pitch);
+            continue;
+        }
         before.clear();
         before.extend(free.iter().flat_map(|&k| x[k]));
         relax(stencils.split_at(reds), &mut x, pitch);
         after.clear();
         after.extend(free.iter().flat_map(|&k| x[k]));
-        if settle == Settle::Plain {
-            continue;
-        }
         if largest_squared_move(&before, &after, &inverse_squared_cells) < SETTLED_MOVE * SETTLED_MOVE {
             break;
         }
