@@ -178,6 +178,33 @@ const CONVERGE_SHARE: f64 = 0.3;
 /// Samples per Hermite line before its nodes are placed.
 const LINE_SAMPLES: usize = 48;
 
+/// Slides the nodes of every layer along it so that its cells grow by at most [`OUTER_RATIO`]
+/// along it, as the wall's and the outer curve's do. Between the two, lines that fan round a
+/// thin trailing edge (along the wall normals) and then turn to their outer nodes bunch and
+/// spread unevenly: LS89 designs had neighbouring cells 1.37 apart mid-block where the wall
+/// and the outer curve had 1.18 and 1.15. The first layers, which follow the wall normals,
+/// stay.
+fn even_layers(p: &mut [P2], ni: usize, nj: usize) {
+    // The first layers follow the wall normals (wall orthogonality) and stay.
+    for j in STRAIGHT_LAYERS + 1..nj {
+        let row = (ni + 1) * j;
+        let mut layer: Vec<P2> = p[row..row + ni].to_vec();
+        layer.push(layer[0]);
+        let line = Polyline::new(layer);
+        let mut at = vec![0.0; ni + 1];
+        for i in 1..=ni {
+            at[i] = at[i - 1] + dist(line.points()[i - 1], line.points()[i]);
+        }
+        let before = at.clone();
+        super::distribution::limit_spacing_ratio(&mut at, OUTER_RATIO, 400, (1, 1));
+        for i in 1..ni {
+            if at[i] != before[i] {
+                p[row + i] = line.at(at[i]);
+            }
+        }
+    }
+}
+
 /// The outer curve: the boundary of the union of the disks of the local thickness round the
 /// wall (what a ball of that radius rolling along the wall sweeps), rounded off by a light
 /// filter. A concave stretch tighter than the thickness is bridged, so the curve never
@@ -322,6 +349,7 @@ pub fn build(wall: &Wall, s: &[f64], t: &[f64], spec: &LayerSpec) -> Result<OGri
         }
         p[i + (ni + 1) * nj] = outer[i];
     }
+    even_layers(&mut p, ni, nj);
     fill_notches(&mut p, ni, nj, &s.iter().map(|_| 0.0).collect::<Vec<_>>());
     for j in 0..=nj {
         p[ni + (ni + 1) * j] = p[(ni + 1) * j];
