@@ -350,7 +350,7 @@ pub fn build(wall: &Wall, s: &[f64], t: &[f64], spec: &LayerSpec) -> Result<OGri
         p[i + (ni + 1) * nj] = outer[i];
     }
     even_layers(&mut p, ni, nj);
-    fill_notches(&mut p, ni, nj, &s.iter().map(|_| 0.0).collect::<Vec<_>>());
+    fill_notches(&mut p, ni, nj);
     for j in 0..=nj {
         p[ni + (ni + 1) * j] = p[(ni + 1) * j];
     }
@@ -372,7 +372,7 @@ const FILL_SWEEPS: usize = 300;
 /// Winslow's equations, with the layers' growth along each line kept (control functions, as
 /// in `smoothing.rs`) and the wall, the first layers and the outer curve fixed; then the
 /// cells still poor are repaired (`repair.rs`). Elsewhere the block is left as built.
-fn fill_notches(p: &mut [P2], ni: usize, nj: usize, _unused: &[f64]) {
+fn fill_notches(p: &mut [P2], ni: usize, nj: usize) {
     let at = |i: usize, j: usize| p[i % ni + (ni + 1) * j];
     let poor_measure = super::grid::skewness_measure_of(POOR_SKEWNESS);
     let poor = |i: usize, j: usize| super::grid::skewness_measure([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]) > poor_measure;
