@@ -182,10 +182,9 @@ const LINE_SAMPLES: usize = 48;
 /// along it, as the wall's and the outer curve's do. Between the two, lines that fan round a
 /// thin trailing edge (along the wall normals) and then turn to their outer nodes bunch and
 /// spread unevenly: LS89 designs had neighbouring cells 1.37 apart mid-block where the wall
-/// and the outer curve had 1.18 and 1.15. The first layers, which follow the wall normals,
-/// stay.
+/// and the outer curve had 1.18 and 1.15. The first [`STRAIGHT_LAYERS`], which follow the
+/// wall normals (wall orthogonality), stay.
 fn even_layers(p: &mut [P2], ni: usize, nj: usize) {
-    // The first layers follow the wall normals (wall orthogonality) and stay.
     for j in STRAIGHT_LAYERS + 1..nj {
         let row = (ni + 1) * j;
         let mut layer: Vec<P2> = p[row..row + ni].to_vec();
