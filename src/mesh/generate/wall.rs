@@ -82,6 +82,13 @@ impl Wall {
         self.curve.at(s.rem_euclid(self.perimeter()))
     }
 
+    /// Unit tangent at arc length `s` (clockwise), from the chord over a ten-thousandth of the
+    /// perimeter either side.
+    pub fn tangent(&self, s: f64) -> P2 {
+        let h = 1e-4 * self.perimeter();
+        unit(sub(self.at(s + h), self.at(s - h)))
+    }
+
     /// Outward unit normal of the chord from `s - window` to `s + window`: the normal the wall
     /// has when looked at from a distance of about `window`.
     pub fn normal_over(&self, s: f64, window: f64) -> P2 {
@@ -222,8 +229,6 @@ enum Edge {
 /// corners at the edge arc; one whose neighbour's trailing edge faces the suction side far
 /// upstream (a turbine's uncovered turning) gets a line between the throat and the edge.
 fn best_crossing(wall: &Wall, pitch: f64, a: (f64, f64), b: (f64, f64), edge: Edge, other: (f64, f64)) -> (f64, f64) {
-    let h = 1e-4 * wall.perimeter();
-    let tangent = |s: f64| unit(sub(wall.at(s + h), wall.at(s - h)));
     let angle = |u: P2, v: P2| dot(unit(u), unit(v)).clamp(-1.0, 1.0).acos().to_degrees();
     let score = |sa: f64, sb: f64| {
         let pa = wall.at(sa);
@@ -231,7 +236,7 @@ fn best_crossing(wall: &Wall, pitch: f64, a: (f64, f64), b: (f64, f64), edge: Ed
         let d = sub([q[0], q[1] + pitch], pa);
         let w = d[0].hypot(d[1]);
         // Clockwise tangents: downstream on the suction side, upstream on the pressure side.
-        let (ta, tb) = (tangent(sa), tangent(sb));
+        let (ta, tb) = (wall.tangent(sa), wall.tangent(sb));
         let (theta_a, theta_b) = match edge {
             Edge::Trailing => (angle([-ta[0], -ta[1]], d), angle(tb, [-d[0], -d[1]])),
             Edge::Leading => (angle(ta, d), angle([-tb[0], -tb[1]], [-d[0], -d[1]])),
@@ -289,8 +294,6 @@ const LEAN_SAMPLES: usize = 16;
 /// the cells along the sides turn into diamonds. Estimated from the straight chords at equal
 /// arc-length fractions.
 fn column_lean(wall: &Wall, pitch: f64, from: (f64, f64), to: (f64, f64)) -> f64 {
-    let h = 1e-4 * wall.perimeter();
-    let tangent = |s: f64| unit(sub(wall.at(s + h), wall.at(s - h)));
     let worst = |t: P2, d: P2| {
         let theta = dot(t, unit(d)).clamp(-1.0, 1.0).acos().to_degrees();
         theta.min(180.0 - theta)
@@ -301,7 +304,7 @@ fn column_lean(wall: &Wall, pitch: f64, from: (f64, f64), to: (f64, f64)) -> f64
             let (sa, sb) = (from.0 + f * (to.0 - from.0), from.1 + f * (to.1 - from.1));
             let (pa, pb) = (wall.at(sa), wall.at(sb));
             let d = sub([pb[0], pb[1] + pitch], pa);
-            worst(tangent(sa), d).min(worst(tangent(sb), d))
+            worst(wall.tangent(sa), d).min(worst(wall.tangent(sb), d))
         })
         .fold(f64::INFINITY, f64::min)
 }
