@@ -189,11 +189,12 @@ fn even_layers(p: &mut [P2], ni: usize, nj: usize) {
         let row = (ni + 1) * j;
         let mut layer: Vec<P2> = p[row..row + ni].to_vec();
         layer.push(layer[0]);
-        let line = Polyline::new(layer);
+        // Arc lengths from the nodes themselves: the polyline drops coincident nodes.
         let mut at = vec![0.0; ni + 1];
         for i in 1..=ni {
-            at[i] = at[i - 1] + dist(line.points()[i - 1], line.points()[i]);
+            at[i] = at[i - 1] + dist(layer[i - 1], layer[i]);
         }
+        let line = Polyline::new(layer);
         let before = at.clone();
         super::distribution::limit_spacing_ratio(&mut at, OUTER_RATIO, 400, (1, 1));
         for i in 1..ni {
@@ -524,5 +525,31 @@ impl OGrid {
         for j in 0..=nj {
             self.p[ni + (ni + 1) * j] = self.p[(ni + 1) * j];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A layer with two coincident nodes (lines that meet in a notch) is evened without
+    /// reading past the polyline, which keeps only one of them.
+    #[test]
+    fn even_layers_takes_a_layer_with_coincident_nodes() {
+        let (ni, nj) = (16, STRAIGHT_LAYERS + 3);
+        let mut p: Vec<P2> = (0..=nj)
+            .flat_map(|j| {
+                (0..=ni).map(move |i| {
+                    let (a, r) = (std::f64::consts::TAU * (i % ni) as f64 / ni as f64, 1.0 + 0.1 * j as f64);
+                    [r * a.cos(), r * a.sin()]
+                })
+            })
+            .collect();
+        let j = STRAIGHT_LAYERS + 1;
+        p[3 + (ni + 1) * j] = p[2 + (ni + 1) * j];
+        even_layers(&mut p, ni, nj);
+        let layer = &p[(ni + 1) * j..(ni + 1) * j + ni];
+        assert!(layer.iter().all(|q| q[0].is_finite() && q[1].is_finite()));
+        assert!(dist(layer[2], layer[3]) > 0.0, "the coincident nodes are spread along the layer");
     }
 }

@@ -517,7 +517,8 @@ pub fn limit_spacing_ratio(s: &mut [f64], max_ratio: f64, max_sweeps: usize, pin
                 // either side of them would (d_{k-1} / d_k = (a / b)^(1/3)), half-way.
                 let a = if k >= 2 { old[k - 1] - old[k - 2] } else { old[k] - old[k - 1] };
                 let b = if k + 2 <= n { old[k + 2] - old[k + 1] } else { old[k + 1] - old[k] };
-                let q = (a / b).cbrt();
+                // A cell of zero length has no geometric sequence through it: split evenly.
+                let q = if a > 0.0 && b > 0.0 { (a / b).cbrt() } else { 1.0 };
                 let split = old[k - 1] + (old[k + 1] - old[k - 1]) * q / (1.0 + q);
                 s[k] = 0.5 * (old[k] + split);
             }
